@@ -1,0 +1,169 @@
+"""The JSON-file bus between the daemons: one directory, one ``<key>.json`` per message.
+
+This is the only code that touches bus files. Writes are atomic; reads always go to
+disk, so no reader can hold a stale copy. Changes are noticed through watchdog
+(inotify where it works, a polling observer otherwise); watch callbacks run on the
+observer's thread and should only set flags.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+from watchdog.observers.polling import PollingObserver
+
+from shared.jsonfile import atomic_write_json
+
+logger = logging.getLogger(__name__)
+
+# Keys (file names without .json). Direction in comments.
+DISPLAY_ON_DEMAND_REQUEST = "display_on_demand_request"  # web -> display
+DISPLAY_ON_DEMAND_CONFIG = "display_on_demand_config"  # display: active on-demand
+DISPLAY_STATE = "display_state"  # display -> web: heartbeat and state
+HARDWARE_STATUS = "hardware_status"  # display -> web
+CONFIG_CHANGED = "config_changed"  # web -> display: {seq, sections}
+PREVIEW_FRAME = "preview_frame"  # display -> web, only while a viewer is present
+PREVIEW_VIEWER = "preview_viewer"  # web -> display: viewer heartbeat
+PLUGIN_ERRORS = "plugin_errors"  # display -> web: recent plugin failures
+
+_SUFFIX = ".json"
+
+
+def new_request_id() -> str:
+    """Return a fresh, unique request id."""
+    return uuid.uuid4().hex
+
+
+class Bus:
+    """Publish, read and watch bus keys in one directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+
+    def path(self, key: str) -> Path:
+        if not key or "/" in key or key.startswith("."):
+            raise ValueError(f"invalid bus key {key!r}")
+        return self.directory / f"{key}{_SUFFIX}"
+
+    def publish(self, key: str, data: dict[str, Any]) -> None:
+        """Write ``data`` under ``key`` atomically (group-writable, for both daemons)."""
+        atomic_write_json(self.path(key), data, mode=0o664, compact=True)
+
+    def read(self, key: str) -> dict[str, Any] | None:
+        """Return the current value of ``key`` from disk, or None if absent or unreadable."""
+        try:
+            with open(self.path(key), encoding="utf-8") as handle:
+                data = json.load(handle)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as err:
+            logger.warning("bus key %s unreadable: %s", key, err)
+            return None
+        return data if isinstance(data, dict) else None
+
+    def remove(self, key: str) -> None:
+        """Delete ``key``; absent is fine."""
+        try:
+            os.unlink(self.path(key))
+        except FileNotFoundError:
+            pass
+
+    def request(self, key: str, payload: dict[str, Any]) -> str:
+        """Publish a command with a fresh ``request_id`` and return that id."""
+        request_id = new_request_id()
+        self.publish(key, {**payload, "request_id": request_id, "requested_at": time.time()})
+        return request_id
+
+    def take(self, key: str) -> dict[str, Any] | None:
+        """Read a command and remove it, so it is consumed exactly once."""
+        data = self.read(key)
+        if data is not None:
+            self.remove(key)
+        return data
+
+    def watch(self, keys: Iterable[str], callback: Callable[[str], None]) -> BusWatcher:
+        """Start watching ``keys``; ``callback(key)`` runs on every change or removal."""
+        watcher = BusWatcher(self.directory, set(keys), callback)
+        watcher.start()
+        return watcher
+
+    def wait_for(
+        self,
+        key: str,
+        predicate: Callable[[dict[str, Any] | None], bool],
+        timeout: float,
+    ) -> dict[str, Any] | None:
+        """Block until ``predicate(read(key))`` holds or ``timeout`` passes; return the value."""
+        changed = threading.Event()
+        watcher = self.watch([key], lambda _key: changed.set())
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                value = self.read(key)
+                if predicate(value):
+                    return value
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return value
+                changed.wait(min(remaining, 0.25))
+                changed.clear()
+        finally:
+            watcher.stop()
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, keys: set[str], callback: Callable[[str], None]) -> None:
+        self.keys = keys
+        self.callback = callback
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.is_directory or event.event_type in ("opened", "closed_no_write"):
+            return
+        for raw in (event.src_path, getattr(event, "dest_path", "")):
+            name = os.path.basename(os.fsdecode(raw)) if raw else ""
+            if name.endswith(_SUFFIX) and name[: -len(_SUFFIX)] in self.keys:
+                try:
+                    self.callback(name[: -len(_SUFFIX)])
+                except Exception:  # a watcher must survive its callback
+                    logger.exception("bus watch callback failed for %s", name)
+
+
+class BusWatcher:
+    """A running watch on some keys; inotify first, a polling observer as fallback."""
+
+    def __init__(self, directory: Path, keys: set[str], callback: Callable[[str], None]) -> None:
+        self.directory = directory
+        self.handler = _Handler(keys, callback)
+        self.observer: Any = None
+        self.polling = False
+
+    def start(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            self.observer = self._started(Observer())
+        except OSError as err:  # inotify watch limit, unsupported filesystem
+            logger.warning("bus: inotify unavailable (%s); polling %s", err, self.directory)
+            self.observer = self._started(PollingObserver(timeout=0.05))
+            self.polling = True
+
+    def _started(self, observer: Any) -> Any:
+        observer.daemon = True
+        observer.schedule(self.handler, str(self.directory), recursive=False)
+        observer.start()
+        return observer
+
+    def stop(self) -> None:
+        if self.observer is not None:
+            self.observer.stop()
+            self.observer.join(timeout=2)
+            self.observer = None

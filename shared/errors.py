@@ -1,0 +1,67 @@
+"""One error hierarchy for the whole product.
+
+Each error carries an ``error_code`` and an HTTP ``status`` so the web daemon's single
+error handler can render it as the JSON envelope; the display daemon logs them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class LedpanelError(Exception):
+    """Base of every error the product raises on purpose."""
+
+    error_code = "INTERNAL_ERROR"
+    status = 500
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        error_code: str | None = None,
+        status: int | None = None,
+        details: Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        if error_code is not None:
+            self.error_code = error_code
+        if status is not None:
+            self.status = status
+        self.details = details
+
+
+class ValidationError(LedpanelError):
+    """Input that breaks a rule: bad JSON, wrong type, out-of-range value."""
+
+    error_code = "VALIDATION_ERROR"
+    status = 400
+
+
+class NotFoundError(LedpanelError):
+    """A named thing (plugin, partial, key) does not exist."""
+
+    error_code = "NOT_FOUND"
+    status = 404
+
+
+class ConfigError(LedpanelError):
+    """The config files cannot be read or written."""
+
+    error_code = "CONFIG_ERROR"
+    status = 500
+
+
+class AtomicWriteError(LedpanelError):
+    """A file could not be replaced atomically; the old content is untouched."""
+
+    error_code = "WRITE_FAILED"
+    status = 500
+
+
+class CacheDirError(LedpanelError):
+    """The bus directory is missing and cannot be created, or is not writable."""
+
+    error_code = "CACHE_DIR_UNWRITABLE"
+    status = 500

@@ -1,0 +1,76 @@
+"""Atomic file writes: every writer of config or bus files goes through here.
+
+A reader sees either the old file or the new one, never a torn one, even if the writer
+is killed mid-write: the data goes to a unique temp file in the same directory, is
+fsynced, renamed over the target with ``os.replace`` and the directory is fsynced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from shared.errors import AtomicWriteError
+
+
+def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` atomically."""
+    path = Path(path)
+    directory = path.parent
+    tmp_name: str | None = None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, mode)
+        os.replace(tmp_name, path)
+        tmp_name = None
+        _fsync_dir(directory)
+    except OSError as err:
+        raise AtomicWriteError(f"could not write {path}: {err.strerror or err}") from err
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+
+
+def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
+    """Replace ``path`` with UTF-8 ``text`` atomically."""
+    atomic_write_bytes(path, text.encode("utf-8"), mode)
+
+
+def dumps(data: Any) -> str:
+    """Serialise JSON the way every file of ours is written (indented, trailing newline)."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def atomic_write_json(path: Path, data: Any, mode: int = 0o644, *, compact: bool = False) -> None:
+    """Replace ``path`` with ``data`` as JSON atomically."""
+    text = json.dumps(data, separators=(",", ":")) if compact else dumps(data)
+    atomic_write_text(path, text, mode)
+
+
+def read_json(path: Path) -> Any:
+    """Read a JSON file; raise FileNotFoundError or json.JSONDecodeError as they come."""
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,117 @@
+"""Where things live: the one place that resolves install root, config, bus and plugin dirs.
+
+Precedence for each directory: command-line flag, then ``LEDPANEL_*`` environment
+variable, then the default. Defaults are git-ignored folders under the repository, so a
+checkout runs without root; on a device the systemd units point the bus at
+``/var/cache/ledpanel`` (systemd's ``CacheDirectory=`` exports ``CACHE_DIRECTORY``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from shared.errors import CacheDirError
+
+ROOT = Path(__file__).resolve().parent.parent
+DEVICE_CACHE_DIR = Path("/var/cache/ledpanel")
+DEFAULT_PLUGINS_DIRECTORY = "plugin-repos"
+DEV_PLUGINS_DIRECTORY = "plugins"
+TEMPLATE_FILE = ROOT / "config" / "config.template.json"
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Resolved directories of one running instance."""
+
+    root: Path
+    config_dir: Path
+    cache_dir: Path
+    plugins_dir_override: Path | None = None
+
+    @property
+    def config_file(self) -> Path:
+        return self.config_dir / "config.json"
+
+    @property
+    def secrets_file(self) -> Path:
+        return self.config_dir / "config_secrets.json"
+
+    @property
+    def backups_dir(self) -> Path:
+        return self.config_dir / "backups"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.config_dir / ".config.lock"
+
+    @property
+    def template_file(self) -> Path:
+        return TEMPLATE_FILE
+
+    @property
+    def wifi_config_file(self) -> Path:
+        return self.config_dir / "wifi_config.json"
+
+    @property
+    def dev_plugins_dir(self) -> Path:
+        """The development-symlink directory ``plugins/`` (schema lookup, store)."""
+        return self.root / DEV_PLUGINS_DIRECTORY
+
+    def plugins_dir(self, configured: str | None = None) -> Path:
+        """The directory plugins are discovered in.
+
+        ``configured`` is ``plugin_system.plugins_directory`` from the config; a flag or
+        ``LEDPANEL_PLUGINS_DIR`` outranks it. Relative names resolve against the root.
+        """
+        if self.plugins_dir_override is not None:
+            return self.plugins_dir_override
+        path = Path(configured or DEFAULT_PLUGINS_DIRECTORY)
+        return path if path.is_absolute() else self.root / path
+
+
+def resolve_paths(
+    *,
+    config_dir: str | os.PathLike[str] | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    plugins_dir: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    root: Path = ROOT,
+) -> Paths:
+    """Resolve every directory from flags, then environment, then defaults."""
+    env = os.environ if env is None else env
+
+    def pick(flag: object, var: str) -> Path | None:
+        value = flag if flag not in (None, "") else env.get(var) or None
+        return Path(str(value)).expanduser().resolve() if value else None
+
+    cache = pick(cache_dir, "LEDPANEL_CACHE_DIR") or pick(None, "CACHE_DIRECTORY")
+    return Paths(
+        root=root,
+        config_dir=pick(config_dir, "LEDPANEL_CONFIG_DIR") or root / "config",
+        cache_dir=cache or root / "var" / "cache",
+        plugins_dir_override=pick(plugins_dir, "LEDPANEL_PLUGINS_DIR"),
+    )
+
+
+def ensure_writable_dir(path: Path, what: str = "cache directory") -> Path:
+    """Create ``path`` if needed and prove it writable, or raise CacheDirError.
+
+    There is deliberately no fallback location: a daemon that cannot use the bus
+    directory it was given must say so and stop, not talk to nobody.
+    """
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CacheDirError(f"{what} {path} cannot be created: {err.strerror or err}") from err
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CacheDirError(f"{what} {path} is not writable by uid {os.geteuid()}")
+    probe = path / f".probe-{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as err:
+        raise CacheDirError(f"{what} {path} is not writable: {err.strerror or err}") from err
+    return path
