@@ -1,0 +1,1 @@
+"""Configuration: the store, migration, backups, preparation and save rules."""

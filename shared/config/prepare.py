@@ -1,0 +1,125 @@
+"""Plugin config preparation and validation: one routine, used everywhere.
+
+Load, both save paths, GET /plugins/config, save notifications and hot reload all call
+``prepare_plugin_config``, so a plugin sees the same config whichever way it arrives.
+
+Order: (a) legacy booleans become their object form, (b) schema defaults are applied.
+
+Legacy boolean rule: where the schema declares a property as an object (and does not
+also allow a boolean) and the stored value is ``true`` or ``false``, the value becomes
+``{"enabled": <value>}``; the same holds for the core-owned ``dynamic_duration`` key
+whether or not the schema declares it. So a legacy ``dynamic_duration: true`` means
+"enabled", never "disabled".
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema.validators import validator_for
+
+# Per-plugin keys the core owns: accepted whatever the plugin's schema says.
+# vegas_include (bool): show this plugin in the Vegas ticker; vegas_mode ("scroll",
+# "fixed" or "static"): how its content joins the ticker; vegas_panel_count (int >= 1):
+# panel widths a fixed segment takes; vegas_order (int): position in the ticker.
+CORE_PLUGIN_KEYS_SCHEMA: dict[str, Any] = {
+    "enabled": {"type": "boolean"},
+    "display_duration": {"type": "number", "minimum": 1},
+    "live_priority": {"type": "boolean"},
+    "skin": {"type": ["string", "null"]},
+    "skin_options": {"type": "object"},
+    "dynamic_duration": {"type": "object"},
+    "vegas_include": {"type": "boolean"},
+    "vegas_mode": {"enum": ["scroll", "fixed", "static"]},
+    "vegas_panel_count": {"type": "integer", "minimum": 1},
+    "vegas_order": {"type": "integer"},
+}
+CORE_PLUGIN_KEYS = frozenset(CORE_PLUGIN_KEYS_SCHEMA)
+_LEGACY_BOOLEAN_CORE_KEYS = ("dynamic_duration",)
+
+
+def prepare_plugin_config(section: dict[str, Any], schema: dict[str, Any] | None) -> dict[str, Any]:
+    """Return the prepared config for a plugin: legacy booleans normalised, defaults applied."""
+    prepared = copy.deepcopy(section) if isinstance(section, dict) else {}
+    for key in _LEGACY_BOOLEAN_CORE_KEYS:
+        if isinstance(prepared.get(key), bool):
+            prepared[key] = {"enabled": prepared[key]}
+    if schema:
+        _normalize_legacy_booleans(prepared, schema)
+        _apply_defaults(prepared, schema)
+    return prepared
+
+
+def validate_plugin_config(
+    section: dict[str, Any], schema: dict[str, Any] | None
+) -> list[dict[str, str]]:
+    """Return one ``{"field", "message"}`` per problem; empty when the config is valid."""
+    if not isinstance(section, dict):
+        return [{"field": "", "message": "plugin config must be a JSON object"}]
+    errors = _errors(Draft7Validator({"type": "object", "properties": CORE_PLUGIN_KEYS_SCHEMA}),
+                     {k: v for k, v in section.items() if k in CORE_PLUGIN_KEYS})
+    if schema:
+        declared = schema.get("properties", {}) if isinstance(schema, dict) else {}
+        plugin_part = {
+            k: v for k, v in section.items() if k not in CORE_PLUGIN_KEYS or k in declared
+        }
+        errors += _errors(_validator(schema), plugin_part)
+    return errors
+
+
+def _validator(schema: dict[str, Any]) -> Any:
+    cls = validator_for(schema, default=Draft202012Validator)
+    return cls(schema)
+
+
+def _errors(validator: Any, instance: dict[str, Any]) -> list[dict[str, str]]:
+    found = []
+    for err in sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path)):
+        path = ".".join(str(p) for p in err.absolute_path)
+        if err.validator == "required":
+            missing = err.message.split("'")[1] if "'" in err.message else ""
+            path = f"{path}.{missing}" if path and missing else missing or path
+        found.append({"field": path, "message": err.message})
+    return found
+
+
+def _types(prop: dict[str, Any]) -> set[str]:
+    declared = prop.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    if isinstance(declared, list):
+        return set(declared)
+    return {"object"} if "properties" in prop else set()
+
+
+def _normalize_legacy_booleans(config: dict[str, Any], schema: dict[str, Any]) -> None:
+    for key, prop in (schema.get("properties") or {}).items():
+        if not isinstance(prop, dict) or key not in config:
+            continue
+        types = _types(prop)
+        value = config[key]
+        if isinstance(value, bool) and "object" in types and "boolean" not in types:
+            config[key] = {"enabled": value}
+        elif isinstance(value, dict) and "object" in types:
+            _normalize_legacy_booleans(value, prop)
+
+
+def _apply_defaults(config: dict[str, Any], schema: dict[str, Any]) -> None:
+    for key, prop in (schema.get("properties") or {}).items():
+        if not isinstance(prop, dict):
+            continue
+        if key not in config:
+            if "default" in prop:
+                config[key] = copy.deepcopy(prop["default"])
+            elif prop.get("properties") and "object" in _types(prop):
+                nested: dict[str, Any] = {}
+                _apply_defaults(nested, prop)
+                if nested:
+                    config[key] = nested
+                continue
+            else:
+                continue
+        if isinstance(config[key], dict) and prop.get("properties"):
+            _apply_defaults(config[key], prop)
