@@ -1,0 +1,72 @@
+"""Automatic backups of config.json, taken before every save.
+
+Names are ``config.json.backup.<YYYYMMDD_HHMMSS_ffffff>`` in local time, so sorting by
+name is sorting by age; a name is never reused, even for two saves in one microsecond.
+Call these while holding the config lock (the store does).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from shared.errors import ConfigError
+from shared.jsonfile import atomic_write_bytes
+from shared.paths import Paths
+
+KEEP_BACKUPS = 5
+BACKUP_PREFIX = "config.json.backup."
+_STAMP_FORMAT = "%Y%m%d_%H%M%S_%f"
+_NAME_RE = re.compile(re.escape(BACKUP_PREFIX) + r"\d{8}_\d{6}_\d{6}\Z")
+
+
+def list_backups(paths: Paths) -> list[Path]:
+    """Return the backup files, oldest first."""
+    try:
+        names = [entry.name for entry in os.scandir(paths.backups_dir) if entry.is_file()]
+    except FileNotFoundError:
+        return []
+    return [paths.backups_dir / name for name in sorted(names) if _NAME_RE.match(name)]
+
+
+def make_backup(
+    paths: Paths, *, now: datetime | None = None, keep: int = KEEP_BACKUPS
+) -> Path | None:
+    """Copy config.json into the backups folder and prune to the newest ``keep``."""
+    try:
+        data = paths.config_file.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise ConfigError(f"cannot back up {paths.config_file}: {err.strerror or err}") from err
+    stamp = now or datetime.now()
+    existing = list_backups(paths)
+    if existing:
+        # Names must keep sorting by age even if the clock stepped back.
+        newest = datetime.strptime(existing[-1].name[len(BACKUP_PREFIX) :], _STAMP_FORMAT)
+        stamp = max(stamp, newest + timedelta(microseconds=1))
+    name = BACKUP_PREFIX + stamp.strftime(_STAMP_FORMAT)
+    target = paths.backups_dir / name
+    atomic_write_bytes(target, data, mode=_mode_of(paths.config_file))
+    prune_backups(paths, keep)
+    return target
+
+
+def prune_backups(paths: Paths, keep: int = KEEP_BACKUPS) -> list[Path]:
+    """Delete all but the newest ``keep`` backups; return the deleted paths."""
+    backups = list_backups(paths)
+    doomed = backups[: max(len(backups) - keep, 0)]
+    for path in doomed:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+    return doomed
+
+
+def _mode_of(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        return 0o644

@@ -1,0 +1,181 @@
+"""Typing of submitted core config values: the template's value is the type to match.
+
+Form fields arrive as text ("32", "on", "0.5"); JSON bodies posted from a form may do
+the same. Each value is coerced to the type of the template's value at that path (or a
+hint for keys whose template value does not tell), else of the stored value.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+from typing import Any
+
+from shared.errors import ValidationError
+
+TRUE_WORDS = frozenset({"on", "true", "1", "yes"})
+FALSE_WORDS = frozenset({"off", "false", "0", "no"})
+
+# Returned by coerce_value when the stored value is to be kept as it is.
+KEEP = object()
+
+# Save rule 6: a blank Vegas cycle bound does not reject a Display save; the stored
+# value is kept.
+BLANK_KEEPS_STORED: frozenset[str] = frozenset(
+    {"vegas_scroll.vegas_min_cycle_duration", "vegas_scroll.vegas_max_cycle_duration"}
+)
+
+# Types for paths whose template value is null or an empty map, and for legacy keys.
+# "number?" also allows null (a blank field).
+TYPE_HINTS: dict[str, str] = {
+    "location.latitude": "number?",
+    "location.longitude": "number?",
+    "display_durations.*": "number",
+    "plugin_system.auto_discover": "bool",
+    "plugin_system.auto_load_enabled": "bool",
+    "plugin_system.development_mode": "bool",
+    "target_fps": "int",
+}
+
+
+def flatten(body: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Return the leaves of a nested body under dotted names (``a.b.c``)."""
+    flat: dict[str, Any] = {}
+    for key, value in body.items():
+        name = f"{prefix}{str(key).removesuffix('[]')}"
+        if isinstance(value, dict) and value:
+            flat.update(flatten(value, f"{name}."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def value_at(config: Any, parts: list[str]) -> Any:
+    """Return the value at a path, or None when any step is missing."""
+    node = config
+    for part in parts:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def set_path(config: dict[str, Any], parts: list[str], value: Any) -> None:
+    """Set a value at a path, creating (or replacing non-object) steps on the way."""
+    for part in parts[:-1]:
+        child = config.get(part)
+        if not isinstance(child, dict):
+            child = config[part] = {}
+        config = child
+    config[parts[-1]] = value
+
+
+def check_path(name: str, template: dict[str, Any], stored: dict[str, Any]) -> None:
+    """Refuse a dotted path that runs through a value that is not an object."""
+    parts = name.split(".")
+    for depth in range(1, len(parts)):
+        for source in (template, stored):
+            node = value_at(source, parts[:depth])
+            if node is not None and not isinstance(node, dict):
+                raise _invalid(name, ".".join(parts[:depth]), "names a setting, not a section")
+
+
+def kind_for(name: str, template: dict[str, Any], stored: dict[str, Any]) -> str | None:
+    """Return the expected kind of a dotted path (``bool``, ``int``, ``list:int``...)."""
+    parts = name.split(".")
+    kind = _kind_of(value_at(template, parts))
+    if kind:
+        return kind
+    for pattern, hint in TYPE_HINTS.items():
+        if fnmatch.fnmatchcase(name, pattern):
+            return hint
+    return _kind_of(value_at(stored, parts))
+
+
+def coerce_value(name: str, raw: Any, kind: str | None) -> Any:
+    """Return ``raw`` as a value of ``kind``, or raise ValidationError naming the field."""
+    if isinstance(raw, list) and not (kind or "").startswith("list"):
+        raw = raw[-1] if raw else ""
+    text = raw.strip() if isinstance(raw, str) else None
+    if text == "" and name in BLANK_KEEPS_STORED:
+        return KEEP
+    if kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        word = text.lower() if text is not None else str(raw)
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        raise _invalid(name, raw, "must be true or false")
+    if kind in ("int", "number", "number?"):
+        return _number(name, raw, text, kind)
+    if kind == "str":
+        if isinstance(raw, str):
+            return raw
+        raise _invalid(name, raw, "must be text")
+    if kind is not None and kind.startswith("list"):
+        item_kind = kind.partition(":")[2] or None
+        items = _list(raw)
+        return [coerce_value(f"{name}[{i}]", item, item_kind) for i, item in enumerate(items)]
+    if kind == "object":
+        if isinstance(raw, dict):
+            return raw
+        raise _invalid(name, raw, "must be an object")
+    return raw
+
+
+def _kind_of(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, list):
+        item_kind = _kind_of(value[0]) if value else None
+        return f"list:{item_kind}" if item_kind and not item_kind.startswith("list") else "list"
+    return "object"
+
+
+def _number(name: str, raw: Any, text: str | None, kind: str) -> Any:
+    if kind == "number?" and (raw is None or text == ""):
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        raise _invalid(name, raw, "must be a number")
+    try:
+        number = float(text) if text is not None else float(raw)
+    except ValueError:
+        raise _invalid(name, raw, "must be a number") from None
+    if not math.isfinite(number):
+        raise _invalid(name, raw, "must be a finite number")
+    if kind == "int":
+        if not number.is_integer():
+            raise _invalid(name, raw, "must be a whole number")
+        return int(number)
+    if isinstance(raw, int) or (text is not None and _looks_integral(text)):
+        return int(number)
+    return number
+
+
+def _looks_integral(text: str) -> bool:
+    return text.lstrip("+-").isdigit()
+
+
+def _list(raw: Any) -> list[Any]:
+    if isinstance(raw, list):
+        return raw
+    if isinstance(raw, str):
+        return [item.strip() for item in raw.split(",") if item.strip()]
+    return [raw]
+
+
+def _invalid(name: str, raw: Any, problem: str) -> ValidationError:
+    shown = raw if isinstance(raw, str | int | float | bool) or raw is None else type(raw).__name__
+    return ValidationError(
+        f"{name} {problem} (got {shown!r})",
+        error_code="INVALID_FIELD",
+        details={"field": name},
+    )

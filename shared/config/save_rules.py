@@ -1,0 +1,234 @@
+"""The save rules of POST /config/main, as pure functions: nothing here writes a file.
+
+1. A JSON body changes only the keys it sends; a missing checkbox is not unchecked.
+2. Missing means unchecked only for form bodies (see ``core_form``) and for bodies
+   marked with ``__form_section``; a post carrying only a legacy plugin_system toggle
+   is not a General save.
+3. Plugin sections are prepared and validated like POST /plugins/config; if any fails,
+   the whole save is rejected before anything is written.
+4. Hardware rules: ``check_hardware`` (filled in with the display engine).
+5. Raw-editor saves run auto-update setup like the General form: ``plan_raw_save``
+   reports the changed sections and ``needs_auto_update_setup`` says when.
+6. A blank Vegas cycle bound keeps the stored value (``coerce.BLANK_KEEPS_STORED``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from shared.config.coerce import KEEP, coerce_value, kind_for
+from shared.config.core_form import FORM_SECTION_FIELD, apply_form_body, form_fields
+from shared.config.merge import deep_merge
+from shared.config.prepare import prepare_plugin_config, validate_plugin_config
+from shared.config.reserved import is_plugin_key, plugin_sections
+from shared.config.secrets import split_secrets
+from shared.config.template import load_template
+from shared.errors import ValidationError
+
+__all__ = [
+    "FORM_SECTION_FIELD",
+    "apply_form_body",
+    "apply_json_body",
+    "changed_sections",
+    "check_hardware",
+    "needs_auto_update_setup",
+    "plan_main_save",
+    "plan_raw_save",
+    "prepare_and_validate_sections",
+    "split_plugin_sections",
+]
+
+JsonObject = dict[str, Any]
+SchemaFor = Callable[[str], "JsonObject | None"]
+
+
+def apply_json_body(
+    stored_main: JsonObject, body: JsonObject, *, template: JsonObject | None = None
+) -> JsonObject:
+    """Return the stored config with a JSON body deep-merged in (only the keys sent).
+
+    Values of core keys are checked against the template's types; text that reads as
+    the right type ("32", "true") is accepted, anything else raises ValidationError.
+    """
+    template = load_template() if template is None else template
+    return deep_merge(stored_main, _typed(body, "", template, stored_main))
+
+
+def split_plugin_sections(body: JsonObject) -> tuple[JsonObject, dict[str, JsonObject]]:
+    """Return ``(core_part, plugin_part)`` of a body; control fields (``__*``) are dropped."""
+    plugins = plugin_sections(body)
+    core = {k: v for k, v in body.items() if k not in plugins and not k.startswith("__")}
+    return core, plugins
+
+
+def prepare_and_validate_sections(
+    sections: dict[str, JsonObject],
+    stored_main: JsonObject,
+    schema_for: SchemaFor,
+    *,
+    stored_secrets: JsonObject | None = None,
+) -> dict[str, JsonObject]:
+    """Merge each plugin section onto its stored one, prepare and validate it; all or none."""
+    prepared: dict[str, JsonObject] = {}
+    errors: dict[str, list[dict[str, str]]] = {}
+    for plugin_id, partial in sections.items():
+        if not isinstance(partial, dict):
+            errors[plugin_id] = [{"field": "", "message": "plugin config must be a JSON object"}]
+            continue
+        base = _object(stored_main.get(plugin_id))
+        if stored_secrets:
+            base = deep_merge(base, _object(stored_secrets.get(plugin_id)))
+        schema = schema_for(plugin_id)
+        section = prepare_plugin_config(deep_merge(base, partial), schema)
+        problems = validate_plugin_config(section, schema)
+        if problems:
+            errors[plugin_id] = problems
+        else:
+            prepared[plugin_id] = section
+    if errors:
+        raise ValidationError(
+            "invalid plugin configuration, nothing was saved: " + _describe(errors),
+            error_code="INVALID_PLUGIN_CONFIG",
+            details={"errors": errors},
+        )
+    return prepared
+
+
+def check_hardware(new_main: JsonObject, stored_main: JsonObject, body: JsonObject) -> None:
+    """Refuse hardware settings that break the display hardware rules (save rule 4).
+
+    The display-engine work fills this in from ``shared.hardware``: raise
+    ValidationError naming the setting; check combinations against the stored values
+    but report them only when the body sets a field involved.
+    """
+
+
+def needs_auto_update_setup(changed: list[str]) -> bool:
+    """Return whether a save changed the automatic-update settings (save rule 5)."""
+    return "auto_update" in changed
+
+
+def plan_main_save(
+    stored_main: JsonObject,
+    stored_secrets: JsonObject,
+    body: JsonObject,
+    *,
+    form: bool,
+    schema_for: SchemaFor,
+    template: JsonObject | None = None,
+) -> tuple[JsonObject, JsonObject, list[str]]:
+    """Return ``(new_main, new_secrets, changed_sections)`` for a POST /config/main body."""
+    if not isinstance(body, dict):
+        raise ValidationError("the request body must be a JSON object", error_code="INVALID_JSON")
+    template = load_template() if template is None else template
+    if form or FORM_SECTION_FIELD in body:
+        new_main = apply_form_body(stored_main, body, template=template, schema_for=schema_for)
+        touched = {name.split(".")[0] for name in form_fields(body)}
+        touched |= {str(s).split(".")[0] for s in _as_list(body.get(FORM_SECTION_FIELD))}
+        sections = {k: new_main[k] for k in touched if k in plugin_sections(new_main)}
+    else:
+        core, sections = split_plugin_sections(body)
+        new_main = apply_json_body(stored_main, core, template=template)
+    _refuse_replaced_sections(stored_main, new_main)
+    schemas = {plugin_id: schema_for(plugin_id) for plugin_id in sections}
+    prepared = prepare_and_validate_sections(
+        sections, stored_main, schemas.__getitem__, stored_secrets=stored_secrets
+    )
+    new_secrets = copy.deepcopy(stored_secrets)
+    for plugin_id, section in prepared.items():
+        public, secret = split_secrets(section, schemas[plugin_id])
+        new_main[plugin_id] = public
+        if secret:
+            new_secrets[plugin_id] = deep_merge(_object(new_secrets.get(plugin_id)), secret)
+    check_hardware(new_main, stored_main, body)
+    changed = changed_sections(stored_main, new_main, stored_secrets, new_secrets)
+    return new_main, new_secrets, changed
+
+
+def plan_raw_save(
+    stored_main: JsonObject,
+    replacement: Any,
+    *,
+    schema_for: SchemaFor | None = None,
+    stored_secrets: JsonObject | None = None,
+) -> tuple[JsonObject, list[str]]:
+    """Return ``(new_main, changed_sections)`` for a whole-file replacement.
+
+    The file is stored as written, but its plugin sections must pass validation (when
+    ``schema_for`` is given, with the stored secrets merged in), so the raw editor
+    cannot store what a plugin would refuse.
+    The caller runs auto-update setup when ``needs_auto_update_setup(changed)`` (rule 5).
+    """
+    if not isinstance(replacement, dict):
+        raise ValidationError(
+            "the config file must hold a JSON object", error_code="INVALID_CONFIG"
+        )
+    if schema_for is not None:
+        sections = plugin_sections(replacement)
+        prepare_and_validate_sections(sections, {}, schema_for, stored_secrets=stored_secrets)
+    new_main = copy.deepcopy(replacement)
+    return new_main, changed_sections(stored_main, new_main)
+
+
+def changed_sections(
+    old_main: JsonObject,
+    new_main: JsonObject,
+    old_secrets: JsonObject | None = None,
+    new_secrets: JsonObject | None = None,
+) -> list[str]:
+    """Return the sorted top-level keys whose value differs in the main or secrets file."""
+    changed = _differing(old_main, new_main) | _differing(old_secrets or {}, new_secrets or {})
+    return sorted(changed)
+
+
+def _differing(old: JsonObject, new: JsonObject) -> set[str]:
+    return {key for key in old.keys() | new.keys() if old.get(key) != new.get(key)}
+
+
+def _typed(body: JsonObject, prefix: str, template: JsonObject, stored: JsonObject) -> JsonObject:
+    typed: JsonObject = {}
+    for key, value in body.items():
+        name = f"{prefix}{key}"
+        if not prefix and (key.startswith("__") or is_plugin_key(key)):
+            if not key.startswith("__"):
+                typed[key] = value
+            continue
+        kind = kind_for(name, template, stored)
+        if isinstance(value, dict) and kind in (None, "object"):
+            typed[key] = _typed(value, f"{name}.", template, stored)
+            continue
+        coerced = coerce_value(name, value, kind)
+        if coerced is not KEEP:
+            typed[key] = coerced
+    return typed
+
+
+def _refuse_replaced_sections(stored_main: JsonObject, new_main: JsonObject) -> None:
+    for key in plugin_sections(stored_main):
+        if not isinstance(new_main.get(key), dict):
+            raise ValidationError(
+                f"{key} is a plugin section and must stay a JSON object",
+                error_code="INVALID_PLUGIN_CONFIG",
+                details={"errors": {key: [{"field": "", "message": "must be an object"}]}},
+            )
+
+
+def _describe(errors: dict[str, list[dict[str, str]]]) -> str:
+    parts = []
+    for plugin_id, problems in errors.items():
+        shown = "; ".join(f"{p['field'] or '(section)'}: {p['message']}" for p in problems[:5])
+        more = f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+        parts.append(f"{plugin_id} ({shown}{more})")
+    return ", ".join(parts)
+
+
+def _object(value: Any) -> JsonObject:
+    return value if isinstance(value, dict) else {}
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]

@@ -1,0 +1,139 @@
+"""The config lock: exclusive across processes and threads, reentrant within a thread."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from shared.config.lock import config_lock
+from shared.config.store import ConfigStore
+from shared.errors import ConfigError
+from shared.paths import ROOT, Paths
+
+HOLDER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from shared.config.lock import config_lock
+    from shared.paths import resolve_paths
+
+    paths = resolve_paths(config_dir=sys.argv[1], cache_dir=sys.argv[1], env={})
+    with config_lock(paths, timeout=5):
+        print("locked", flush=True)
+        sys.stdin.readline()
+    """
+)
+
+COUNTER = textwrap.dedent(
+    """
+    import sys
+    from shared.config.store import ConfigStore
+    from shared.paths import resolve_paths
+
+    store = ConfigStore(resolve_paths(config_dir=sys.argv[1], cache_dir=sys.argv[1], env={}))
+
+    def bump(main, secrets):
+        main["counter"] = main.get("counter", 0) + 1
+
+    for _ in range(int(sys.argv[2])):
+        store.update(bump)
+    """
+)
+
+
+def _python(script: str, *args: str, **kwargs: Any) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", script, *args], env=env, text=True, **kwargs)
+
+
+@contextmanager
+def _held_by_another_process(paths: Paths) -> Iterator[None]:
+    holder = _python(HOLDER, str(paths.config_dir), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None and holder.stdin is not None
+        assert holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        if holder.stdin is not None:
+            holder.stdin.close()
+        holder.wait(timeout=10)
+
+
+def test_lock_held_by_another_process_times_out_with_config_error(paths: Paths) -> None:
+    with _held_by_another_process(paths):
+        started = time.monotonic()
+        with pytest.raises(ConfigError) as caught, config_lock(paths, timeout=0.2):
+            pass
+        assert 0.15 <= time.monotonic() - started < 2
+        assert caught.value.error_code == "CONFIG_LOCKED"
+    with config_lock(paths, timeout=2):
+        pass
+
+
+def test_save_writes_nothing_while_another_process_holds_the_lock(store: ConfigStore) -> None:
+    store.ensure()
+    before = store.paths.config_file.read_bytes()
+    short = ConfigStore(store.paths, lock_timeout=0.2)
+    with _held_by_another_process(store.paths), pytest.raises(ConfigError):
+        short.save({"brightness": 1})
+    assert store.paths.config_file.read_bytes() == before
+
+
+def test_lock_is_reentrant_within_a_thread(paths: Paths) -> None:
+    with config_lock(paths, timeout=1), config_lock(paths, timeout=1):
+        pass
+    with config_lock(paths, timeout=1):
+        pass
+
+
+def test_lock_excludes_other_threads(paths: Paths) -> None:
+    entered = threading.Event()
+    outcome: list[str] = []
+
+    def contender() -> None:
+        entered.set()
+        try:
+            with config_lock(paths, timeout=0.1):
+                outcome.append("acquired")
+        except ConfigError:
+            outcome.append("timed out")
+
+    with config_lock(paths, timeout=1):
+        thread = threading.Thread(target=contender)
+        thread.start()
+        entered.wait(1)
+        thread.join(2)
+    assert outcome == ["timed out"]
+
+
+def test_concurrent_updates_from_threads_lose_nothing(store: ConfigStore) -> None:
+    store.ensure()
+
+    def bump(main: dict, secrets: dict) -> None:
+        main["counter"] = main.get("counter", 0) + 1
+
+    threads = [
+        threading.Thread(target=lambda: [store.update(bump) for _ in range(10)]) for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    assert store.load_main()["counter"] == 40
+
+
+def test_concurrent_updates_from_processes_lose_nothing(store: ConfigStore) -> None:
+    store.ensure()
+    workers = [_python(COUNTER, str(store.paths.config_dir), "15") for _ in range(3)]
+    assert [worker.wait(timeout=30) for worker in workers] == [0, 0, 0]
+    assert json.loads(store.paths.config_file.read_text())["counter"] == 45

@@ -1,0 +1,181 @@
+"""The config store: create, migrate, load with secrets, save, update, raw saves."""
+
+from __future__ import annotations
+
+import json
+import stat
+from typing import Any
+
+import pytest
+
+from shared.config.backups import list_backups
+from shared.config.store import ConfigStore
+from shared.config.template import load_template
+from shared.errors import ConfigError, ValidationError
+
+
+def _read(path: Any) -> Any:
+    return json.loads(path.read_text())
+
+
+def test_ensure_creates_the_config_from_the_template(store: ConfigStore) -> None:
+    added = store.ensure()
+    assert _read(store.paths.config_file) == load_template()
+    assert set(added) == set(load_template())
+    assert not store.paths.secrets_file.exists()
+    assert store.ensure() == []
+    assert list_backups(store.paths) == []
+
+
+def test_ensure_migrates_and_keeps_stored_values_and_legacy_keys(store: ConfigStore) -> None:
+    store.paths.config_dir.mkdir(parents=True)
+    stored = {
+        "brightness": 12,
+        "display": {"hardware": {"rows": 16}, "runtime": 4},
+        "plugin_system": {"auto_discover": True, "development_mode": False},
+        "target_fps": 120,
+        "clock": {"enabled": True},
+    }
+    store.paths.config_file.write_text(json.dumps(stored))
+    added = store.ensure()
+    config = _read(store.paths.config_file)
+    assert "display.hardware.cols" in added and "vegas_scroll" in added
+    assert "brightness" not in added and "display.runtime.gpio_slowdown" not in added
+    assert config["brightness"] == 12
+    assert config["display"]["hardware"]["rows"] == 16
+    assert config["display"]["hardware"]["cols"] == 64
+    assert config["display"]["runtime"] == 4
+    assert config["plugin_system"] == {
+        "auto_discover": True,
+        "development_mode": False,
+        "plugins_directory": "plugin-repos",
+    }
+    assert config["target_fps"] == 120
+    assert config["clock"] == {"enabled": True}
+    assert len(list_backups(store.paths)) == 1
+    assert store.ensure() == []
+
+
+def test_load_merges_secrets_into_the_plugin_namespace(store: ConfigStore) -> None:
+    store.ensure()
+    store.update(lambda main, secrets: main.update(weather={"units": "metric"}))
+    store.paths.secrets_file.write_text(
+        json.dumps({"weather": {"api_key": "k"}, "github": {"token": "g"}})
+    )
+    config = store.load()
+    assert config["weather"] == {"units": "metric", "api_key": "k"}
+    assert "github" not in config
+    assert "api_key" not in store.load_main()["weather"]
+    assert store.load_secrets()["github"] == {"token": "g"}
+
+
+def test_missing_secrets_file_loads_as_empty(store: ConfigStore) -> None:
+    store.ensure()
+    assert store.load_secrets() == {}
+    assert store.load() == store.load_main()
+
+
+def test_save_backs_up_and_writes_secrets_private_only_when_given(store: ConfigStore) -> None:
+    store.ensure()
+    main = store.load_main()
+    main["brightness"] = 33
+    store.save(main)
+    assert not store.paths.secrets_file.exists()
+    assert len(list_backups(store.paths)) == 1
+    store.save(main, {"weather": {"api_key": "k"}})
+    assert _read(store.paths.secrets_file) == {"weather": {"api_key": "k"}}
+    assert stat.S_IMODE(store.paths.secrets_file.stat().st_mode) == 0o600
+    assert _read(store.paths.config_file)["brightness"] == 33
+
+
+def test_saving_a_loaded_config_keeps_secrets_out_of_the_main_file(store: ConfigStore) -> None:
+    store.ensure()
+    main = store.load_main()
+    main["weather"] = {"units": "metric"}
+    store.save(main, {"weather": {"api_key": "old"}})
+    config = store.load()
+    config["weather"]["api_key"] = "new"
+    store.save(config)
+    assert "api_key" not in _read(store.paths.config_file)["weather"]
+    assert _read(store.paths.secrets_file) == {"weather": {"api_key": "new"}}
+
+
+def test_update_reads_changes_and_saves_under_the_lock(store: ConfigStore) -> None:
+    store.ensure()
+
+    def change(main: dict, secrets: dict) -> tuple[dict, dict]:
+        main["brightness"] = 5
+        return main, {**secrets, "clock": {"token": "t"}}
+
+    main, secrets = store.update(change)
+    assert main["brightness"] == 5 == store.load_main()["brightness"]
+    assert store.load_secrets() == secrets == {"clock": {"token": "t"}}
+
+
+def test_update_that_raises_writes_nothing(store: ConfigStore) -> None:
+    store.ensure()
+    before = store.paths.config_file.read_bytes()
+
+    def fail(main: dict, secrets: dict) -> None:
+        main["brightness"] = 1
+        raise ValidationError("no")
+
+    with pytest.raises(ValidationError):
+        store.update(fail)
+    assert store.paths.config_file.read_bytes() == before
+    assert list_backups(store.paths) == []
+
+
+def test_save_raw_must_be_an_object_and_is_backed_up_first(store: ConfigStore) -> None:
+    store.ensure()
+    with pytest.raises(ValidationError):
+        store.save_raw([1, 2])
+    store.save_raw({"brightness": 7})
+    assert _read(store.paths.config_file) == {"brightness": 7}
+    backups = list_backups(store.paths)
+    assert len(backups) == 1 and _read(backups[0]) == load_template()
+
+
+def test_corrupt_config_is_a_readable_config_error(store: ConfigStore) -> None:
+    store.paths.config_dir.mkdir(parents=True)
+    store.paths.config_file.write_text('{\n  "brightness": 10,\n  "timezone": \n}\n')
+    with pytest.raises(ConfigError) as caught:
+        store.load()
+    message = caught.value.message
+    assert "config.json is not valid JSON" in message
+    assert "line 4" in message and "column 1" in message
+    assert "Traceback" not in message
+    assert caught.value.details["line"] == 4
+
+
+def test_ensure_never_overwrites_a_corrupt_config(store: ConfigStore) -> None:
+    store.paths.config_dir.mkdir(parents=True)
+    store.paths.config_file.write_text("{ not json")
+    with pytest.raises(ConfigError):
+        store.ensure()
+    assert store.paths.config_file.read_text() == "{ not json"
+
+
+def test_config_that_is_not_an_object_is_a_config_error(store: ConfigStore) -> None:
+    store.paths.config_dir.mkdir(parents=True)
+    store.paths.config_file.write_text("[1, 2]")
+    with pytest.raises(ConfigError, match="must hold a JSON object"):
+        store.load_main()
+
+
+def test_corrupt_secrets_file_is_a_config_error(store: ConfigStore) -> None:
+    store.ensure()
+    store.paths.secrets_file.write_text("{,}")
+    with pytest.raises(ConfigError, match="config_secrets.json is not valid JSON"):
+        store.load()
+
+
+def test_ensure_removes_temp_files_left_by_killed_writers(store: ConfigStore) -> None:
+    store.ensure()
+    stale = store.paths.config_dir / ".config.json.abc123.tmp"
+    stale.write_text("{")
+    other = store.paths.config_dir / ".wifi_config.json.abc.tmp"
+    other.write_text("{")
+    store.ensure()
+    assert not stale.exists()
+    assert other.exists()
