@@ -35,7 +35,11 @@ def list_backups(paths: Paths) -> list[Path]:
 def make_backup(
     paths: Paths, *, now: datetime | None = None, keep: int = KEEP_BACKUPS
 ) -> Path | None:
-    """Copy config.json into the backups folder and prune to the newest ``keep``."""
+    """Copy config.json into the backups folder, keeping the newest ``keep`` in all.
+
+    Older backups are pruned before the new one is written, so a writer killed between
+    the two steps can never leave more than ``keep`` behind.
+    """
     try:
         data = paths.config_file.read_bytes()
     except FileNotFoundError:
@@ -50,8 +54,8 @@ def make_backup(
         stamp = max(stamp, newest + timedelta(microseconds=1))
     name = BACKUP_PREFIX + stamp.strftime(_STAMP_FORMAT)
     target = paths.backups_dir / name
+    prune_backups(paths, keep - 1)
     atomic_write_bytes(target, data, mode=_mode_of(paths.config_file))
-    prune_backups(paths, keep)
     return target
 
 

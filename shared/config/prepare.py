@@ -58,13 +58,13 @@ def validate_plugin_config(
     """Return one ``{"field", "message"}`` per problem; empty when the config is valid."""
     if not isinstance(section, dict):
         return [{"field": "", "message": "plugin config must be a JSON object"}]
+    declared = (schema.get("properties") or {}) if isinstance(schema, dict) else {}
+    # A core-owned key the plugin's schema declares is checked by that schema alone.
+    core_part = {k: v for k, v in section.items() if k in CORE_PLUGIN_KEYS and k not in declared}
     errors = _errors(Draft7Validator({"type": "object", "properties": CORE_PLUGIN_KEYS_SCHEMA}),
-                     {k: v for k, v in section.items() if k in CORE_PLUGIN_KEYS})
+                     core_part)
     if schema:
-        declared = schema.get("properties", {}) if isinstance(schema, dict) else {}
-        plugin_part = {
-            k: v for k, v in section.items() if k not in CORE_PLUGIN_KEYS or k in declared
-        }
+        plugin_part = {k: v for k, v in section.items() if k not in core_part}
         errors += _errors(_validator(schema), plugin_part)
     return errors
 
