@@ -1,0 +1,218 @@
+"""Run the display and web daemons together for development (standard library only).
+
+Both logs are interleaved line by line with the daemon's name in front. Ctrl-C or
+SIGTERM stops both: SIGTERM to each, then SIGKILL for any still alive after the grace
+period. If one daemon exits on its own the other is stopped too and the supervisor
+exits non-zero, naming the one that died and its exit code.
+
+Usage: scripts/dev [--host H] [--port P] [--config-dir D] [--cache-dir D] [--plugins-dir D]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parent.parent
+NAME_WIDTH = 7  # len("display")
+_print_lock = threading.Lock()
+
+
+def emit(name: str, line: str) -> None:
+    """Print one log line prefixed with the process name."""
+    with _print_lock:
+        sys.stdout.write(f"{name:<{NAME_WIDTH}} | {line}\n")
+        sys.stdout.flush()
+
+
+def note(message: str) -> None:
+    """Print one line of the supervisor's own."""
+    with _print_lock:
+        sys.stdout.write(f"ledpanel: {message}\n")
+        sys.stdout.flush()
+
+
+@dataclass
+class Child:
+    """One supervised daemon."""
+
+    name: str
+    argv: list[str]
+    process: subprocess.Popen[bytes] | None = None
+    reader: threading.Thread | None = field(default=None, repr=False)
+
+    def start(self, env: dict[str, str]) -> None:
+        # A session of its own, so the terminal's Ctrl-C reaches only the supervisor,
+        # which then stops the children in order.
+        self.process = subprocess.Popen(
+            self.argv,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+        )
+
+    def start_reader(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        self.reader = threading.Thread(
+            target=_pump, args=(self.name, self.process.stdout), daemon=True
+        )
+        self.reader.start()
+
+    def signal(self, signum: int) -> None:
+        if self.process is not None and self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signum)
+
+
+def _die_with_parent() -> None:
+    # If the supervisor itself is killed (SIGKILL, closed terminal), the kernel sends
+    # the child SIGTERM instead of leaving it running on the port.
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+def _pump(name: str, stream: IO[bytes]) -> None:
+    for raw in iter(stream.readline, b""):
+        emit(name, raw.decode("utf-8", "replace").rstrip("\r\n"))
+    stream.close()
+
+
+def stop_all(children: Sequence[Child], grace: float) -> None:
+    """Send SIGTERM to every child, wait up to ``grace`` seconds, then SIGKILL the rest."""
+    for child in children:
+        child.signal(signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for child in children:
+        assert child.process is not None
+        try:
+            child.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            note(f"{child.name} did not stop within {grace:g} s; killing it")
+            child.signal(signal.SIGKILL)
+            child.process.wait()
+    for child in children:
+        if child.reader is not None:
+            child.reader.join(timeout=2)
+
+
+def supervise(children: Sequence[Child], grace: float = 10.0) -> int:
+    """Run ``children`` until a signal or until one exits; return the exit status."""
+    stop = threading.Event()
+    received: list[int] = []
+
+    def on_signal(signum: int, _frame: object) -> None:
+        received.append(signum)
+        stop.set()
+        if len(received) > 1:  # a second Ctrl-C: no more waiting
+            for child in children:
+                child.signal(signal.SIGKILL)
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, on_signal)
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    try:
+        for child in children:
+            child.start(env)
+    except OSError as err:
+        note(f"cannot start {child.name} ({shlex.join(child.argv)}): {err}")
+        stop_all([c for c in children if c.process is not None], grace)
+        return 1
+    for child in children:
+        child.start_reader()
+
+    dead: Child | None = None
+    while not stop.wait(0.2):
+        dead = next((c for c in children if c.process and c.process.poll() is not None), None)
+        if dead is not None:
+            break
+
+    if dead is not None:
+        assert dead.process is not None
+        if dead.reader is not None:
+            dead.reader.join(timeout=2)  # print its last words before ours
+        code = dead.process.returncode
+        others = [c for c in children if c is not dead]
+        note(
+            f"{dead.name} exited with code {code}; stopping "
+            + ", ".join(c.name for c in others)
+        )
+        stop_all(others, grace)
+        return code if code > 0 else 1
+    name = signal.Signals(received[0]).name if received else "signal"
+    note(f"{name} received; stopping both daemons")
+    stop_all(children, grace)
+    return 0
+
+
+def build_children(args: argparse.Namespace) -> list[Child]:
+    """Return the display and web commands for the parsed options."""
+    dirs: list[str] = []
+    for flag in ("config_dir", "cache_dir", "plugins_dir"):
+        value = getattr(args, flag)
+        if value:
+            dirs += [f"--{flag.replace('_', '-')}", value]
+    display = (
+        shlex.split(args.display_cmd)
+        if args.display_cmd
+        else [sys.executable, "-m", "display_service", "--headless", *dirs]
+    )
+    web = (
+        shlex.split(args.web_cmd)
+        if args.web_cmd
+        else [
+            sys.executable, "-m", "web_service",
+            "--host", args.host, "--port", str(args.port), *dirs,
+        ]
+    )
+    return [Child("display", display), Child("web", web)]
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="scripts/dev", description="Run both ledpanel daemons in development mode."
+    )
+    parser.add_argument("--host", default=os.environ.get("LEDPANEL_WEB_HOST", "127.0.0.1"))
+    parser.add_argument(
+        "--port", type=int, default=int(os.environ.get("LEDPANEL_WEB_PORT", "5000"))
+    )
+    parser.add_argument("--config-dir", help="passed to both daemons")
+    parser.add_argument("--cache-dir", help="passed to both daemons (the bus directory)")
+    parser.add_argument("--plugins-dir", help="passed to both daemons")
+    parser.add_argument(
+        "--grace", type=float, default=10.0, help="seconds between SIGTERM and SIGKILL"
+    )
+    parser.add_argument("--display-cmd", help="replace the display command (shell words)")
+    parser.add_argument("--web-cmd", help="replace the web command (shell words)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    shown_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "") else args.host
+    with _print_lock:
+        print(f"ledpanel web UI: http://{shown_host}:{args.port}", flush=True)
+    note("Ctrl-C stops both daemons (a second Ctrl-C kills them)")
+    return supervise(build_children(args), grace=args.grace)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
