@@ -1,0 +1,26 @@
+"""The one rule for plugin ids used as path segments."""
+
+from __future__ import annotations
+
+from shared.errors import ValidationError
+
+
+def is_plain_segment(value: object) -> bool:
+    """Return True when ``value`` is one plain path segment, safe to join onto a directory.
+
+    Refused: non-strings, the empty string, ``.`` and ``..`` (and any other name with a
+    leading dot, which would be hidden), ``/``, ``\\`` and NUL anywhere.
+    """
+    if not isinstance(value, str) or not value:
+        return False
+    if value.startswith("."):
+        return False
+    return not any(ch in value for ch in ("/", "\\", "\x00"))
+
+
+def require_plain_segment(value: object, what: str = "plugin_id") -> str:
+    """Return ``value`` when it is one plain path segment, else raise ValidationError."""
+    if not is_plain_segment(value):
+        raise ValidationError(f"{what} {value!r} is not a plain name", details={"field": what})
+    assert isinstance(value, str)
+    return value

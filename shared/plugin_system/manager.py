@@ -1,0 +1,244 @@
+"""PluginManager: discover, load, reconfigure and unload the enabled plugins.
+
+Enabled rule: a plugin is enabled when its prepared config section says
+``"enabled": true`` (an explicit value, or the default of an ``enabled`` property in
+its config schema). When neither gives a value, the manifest decides: a plugin whose
+manifest has ``"enabled_by_default": true`` (the bundled web-ui-info plugin) is
+enabled, every other plugin is disabled until the user enables it. The web's
+installed-plugins listing uses the same rule (``manifest.resolve_enabled``).
+
+Each plugin is loaded inside its own guard: a broken one is logged as
+``"<plugin_id>: <reason>"`` and recorded in ``load_errors``; it never stops the rest.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from pathlib import Path
+from typing import Any
+
+from shared.cache import CacheManager
+from shared.config.prepare import prepare_plugin_config
+from shared.paths import Paths
+from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
+from shared.plugin_system.errors import PluginError
+from shared.plugin_system.ids import require_plain_segment
+from shared.plugin_system.loader import effective_modes, load_plugin_class
+from shared.plugin_system.manifest import resolve_enabled
+from shared.plugin_system.schema import load_schema
+
+logger = logging.getLogger(__name__)
+
+
+class ConfigView:
+    """The small config-manager surface plugins use, over the manager's current config."""
+
+    def __init__(self, manager: PluginManager) -> None:
+        self._manager = manager
+
+    def load_config(self) -> dict[str, Any]:
+        """Return a copy of the current (secrets-merged) config."""
+        return copy.deepcopy(self._manager.config)
+
+    def get_timezone(self) -> str:
+        """Return the configured time zone name, else ``UTC``."""
+        config = self._manager.config
+        location = config.get("location")
+        candidates = [config.get("timezone")]
+        if isinstance(location, dict):
+            candidates.append(location.get("timezone"))
+        return next((v for v in candidates if isinstance(v, str) and v), "UTC")
+
+
+class PluginManager:
+    """Owns the plugin instances of one process (the display daemon)."""
+
+    def __init__(
+        self,
+        paths: Paths,
+        config: dict[str, Any],
+        display_manager: Any = None,
+        cache_manager: Any = None,
+        font_manager: Any = None,
+    ) -> None:
+        self.paths = paths
+        self.config: dict[str, Any] = config
+        self.display_manager = display_manager
+        self.cache_manager = cache_manager or CacheManager(paths.cache_dir)
+        self.font_manager = font_manager
+        self.config_manager = ConfigView(self)
+        self.instances: dict[str, Any] = {}
+        self.load_errors: dict[str, str] = {}
+        self._infos: dict[str, PluginInfo] = {}
+        self._dirs: dict[str, Path] = {}
+        self._discovered = False
+        self._prepared: dict[str, dict[str, Any]] = {}
+        self._failed_with: dict[str, tuple[Any, ...]] = {}
+        self._logged: set[str] = set()
+
+    @property
+    def plugins_dir(self) -> Path:
+        """The directory plugins are discovered in."""
+        return plugins_dir_for(self.paths, self.config)
+
+    def discover(self) -> list[PluginInfo]:
+        """Scan the plugins directory afresh; log problems not logged before."""
+        infos = discover(self.plugins_dir, log=False)
+        self._discovered = True
+        self._infos = {info.id: info for info in infos if info.ok}
+        self._dirs = {}
+        for info in infos:
+            if info.ok or info.id not in self._dirs:
+                self._dirs[info.id] = info.directory
+        for info in infos:
+            lines = [f"{info.id}: skipped: {'; '.join(info.errors)}"] if info.errors else []
+            for line in lines + [f"{info.id}: {w}" for w in info.warnings]:
+                if line not in self._logged:
+                    self._logged.add(line)
+                    logger.warning("%s", line)
+        return infos
+
+    def get_plugin_directory(self, plugin_id: str) -> Path | None:
+        """Return the plugin's directory in the plugins dir; refuse ids not one plain segment."""
+        require_plain_segment(plugin_id)
+        if plugin_id not in self._dirs:
+            self.discover()
+        return self._dirs.get(plugin_id)
+
+    def get_manifest(self, plugin_id: str) -> dict[str, Any] | None:
+        """Return a discovered plugin's manifest (defaults filled), or None."""
+        if not self._discovered:
+            self.discover()
+        info = self._infos.get(plugin_id)
+        return info.manifest if info else None
+
+    def schema_for(self, plugin_id: str) -> dict[str, Any] | None:
+        """Return the plugin's config schema (``plugins/`` searched first), or None."""
+        if not self._discovered:
+            self.discover()
+        info = self._infos.get(plugin_id)
+        directory = info.directory if info else None
+        return load_schema(plugin_id, self.paths, self.plugins_dir, directory)
+
+    def prepared_config(
+        self, plugin_id: str, config: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Return the plugin's prepared config section from ``config`` (default: current)."""
+        source = self.config if config is None else config
+        section = source.get(plugin_id)
+        return prepare_plugin_config(section if isinstance(section, dict) else {},
+                                     self.schema_for(plugin_id))
+
+    def is_enabled(self, plugin_id: str, prepared: dict[str, Any]) -> bool:
+        """Return whether a plugin is enabled, given its prepared section."""
+        return resolve_enabled(prepared, self.get_manifest(plugin_id) or {})
+
+    def load_enabled(self) -> dict[str, Any]:
+        """Discover and load every enabled plugin not loaded yet; return the instances."""
+        self._failed_with.clear()  # an explicit load retries plugins that failed before
+        self._load_missing(self.discover())
+        return self.instances
+
+    def modes(self, plugin_id: str) -> list[str]:
+        """Return the display modes of a plugin (its own ``modes`` outrank the manifest)."""
+        return effective_modes(self.instances.get(plugin_id), self.get_manifest(plugin_id) or {})
+
+    def apply_config(self, config: dict[str, Any]) -> list[str]:
+        """Apply a newly saved config; return the ids of plugins changed, loaded or unloaded."""
+        self.config = config
+        infos = self.discover()
+        changed: list[str] = []
+        for plugin_id in list(self.instances):
+            try:
+                prepared = self.prepared_config(plugin_id)
+            except PluginError as err:
+                logger.warning("%s: config not applied: %s", plugin_id, err.message)
+                continue
+            if plugin_id not in self._infos or not self.is_enabled(plugin_id, prepared):
+                self.unload(plugin_id)
+                changed.append(plugin_id)
+            elif prepared != self._prepared.get(plugin_id):
+                self._prepared[plugin_id] = prepared
+                self._guard(plugin_id, "on_config_change", copy.deepcopy(prepared))
+                changed.append(plugin_id)
+        changed += self._load_missing(infos)
+        return sorted(set(changed))
+
+    def unload(self, plugin_id: str) -> None:
+        """Disable, clean up and drop one loaded plugin."""
+        if plugin_id not in self.instances:
+            return
+        self._guard(plugin_id, "on_disable")
+        self._guard(plugin_id, "cleanup")
+        self.instances.pop(plugin_id, None)
+        self._prepared.pop(plugin_id, None)
+
+    def unload_all(self) -> None:
+        """Unload every loaded plugin."""
+        for plugin_id in list(self.instances):
+            self.unload(plugin_id)
+
+    def _load_missing(self, infos: list[PluginInfo]) -> list[str]:
+        """Load the enabled plugins that are not loaded; return the ids loaded."""
+        loaded = []
+        for info in infos:
+            if info.id in self.instances:
+                continue
+            if info.ok:
+                if self._try_load(info):
+                    loaded.append(info.id)
+            elif info.id not in self._infos:
+                if resolve_enabled(self.config.get(info.id), info.manifest):
+                    self.load_errors[info.id] = "; ".join(info.errors)
+                else:
+                    self.load_errors.pop(info.id, None)
+        return loaded
+
+    def _try_load(self, info: PluginInfo) -> bool:
+        """Load one plugin if it is enabled; log and record a failure; return True if loaded."""
+        attempt: tuple[Any, ...] = (info.manifest,)
+        try:
+            prepared = self.prepared_config(info.id)
+            attempt = (info.manifest, prepared)
+            if not self.is_enabled(info.id, prepared):
+                self.load_errors.pop(info.id, None)
+                return False
+            if self._failed_with.get(info.id) == attempt:
+                return False  # unchanged since the last failed attempt: do not retry
+            instance = self._instantiate(info, prepared)
+        except Exception as err:  # one plugin's failure must not stop the others
+            reason = err.message if isinstance(err, PluginError) else f"{type(err).__name__}: {err}"
+            cause = err.__cause__ if isinstance(err, PluginError) and err.__cause__ else err
+            logger.error("%s: %s", info.id, reason, exc_info=cause)
+            self.load_errors[info.id] = reason
+            self._failed_with[info.id] = attempt
+            return False
+        self.instances[info.id] = instance
+        self._prepared[info.id] = prepared
+        self.load_errors.pop(info.id, None)
+        self._failed_with.pop(info.id, None)
+        logger.info("%s: loaded", info.id)
+        return True
+
+    def _instantiate(self, info: PluginInfo, prepared: dict[str, Any]) -> Any:
+        cls = load_plugin_class(info)
+        instance = cls(info.id, copy.deepcopy(prepared), self.display_manager,
+                       self.cache_manager, self)
+        validate = getattr(instance, "validate_config", None)
+        if callable(validate) and validate() is False:
+            self._call(instance, "cleanup")
+            raise PluginError(f"{info.id}: validate_config() refused the config")
+        self._call(instance, "on_enable")
+        return instance
+
+    @staticmethod
+    def _call(instance: Any, hook: str, *args: Any) -> Any:
+        method = getattr(instance, hook, None)
+        return method(*args) if callable(method) else None
+
+    def _guard(self, plugin_id: str, hook: str, *args: Any) -> None:
+        try:
+            self._call(self.instances[plugin_id], hook, *args)
+        except Exception:  # a plugin hook failing must not stop the caller
+            logger.exception("%s: %s() failed", plugin_id, hook)

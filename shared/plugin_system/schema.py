@@ -1,0 +1,66 @@
+"""Find and read a plugin's configuration schema (``config_schema.json``).
+
+The schema file has a fixed name in the plugin directory; the manifest's
+``config_schema`` field is not consulted. Lookup searches the development-symlink
+directory ``plugins/`` first, then the configured plugins directory, so a plugin
+being developed shadows an installed copy of the same id.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from shared.paths import Paths
+from shared.plugin_system.errors import PluginError
+from shared.plugin_system.ids import require_plain_segment
+
+SCHEMA_FILE_NAME = "config_schema.json"
+
+
+def schema_search_dirs(paths: Paths, plugins_dir: Path) -> list[Path]:
+    """Return the directories searched for plugin schemas, in order."""
+    dirs = [paths.dev_plugins_dir, Path(plugins_dir)]
+    return [d for i, d in enumerate(dirs) if d not in dirs[:i]]
+
+
+def find_schema_file(plugin_id: str, search_dirs: list[Path]) -> Path | None:
+    """Return the first ``<dir>/<plugin_id>/config_schema.json`` that exists, or None."""
+    require_plain_segment(plugin_id)
+    for directory in search_dirs:
+        candidate = Path(directory) / plugin_id / SCHEMA_FILE_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def read_schema_file(path: Path, plugin_id: str) -> dict[str, Any]:
+    """Read one schema file; raise PluginError with a readable message when it is bad."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise PluginError(
+            f"{plugin_id}: {path} is not valid JSON: {err.msg} "
+            f"(line {err.lineno}, column {err.colno})"
+        ) from err
+    except (OSError, UnicodeDecodeError) as err:
+        raise PluginError(f"{plugin_id}: {path} cannot be read: {err}") from err
+    if not isinstance(data, dict):
+        raise PluginError(f"{plugin_id}: {path} must hold a JSON object")
+    return data
+
+
+def load_schema(
+    plugin_id: str, paths: Paths, plugins_dir: Path, plugin_dir: Path | None = None
+) -> dict[str, Any] | None:
+    """Return a plugin's config schema, or None when it has none.
+
+    ``plugin_dir`` is the plugin's discovered directory, searched last, for a plugin
+    whose directory name differs from its id.
+    """
+    path = find_schema_file(plugin_id, schema_search_dirs(paths, plugins_dir))
+    if path is None and plugin_dir is not None:
+        candidate = Path(plugin_dir) / SCHEMA_FILE_NAME
+        path = candidate if candidate.is_file() else None
+    return None if path is None else read_schema_file(path, plugin_id)

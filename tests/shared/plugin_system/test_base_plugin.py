@@ -1,0 +1,102 @@
+"""BasePlugin: constructor surface, config changes, display duration precedence."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+from shared.plugin_system.base_plugin import BasePlugin
+
+
+class ManifestSource:
+    """The part of the plugin manager BasePlugin reads: manifests by plugin id."""
+
+    def __init__(self, manifests: dict[str, dict[str, Any]]) -> None:
+        self.manifests = manifests
+        self.font_manager = None
+
+    def get_manifest(self, plugin_id: str) -> dict[str, Any] | None:
+        return self.manifests.get(plugin_id)
+
+
+class Minimal(BasePlugin):
+    def update(self) -> None:
+        pass
+
+    def display(self, force_clear: bool = False) -> bool:
+        return True
+
+
+class WithClassDefault(Minimal):
+    default_duration = 25
+
+
+def make(config: dict[str, Any], manifest: dict[str, Any] | None = None,
+         cls: type[Minimal] = Minimal) -> Minimal:
+    return cls("demo", config, None, None, ManifestSource({"demo": manifest or {}}))
+
+
+def test_constructor_sets_the_plugin_facing_attributes() -> None:
+    source = ManifestSource({})
+    plugin = Minimal("demo", {"enabled": False}, "dm", "cache", source)
+
+    assert (plugin.plugin_id, plugin.display_manager, plugin.cache_manager) == (
+        "demo", "dm", "cache")
+    assert plugin.plugin_manager is source
+    assert plugin.config == {"enabled": False}
+    assert plugin.enabled is False
+    assert isinstance(plugin.logger, logging.Logger)
+    assert plugin.logger.name == "plugin.demo"
+    assert make({}).enabled is True
+
+
+def test_update_and_display_are_abstract() -> None:
+    class Incomplete(BasePlugin):
+        def update(self) -> None:
+            pass
+
+    with pytest.raises(TypeError):
+        Incomplete("x", {}, None, None, None)  # type: ignore[abstract]
+
+
+def test_on_config_change_replaces_config_and_enabled() -> None:
+    plugin = make({"enabled": True, "a": 1})
+    plugin.on_config_change({"enabled": False, "b": 2})
+    assert plugin.config == {"enabled": False, "b": 2}
+    assert plugin.enabled is False
+
+
+@pytest.mark.parametrize(
+    ("config", "manifest", "cls", "expected"),
+    [
+        ({"display_duration": 30}, {"default_duration": 10}, WithClassDefault, 30.0),
+        ({}, {"default_duration": 10}, WithClassDefault, 10.0),
+        ({}, {}, WithClassDefault, 25.0),
+        ({}, {}, Minimal, 15.0),
+        ({"display_duration": 0}, {"default_duration": "x"}, Minimal, 15.0),
+        ({"display_duration": True}, {}, Minimal, 15.0),
+    ],
+)
+def test_display_duration_precedence(
+    config: dict[str, Any], manifest: dict[str, Any], cls: type[Minimal], expected: float
+) -> None:
+    plugin = make(config, manifest, cls)
+    assert plugin.get_display_duration() == expected
+    assert plugin.display_duration == expected
+
+
+def test_duration_works_without_a_plugin_manager() -> None:
+    assert Minimal("demo", {}, None, None, None).display_duration == 15.0
+
+
+def test_lifecycle_hooks_have_safe_defaults() -> None:
+    plugin = make({})
+    assert plugin.validate_config() is True
+    plugin.on_disable()
+    assert plugin.enabled is False
+    plugin.on_enable()
+    assert plugin.enabled is True
+    plugin.cleanup()
+    assert plugin._get_font_manager() is None
