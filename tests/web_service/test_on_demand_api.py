@@ -1,0 +1,94 @@
+"""POST /display/on-demand/start and /stop: validation, bus request, acknowledgement."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from shared import bus as keys
+
+
+def _post(web, path, body):
+    return web.client.post(f"/api/v3/display/on-demand/{path}", json=body)
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({}, "MISSING_PLUGIN_ID"),
+    ({"plugin_id": "../etc"}, "INVALID_PLUGIN_ID"),
+    ({"plugin_id": "nope"}, "UNKNOWN_PLUGIN"),
+    ({"plugin_id": "clock", "mode": "weather"}, "UNKNOWN_MODE"),
+    ({"plugin_id": "clock", "duration": "long"}, "INVALID_FIELD"),
+    ({"plugin_id": "clock", "duration": -5}, "INVALID_FIELD"),
+    ({"plugin_id": "clock", "pinned": "yes"}, "INVALID_FIELD"),
+])
+def test_bad_start_requests_answer_400_and_write_nothing(web, body, code):
+    response = _post(web, "start", body)
+    assert response.status_code == 400
+    assert response.get_json()["error_code"] == code
+    assert response.get_json()["message"]
+    assert web.bus.read(keys.DISPLAY_ON_DEMAND_REQUEST) is None
+
+
+def test_malformed_json_answers_400(web):
+    response = web.client.post("/api/v3/display/on-demand/start", data="{nope",
+                               content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["error_code"] == "INVALID_JSON"
+    assert web.bus.read(keys.DISPLAY_ON_DEMAND_REQUEST) is None
+
+
+def test_start_without_display_queues_the_request(web):
+    response = _post(web, "start", {"plugin_id": "clock", "mode": "clock_big", "duration": 30})
+    assert response.status_code == 202
+    data = response.get_json()["data"]
+    assert data["state"] == "requested" and data["service"] == "not_running"
+    request = web.bus.read(keys.DISPLAY_ON_DEMAND_REQUEST)
+    assert request["request_id"] == data["request_id"]
+    assert (request["action"], request["plugin_id"], request["mode"], request["duration"]) == (
+        "start", "clock", "clock_big", 30)
+
+
+def _answer_like_a_display(web, on_demand_for):
+    """Acknowledge the next request the way the display daemon does (state on the bus)."""
+    web.bus.publish(keys.DISPLAY_STATE, {"updated_at": time.time(), "on_demand": {"state": "idle"}})
+
+    def respond():
+        request = web.bus.wait_for(keys.DISPLAY_ON_DEMAND_REQUEST, bool, timeout=5)
+        web.bus.remove(keys.DISPLAY_ON_DEMAND_REQUEST)
+        web.bus.publish(keys.DISPLAY_STATE, {
+            "updated_at": time.time(), "last_request_id": request["request_id"],
+            "plugin_id": request.get("plugin_id"), "mode": request.get("mode"),
+            "on_demand": on_demand_for(request)})
+
+    thread = threading.Thread(target=respond)
+    thread.start()
+    return thread
+
+
+def test_start_returns_the_acknowledged_state(web):
+    thread = _answer_like_a_display(web, lambda r: {
+        "state": "active", "plugin_id": r["plugin_id"], "mode": "clock",
+        "request_id": r["request_id"]})
+    response = _post(web, "start", {"plugin_id": "clock"})
+    thread.join()
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["status"] == "success"
+    assert body["data"]["state"] == "active" and body["data"]["service"] == "running"
+    assert body["data"]["plugin_id"] == "clock"
+
+
+def test_refusal_by_the_display_answers_409(web):
+    thread = _answer_like_a_display(web, lambda r: {"state": "error", "error": "no such mode"})
+    response = _post(web, "start", {"plugin_id": "clock"})
+    thread.join()
+    assert response.status_code == 409
+    assert response.get_json()["message"] == "no such mode"
+
+
+def test_stop_writes_a_stop_request(web):
+    response = _post(web, "stop", {})
+    assert response.status_code == 202
+    assert web.bus.read(keys.DISPLAY_ON_DEMAND_REQUEST)["action"] == "stop"

@@ -1,0 +1,74 @@
+"""ledpanel-web: serve the web UI and API with a production WSGI server."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from shared.errors import LedpanelError
+from shared.paths import ensure_writable_dir, resolve_paths
+from shared.version import CORE_VERSION
+
+logger = logging.getLogger("ledpanel.web")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line."""
+    parser = argparse.ArgumentParser(prog="ledpanel-web", description=__doc__)
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    parser.add_argument("--port", type=int, default=5000, help="port to listen on")
+    parser.add_argument("--config-dir")
+    parser.add_argument("--cache-dir")
+    parser.add_argument("--plugins-dir")
+    parser.add_argument("--threads", type=int, default=8, help="request threads")
+    parser.add_argument("--log-level", default="INFO")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the web daemon until interrupted."""
+    args = parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    paths = resolve_paths(config_dir=args.config_dir, cache_dir=args.cache_dir,
+                          plugins_dir=args.plugins_dir)
+    try:
+        ensure_writable_dir(paths.cache_dir)
+    except LedpanelError as err:
+        logger.error("cannot start: %s", err.message)
+        return 2
+
+    from waitress import create_server
+
+    from web_service.app import create_app
+    from web_service.settings import WebSettings
+
+    app = create_app(WebSettings(paths=paths, host=args.host, port=args.port))
+    try:
+        app.extensions["ledpanel"].store.ensure()
+    except LedpanelError as err:
+        logger.error("cannot start: %s", err.message)
+        return 2
+    server = create_server(app, host=args.host, port=args.port, threads=args.threads,
+                           ident="ledpanel")
+    logger.info("ledpanel-web %s listening on http://%s:%s (config %s, bus %s)", CORE_VERSION,
+                args.host, server.effective_port, paths.config_dir, paths.cache_dir)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    logger.info("ledpanel-web stopped")
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,15 @@
+"""REST API blueprints, one module per resource, all under /api/v3."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+API_PREFIX = "/api/v3"
+
+
+def register_api(app: Flask) -> None:
+    """Register every API blueprint on ``app``."""
+    from web_service.api import config, display, health, plugins, system
+
+    for module in (health, system, config, display, plugins):
+        app.register_blueprint(module.bp, url_prefix=API_PREFIX)

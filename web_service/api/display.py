@@ -1,0 +1,75 @@
+"""On-demand start/stop and the live preview frame."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from shared.errors import LedpanelError, ValidationError
+from web_service.api.requests import body_object, optional
+from web_service.envelope import ok
+from web_service.plugin_catalog import check_plugin_id
+from web_service.services import services
+
+bp = Blueprint("display", __name__)
+
+
+@bp.post("/display/on-demand/start")
+def on_demand_start():  # type: ignore[no-untyped-def]
+    """Ask the display to show one plugin (and mode) now."""
+    svc = services()
+    body = body_object()
+    plugin_id = check_plugin_id(body.get("plugin_id", body.get("plugin")))
+    mode = optional(body, "mode", str)
+    duration = optional(body, "duration", (int, float))
+    pinned = optional(body, "pinned", bool, default=False)
+    if duration is not None and duration <= 0:
+        raise ValidationError("duration must be a positive number of seconds",
+                              error_code="INVALID_FIELD")
+    record = svc.catalog.record(plugin_id)
+    if record.get("errors"):
+        raise ValidationError(f"plugin {plugin_id!r} cannot load: {record['errors'][0]}",
+                              error_code="PLUGIN_UNAVAILABLE")
+    modes = record.get("display_modes") or []
+    if mode is not None and modes and mode not in modes:
+        raise ValidationError(f"plugin {plugin_id!r} has no mode {mode!r}; modes: "
+                              f"{', '.join(modes)}", error_code="UNKNOWN_MODE")
+    return _send({"action": "start", "plugin_id": plugin_id, "mode": mode,
+                  "duration": duration, "pinned": pinned})
+
+
+@bp.post("/display/on-demand/stop")
+def on_demand_stop():  # type: ignore[no-untyped-def]
+    """Stop on-demand; the normal rotation resumes where it left off."""
+    return _send({"action": "stop"})
+
+
+def _send(payload: dict[str, Any]):  # type: ignore[no-untyped-def]
+    svc = services()
+    request_id, acked = svc.display.on_demand(payload)
+    if acked is None:
+        service = svc.display.service_state()
+        message = ("request queued; the display service is not running"
+                   if service != "running" else
+                   "request sent; the display service has not acknowledged it yet")
+        return ok({"state": "requested", "service": service, "request_id": request_id,
+                   **{k: payload.get(k) for k in ("plugin_id", "mode")}}, message, status=202)
+    on_demand = acked.get("on_demand") or {}
+    if on_demand.get("state") == "error":
+        raise LedpanelError(on_demand.get("error") or "the display refused the request",
+                            error_code="ON_DEMAND_REFUSED", status=409)
+    data = {"state": on_demand.get("state", "idle"), "service": "running",
+            "request_id": request_id, "plugin_id": on_demand.get("plugin_id"),
+            "mode": on_demand.get("mode"), "on_demand": on_demand,
+            "current": {"plugin_id": acked.get("plugin_id"), "mode": acked.get("mode")}}
+    message = "on-demand started" if payload["action"] == "start" else "on-demand stopped"
+    return ok(data, message)
+
+
+@bp.get("/display/preview")
+def preview():  # type: ignore[no-untyped-def]
+    """Return the latest panel frame as base64 PNG; marks a viewer present."""
+    svc = services()
+    frame = svc.display.preview()
+    return ok(frame or {"width": None, "height": None, "png_base64": None})

@@ -1,0 +1,31 @@
+"""create_app(settings): the web daemon's Flask application factory."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask
+
+from web_service.api import register_api
+from web_service.envelope import install_error_handlers
+from web_service.services import EXTENSION_KEY, WebServices
+from web_service.settings import WebSettings
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 2 * 1024 * 1024
+
+
+def create_app(settings: WebSettings | None = None) -> Flask:
+    """Build a web app for ``settings``; every instance has its own services."""
+    settings = settings or WebSettings()
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions[EXTENSION_KEY] = WebServices.build(settings)
+    install_error_handlers(app)
+    register_api(app)
+    from web_service import pages
+
+    app.register_blueprint(pages.bp)
+    return app

@@ -1,0 +1,89 @@
+// Status page: polls the API; the preview is fetched only while this page is visible.
+"use strict";
+
+const api = (path, options) =>
+  fetch(`/api/v3${path}`, options).then((response) => response.json());
+
+function fill(listId, rows) {
+  const list = document.getElementById(listId);
+  list.replaceChildren();
+  for (const [name, value] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = name;
+    const dd = document.createElement("dd");
+    dd.textContent = value ?? "—";
+    list.append(dt, dd);
+  }
+}
+
+function say(text, isError) {
+  const message = document.getElementById("message");
+  message.textContent = text;
+  message.className = isError ? "error" : "";
+}
+
+async function refreshStatus() {
+  const body = await api("/system/status");
+  const d = body.data.display;
+  const hw = body.data.hardware || {};
+  const od = d.on_demand || {};
+  fill("display", [
+    ["Display service", d.service],
+    ["Showing", d.plugin_id ? `${d.plugin_id} / ${d.mode}` : null],
+    ["On-demand", od.state === "active" ? `${od.plugin_id} / ${od.mode}` : od.state],
+    ["Frames/s", d.fps],
+    ["Hardware", hw.ok ? hw.backend : `${hw.backend || "?"} (${hw.cause || "unknown"})`],
+  ]);
+  const host = body.data.host;
+  fill("system", [
+    ["Version", body.data.version],
+    ["Load", host.load ? host.load.join(" ") : null],
+    ["Memory used", host.memory ? `${host.memory.used_percent}%` : null],
+    ["CPU temperature", host.cpu_temperature_c ? `${host.cpu_temperature_c} °C` : null],
+  ]);
+}
+
+async function refreshPlugins() {
+  const body = await api("/plugins/installed");
+  const list = document.getElementById("plugins");
+  list.replaceChildren();
+  for (const plugin of body.data) {
+    const item = document.createElement("li");
+    const label = document.createElement("span");
+    label.textContent = `${plugin.name} ${plugin.enabled ? "" : "(disabled)"}`;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Run On-Demand";
+    button.addEventListener("click", () => onDemand("start", { plugin_id: plugin.id }));
+    item.append(label, button);
+    list.append(item);
+  }
+}
+
+async function onDemand(action, payload) {
+  const body = await api(`/display/on-demand/${action}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(payload || {}),
+  });
+  say(body.message, body.status !== "success");
+  refreshStatus();
+}
+
+async function refreshPreview() {
+  if (document.hidden) return;
+  const body = await api("/display/preview");
+  const frame = body.data;
+  if (frame && frame.png_base64) {
+    const img = document.getElementById("preview");
+    img.src = `data:image/png;base64,${frame.png_base64}`;
+    img.style.display = "block";
+    document.getElementById("preview-empty").style.display = "none";
+  }
+}
+
+document.getElementById("stop-on-demand").addEventListener("click", () => onDemand("stop"));
+refreshStatus();
+refreshPlugins();
+setInterval(refreshStatus, 2000);
+setInterval(refreshPreview, 250);
