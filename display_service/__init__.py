@@ -1,0 +1,1 @@
+"""The display daemon: owns the panel, loads plugins and renders their display modes."""

@@ -1,0 +1,115 @@
+"""Wire the display daemon: paths, config, backend, plugins, the bus and the render loop.
+
+Exit codes: 0 after SIGTERM/SIGINT, 2 when the cache (bus) directory is unusable,
+1 when the config cannot be read at start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from types import FrameType
+
+from shared.bus import (
+    CONFIG_CHANGED,
+    DISPLAY_ON_DEMAND_REQUEST,
+    HARDWARE_STATUS,
+    PREVIEW_VIEWER,
+    Bus,
+)
+from shared.errors import CacheDirError, LedpanelError
+from shared.paths import ensure_writable_dir, resolve_paths
+from shared.version import CORE_VERSION
+
+logger = logging.getLogger("ledpanel-display")
+
+EXIT_OK, EXIT_CONFIG, EXIT_CACHE_DIR = 0, 1, 2
+
+
+def setup_logging(level: str) -> None:
+    """Log one line per event; no timestamps when journald adds its own."""
+    fmt = "%(levelname)s %(name)s: %(message)s"
+    if not os.environ.get("JOURNAL_STREAM"):
+        fmt = "%(asctime)s " + fmt
+    logging.basicConfig(level=level, format=fmt, stream=sys.stderr)
+
+
+def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
+    """Run the daemon until a stop signal; return the process exit code."""
+    setup_logging(args.log_level)
+    paths = resolve_paths(
+        config_dir=args.config_dir, cache_dir=args.cache_dir, plugins_dir=args.plugins_dir
+    )
+    try:
+        ensure_writable_dir(paths.cache_dir)
+    except CacheDirError as err:
+        logger.error("cannot start: %s (set --cache-dir or LEDPANEL_CACHE_DIR)", err.message)
+        return EXIT_CACHE_DIR
+
+    from shared.config.store import ConfigStore
+
+    store = ConfigStore(paths)
+    try:
+        added = store.ensure()
+        config = store.load()
+    except LedpanelError as err:
+        logger.error("cannot start: config in %s: %s", paths.config_dir, err.message)
+        return EXIT_CONFIG
+    if added:
+        logger.info("config: added %d missing keys from the template", len(added))
+
+    from display_service.display_manager import DisplayManager
+    from display_service.matrix.select import open_backend
+    from display_service.render_loop import RenderLoop
+    from shared.cache import CacheManager
+    from shared.plugin_system.manager import PluginManager
+
+    bus = Bus(paths.cache_dir)
+    backend, hardware = open_backend(config, force_headless=args.headless)
+    bus.publish(HARDWARE_STATUS, hardware)
+    display = DisplayManager(backend)
+    plugins = PluginManager(
+        paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir)
+    )
+    plugins.load_enabled()
+    loop = RenderLoop(
+        display=display, plugins=plugins, bus=bus, config=config, load_config=store.load,
+        started_at=started_at,
+    )
+    logger.info(
+        "ledpanel-display %s started: backend %s (%s), %dx%d, %d plugins loaded%s, bus %s",
+        CORE_VERSION, backend.name, hardware.get("cause") or "hardware",
+        backend.width, backend.height, len(plugins.instances),
+        f", {len(plugins.load_errors)} failed" if plugins.load_errors else "", paths.cache_dir,
+    )
+    if hardware.get("error"):
+        logger.warning("hardware: %s; hint: %s", hardware["error"], hardware.get("hint"))
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        logger.info("%s received: stopping", signal.Signals(signum).name)
+        loop.stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    watcher = bus.watch([DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER], loop.notify)
+    try:
+        loop.run()
+    finally:
+        watcher.stop()
+    logger.info("ledpanel-display stopped")
+    return EXIT_OK
+
+
+def exit_process(code: int) -> None:
+    """Exit with ``code``, without waiting for a plugin update that never returns."""
+    logging.shutdown()
+    workers = [t for t in threading.enumerate() if t.name.startswith("plugin-update")]
+    if any(t.is_alive() for t in workers):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)

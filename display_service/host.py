@@ -1,0 +1,75 @@
+"""How the render loop talks to the loaded plugins: the manager surface and guarded calls."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Protocol
+
+from display_service.controller import Entry, build_entries
+from display_service.plugin_errors import PluginErrors
+
+
+class PluginHost(Protocol):
+    """The part of ``PluginManager`` the display daemon uses."""
+
+    instances: dict[str, Any]
+    load_errors: dict[str, str]
+
+    def modes(self, plugin_id: str) -> list[str]: ...
+
+    def apply_config(self, config: dict[str, Any]) -> list[str]: ...
+
+    def unload_all(self) -> None: ...
+
+
+_DISPLAY_TAKES_MODE: dict[type, bool] = {}
+
+
+def call_display(plugin: Any, mode: str, force_clear: bool) -> Any:
+    """Call ``plugin.display``, passing ``display_mode`` when the plugin accepts it."""
+    cls = type(plugin)
+    takes_mode = _DISPLAY_TAKES_MODE.get(cls)
+    if takes_mode is None:
+        try:
+            params = list(inspect.signature(plugin.display).parameters.values())
+        except (TypeError, ValueError):
+            params = []
+        takes_mode = any(
+            p.name == "display_mode" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params
+        )
+        _DISPLAY_TAKES_MODE[cls] = takes_mode
+    if takes_mode:
+        return plugin.display(display_mode=mode, force_clear=force_clear)
+    return plugin.display(force_clear=force_clear)
+
+
+def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors) -> list[Entry]:
+    """Return the rotation for the loaded plugins; a failing hook is recorded, not fatal."""
+
+    def modes(plugin_id: str) -> list[str]:
+        try:
+            return list(host.modes(plugin_id)) or [plugin_id]
+        except Exception as err:  # isolation boundary: one plugin's modes
+            errors.record(plugin_id, "modes", err)
+            return [plugin_id]
+
+    def own_duration(plugin_id: str) -> Any:
+        try:
+            return host.instances[plugin_id].get_display_duration()
+        except Exception as err:  # isolation boundary: one plugin's duration hook
+            errors.record(plugin_id, "get_display_duration", err)
+            return None
+
+    return build_entries(
+        list(host.instances), modes, own_duration, config.get("display_durations")
+    )
+
+
+def update_interval(host: PluginHost, plugin_id: str) -> float | None:
+    """Return the manifest's ``update_interval`` for a plugin, if it gives a valid one."""
+    getter = getattr(host, "get_manifest", None)
+    manifest = getter(plugin_id) if callable(getter) else None
+    value = manifest.get("update_interval") if isinstance(manifest, dict) else None
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 1:
+        return float(value)
+    return None

@@ -1,0 +1,1 @@
+"""Matrix backends behind one small protocol; chosen at start, never at import time."""

@@ -1,0 +1,211 @@
+"""What the display daemon tells the bus: state heartbeat, on-demand config, preview.
+
+Writes go through ``BusWriter``, one background thread that writes bus files in the
+order they were last submitted and keeps only the newest payload per key, so the
+render thread never waits for an fsync and a slow disk cannot queue stale frames.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from shared.bus import DISPLAY_STATE, PREVIEW_FRAME, PREVIEW_VIEWER, Bus
+from shared.errors import AtomicWriteError
+
+logger = logging.getLogger(__name__)
+
+HEARTBEAT = 1.0
+PREVIEW_INTERVAL = 0.2
+_REMOVE = None
+
+
+class BusWriter:
+    """Write bus keys from one background thread, newest payload per key."""
+
+    def __init__(self, bus: Bus) -> None:
+        self.bus = bus
+        self._pending: dict[str, dict[str, Any] | None] = {}
+        self._cond = threading.Condition()
+        self._busy = False
+        self._closed = False
+        self._failing: set[str] = set()
+        self._thread = threading.Thread(target=self._run, name="bus-writer", daemon=True)
+        self._thread.start()
+
+    def put(self, key: str, data: dict[str, Any]) -> None:
+        """Queue ``data`` to be published under ``key``."""
+        self._queue(key, data)
+
+    def remove(self, key: str) -> None:
+        """Queue removal of ``key``."""
+        self._queue(key, _REMOVE)
+
+    def _queue(self, key: str, data: dict[str, Any] | None) -> None:
+        with self._cond:
+            self._pending.pop(key, None)  # re-insert: the newest submission goes last
+            self._pending[key] = data
+            self._cond.notify_all()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until everything queued is written; return False on timeout."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._pending or self._busy:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+        return True
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Write what is queued, then stop the thread."""
+        self.flush(timeout)
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._pending and not self._closed:
+                    self._cond.wait()
+                if not self._pending:
+                    return
+                key = next(iter(self._pending))
+                data = self._pending.pop(key)
+                self._busy = True
+            self._write(key, data)
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+
+    def _write(self, key: str, data: dict[str, Any] | None) -> None:
+        try:
+            if data is _REMOVE:
+                self.bus.remove(key)
+            else:
+                self.bus.publish(key, data)
+        except (AtomicWriteError, OSError) as err:
+            if key not in self._failing:
+                logger.error("bus: cannot write %s: %s", key, err)
+            self._failing.add(key)
+        else:
+            if key in self._failing:
+                logger.info("bus: writing %s works again", key)
+            self._failing.discard(key)
+
+
+class StatePublisher:
+    """Heartbeat on every change and at least every second; preview while watched."""
+
+    def __init__(
+        self,
+        bus: Bus,
+        writer: BusWriter,
+        clock: Callable[[], float],
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.bus = bus
+        self.writer = writer
+        self.clock = clock
+        self.wall = wall
+        self._dirty = True
+        self._last_state = float("-inf")
+        self._viewer_until = 0.0
+        self._preview_at = float("-inf")
+        self._preview_serial: int | None = None
+        self._preview_active = False
+
+    def to_wall(self, moment: float | None, now: float) -> float | None:
+        """Convert a time on the loop's monotonic clock to wall-clock seconds."""
+        return None if moment is None else self.wall() - (now - moment)
+
+    def mark_dirty(self) -> None:
+        """Publish state at the next opportunity."""
+        self._dirty = True
+
+    def next_due(self) -> float:
+        """Return when the next heartbeat (or a held-back preview frame) is due."""
+        due = self._last_state + HEARTBEAT
+        if self._preview_active:
+            due = min(due, self._preview_at + PREVIEW_INTERVAL)
+        return due
+
+    def maybe_publish(self, now: float, build: Callable[[], dict[str, Any]]) -> bool:
+        """Publish ``build()`` as the state when dirty or when the heartbeat is due."""
+        if not self._dirty and now - self._last_state < HEARTBEAT:
+            return False
+        self.publish(build(), now)
+        return True
+
+    def publish(self, state: dict[str, Any], now: float) -> None:
+        """Queue ``state`` as ``display_state`` now."""
+        self._dirty = False
+        self._last_state = now
+        self.writer.put(DISPLAY_STATE, state)
+
+    # -- preview -------------------------------------------------------------
+
+    def refresh_viewer(self) -> None:
+        """Re-read ``preview_viewer`` (call when the watcher saw it change)."""
+        viewer = self.bus.read(PREVIEW_VIEWER) or {}
+        until = viewer.get("until")
+        self._viewer_until = 0.0
+        if isinstance(until, int | float) and not isinstance(until, bool):
+            self._viewer_until = float(until)
+
+    def preview(self, now: float, serial: int, frame: Callable[[], Any]) -> bool:
+        """Publish the frame while a viewer is watching; return True if one was queued.
+
+        ``serial`` changes whenever a new frame reached the panel; ``frame()`` returns
+        the PIL image to encode. At most one frame per ``PREVIEW_INTERVAL``.
+        """
+        watching = self._viewer_until > self.wall()
+        if not watching:
+            if self._preview_active:
+                self._preview_active = False
+                self.writer.remove(PREVIEW_FRAME)
+            return False
+        if not self._preview_active:
+            self._preview_active = True
+            self._preview_serial = None  # a new viewer gets the current frame at once
+        if serial == self._preview_serial or now - self._preview_at < PREVIEW_INTERVAL:
+            return False
+        image = frame()
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", compress_level=1)
+        self.writer.put(
+            PREVIEW_FRAME,
+            {
+                "width": image.width,
+                "height": image.height,
+                "png_base64": base64.b64encode(buffer.getvalue()).decode("ascii"),
+                "frame": serial,
+                "at": self.wall(),
+            },
+        )
+        self._preview_at = now
+        self._preview_serial = serial
+        return True
+
+
+class FpsMeter:
+    """Frames rendered per second, over windows of at least one second."""
+
+    def __init__(self, now: float) -> None:
+        self.count = 0
+        self.since = now
+        self.value = 0.0
+
+    def rate(self, now: float) -> float:
+        if now - self.since >= 1.0:
+            self.value = self.count / (now - self.since)
+            self.count, self.since = 0, now
+        return round(self.value, 1)

@@ -1,0 +1,116 @@
+"""The real display daemon as a subprocess over temporary directories."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.bus import Bus
+from tests.daemons import ROOT, Instance, start_display
+
+MANIFEST = {
+    "name": "Test plugin",
+    "version": "1.0.0",
+    "author": "tests",
+    "entry_point": "manager.py",
+    "compatible_versions": [">=3.0.0"],
+    "update_interval": 60,
+    "default_duration": 30,
+}
+
+PLUGIN_CODE = textwrap.dedent(
+    """
+    from shared.plugin_system.base_plugin import BasePlugin
+
+
+    class {cls}(BasePlugin):
+        def update(self):
+            self.ready = True
+
+        def display(self, force_clear=False, display_mode=None):
+            self.display_manager.clear()
+            self.display_manager.draw_text(display_mode or "?", x=0, y=0)
+            self.display_manager.update_display()
+            return True
+    """
+)
+
+
+def add_plugin(plugins_dir: Path, plugin_id: str, cls: str, modes: list[str]) -> None:
+    directory = plugins_dir / plugin_id
+    directory.mkdir(parents=True)
+    manifest = {**MANIFEST, "id": plugin_id, "class_name": cls, "display_modes": modes}
+    (directory / "manifest.json").write_text(json.dumps(manifest))
+    (directory / "manager.py").write_text(PLUGIN_CODE.format(cls=cls))
+
+
+@pytest.fixture
+def instance(tmp_path: Path) -> Instance:
+    inst = Instance(tmp_path)
+    add_plugin(inst.plugins_dir, "alpha", "AlphaPlugin", ["alpha_one", "alpha_two"])
+    add_plugin(inst.plugins_dir, "beta", "BetaPlugin", ["beta_main"])
+    inst.write_config({"alpha": {"enabled": True}, "beta": {"enabled": True}})
+    return inst
+
+
+def on_demand(state: dict[str, Any] | None) -> dict[str, Any]:
+    return (state or {}).get("on_demand") or {}
+
+
+def test_on_demand_round_trip_and_clean_stop(instance: Instance) -> None:
+    bus = Bus(instance.cache_dir)
+    daemon = start_display(instance)
+    try:
+        first = bus.wait_for("display_state", lambda s: bool(s and s.get("plugin_id")), 15) or {}
+        assert first, daemon.output()
+        assert (first["plugin_id"], first["mode"]) == ("alpha", "alpha_one")
+        assert first["loaded_plugins"] == ["alpha", "beta"]
+        assert (bus.read("hardware_status") or {}).get("cause") == "forced"
+
+        request_id = bus.request(
+            "display_on_demand_request",
+            {"action": "start", "plugin_id": "beta", "mode": "beta_main", "pinned": True},
+        )
+        acked = bus.wait_for("display_state",
+                             lambda s: on_demand(s).get("request_id") == request_id, 5)
+        assert on_demand(acked)["state"] == "active", daemon.output()
+        assert acked and acked["plugin_id"] == "beta"
+        config = bus.read("display_on_demand_config")
+        assert config and config["request_id"] == request_id and config["pinned"] is True
+
+        stop_id = bus.request("display_on_demand_request", {"action": "stop"})
+        resumed = bus.wait_for("display_state",
+                               lambda s: (s or {}).get("last_request_id") == stop_id, 5)
+        assert on_demand(resumed)["state"] == "stopped", daemon.output()
+        assert resumed and (resumed["plugin_id"], resumed["mode"]) == ("alpha", "alpha_one")
+        assert bus.read("display_on_demand_config") is None
+    finally:
+        code = daemon.stop()
+    assert code == 0, daemon.output()
+    assert (bus.read("display_state") or {}).get("service") == "stopped"
+    output = daemon.output()
+    assert "ledpanel-display 3.8.0 started" in output
+    assert "on-demand start: beta/beta_main" in output
+    assert "Traceback" not in output
+
+
+def test_unwritable_cache_dir_exits_non_zero_with_a_clear_message(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a regular file where a directory should be")
+    cache_dir = blocker / "cache"
+    result = subprocess.run(
+        [sys.executable, "-m", "display_service", "--headless",
+         "--config-dir", str(tmp_path / "config"), "--cache-dir", str(cache_dir),
+         "--plugins-dir", str(tmp_path / "plugins")],
+        cwd=ROOT, capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 2
+    assert f"cache directory {cache_dir}" in result.stderr
+    assert "cannot start" in result.stderr
+    assert "Traceback" not in result.stderr
