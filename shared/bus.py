@@ -18,10 +18,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
-from watchdog.observers import Observer
-from watchdog.observers.polling import PollingObserver
-
 from shared.jsonfile import atomic_write_json
 
 logger = logging.getLogger(__name__)
@@ -121,12 +117,14 @@ class Bus:
             watcher.stop()
 
 
-class _Handler(FileSystemEventHandler):
+class _Handler:
+    """Watchdog event handler (duck-typed: watchdog calls ``dispatch``)."""
+
     def __init__(self, keys: set[str], callback: Callable[[str], None]) -> None:
         self.keys = keys
         self.callback = callback
 
-    def on_any_event(self, event: FileSystemEvent) -> None:
+    def dispatch(self, event: Any) -> None:
         if event.is_directory or event.event_type in ("opened", "closed_no_write"):
             return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
@@ -148,6 +146,10 @@ class BusWatcher:
         self.polling = False
 
     def start(self) -> None:
+        # Imported here, not at module level: processes that only publish never pay for it.
+        from watchdog.observers import Observer
+        from watchdog.observers.polling import PollingObserver
+
         self.directory.mkdir(parents=True, exist_ok=True)
         try:
             self.observer = self._started(Observer())

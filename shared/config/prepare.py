@@ -15,10 +15,8 @@ whether or not the schema declares it. So a legacy ``dynamic_duration: true`` me
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
-
-from jsonschema import Draft7Validator, Draft202012Validator
-from jsonschema.validators import validator_for
 
 # Per-plugin keys the core owns: accepted whatever the plugin's schema says.
 # vegas_include (bool): show this plugin in the Vegas ticker; vegas_mode ("scroll",
@@ -61,15 +59,26 @@ def validate_plugin_config(
     declared = (schema.get("properties") or {}) if isinstance(schema, dict) else {}
     # A core-owned key the plugin's schema declares is checked by that schema alone.
     core_part = {k: v for k, v in section.items() if k in CORE_PLUGIN_KEYS and k not in declared}
-    errors = _errors(Draft7Validator({"type": "object", "properties": CORE_PLUGIN_KEYS_SCHEMA}),
-                     core_part)
+    errors = _errors(_core_validator(), core_part)
     if schema:
         plugin_part = {k: v for k, v in section.items() if k not in core_part}
         errors += _errors(_validator(schema), plugin_part)
     return errors
 
 
+# jsonschema is imported on first validation, not at start: it is slow to import and
+# the daemons' start time matters more than the first save.
+@functools.cache
+def _core_validator() -> Any:
+    from jsonschema import Draft7Validator
+
+    return Draft7Validator({"type": "object", "properties": CORE_PLUGIN_KEYS_SCHEMA})
+
+
 def _validator(schema: dict[str, Any]) -> Any:
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for
+
     cls = validator_for(schema, default=Draft202012Validator)
     return cls(schema)
 

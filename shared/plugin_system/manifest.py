@@ -32,10 +32,11 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError as SchemaError
+if TYPE_CHECKING:  # jsonschema is imported on first use: it is slow to import
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError as SchemaError
 
 from shared.plugin_system.errors import ManifestError
 from shared.plugin_system.ids import is_plain_segment
@@ -78,6 +79,8 @@ def manifest_schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(manifest_schema())
 
 
