@@ -33,6 +33,7 @@ PREVIEW_VIEWER = "preview_viewer"  # web -> display: viewer heartbeat
 PLUGIN_ERRORS = "plugin_errors"  # display -> web: recent plugin failures
 
 _SUFFIX = ".json"
+_TMP_DIR = ".tmp"
 
 
 def new_request_id() -> str:
@@ -53,7 +54,11 @@ class Bus:
 
     def publish(self, key: str, data: dict[str, Any]) -> None:
         """Write ``data`` under ``key`` atomically (group-writable, for both daemons)."""
-        atomic_write_json(self.path(key), data, mode=0o664, compact=True)
+        # The temp file lives in a subfolder: a rename within the watched folder is an
+        # inotify move pair, which watchdog may hold for up to 0.5 s to match its halves;
+        # a rename in from elsewhere is a single event, delivered at once.
+        atomic_write_json(self.path(key), data, mode=0o664, compact=True,
+                          tmp_dir=self.directory / _TMP_DIR)
 
     def read(self, key: str) -> dict[str, Any] | None:
         """Return the current value of ``key`` from disk, or None if absent or unreadable."""

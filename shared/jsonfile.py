@@ -17,14 +17,23 @@ from typing import Any
 from shared.errors import AtomicWriteError
 
 
-def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` atomically."""
+def atomic_write_bytes(
+    path: Path, data: bytes, mode: int = 0o644, *, tmp_dir: Path | None = None
+) -> None:
+    """Replace ``path`` with ``data`` atomically.
+
+    ``tmp_dir`` (same filesystem) holds the temp file instead of the target's directory;
+    the bus uses it so a watched directory sees one rename-in event per write.
+    """
     path = Path(path)
     directory = path.parent
     tmp_name: str | None = None
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        if tmp_dir is not None:
+            tmp_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
+                                        dir=tmp_dir or directory)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -41,9 +50,11 @@ def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
                 os.unlink(tmp_name)
 
 
-def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
+def atomic_write_text(
+    path: Path, text: str, mode: int = 0o644, *, tmp_dir: Path | None = None
+) -> None:
     """Replace ``path`` with UTF-8 ``text`` atomically."""
-    atomic_write_bytes(path, text.encode("utf-8"), mode)
+    atomic_write_bytes(path, text.encode("utf-8"), mode, tmp_dir=tmp_dir)
 
 
 def dumps(data: Any) -> str:
@@ -51,10 +62,17 @@ def dumps(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def atomic_write_json(path: Path, data: Any, mode: int = 0o644, *, compact: bool = False) -> None:
+def atomic_write_json(
+    path: Path,
+    data: Any,
+    mode: int = 0o644,
+    *,
+    compact: bool = False,
+    tmp_dir: Path | None = None,
+) -> None:
     """Replace ``path`` with ``data`` as JSON atomically."""
     text = json.dumps(data, separators=(",", ":")) if compact else dumps(data)
-    atomic_write_text(path, text, mode)
+    atomic_write_text(path, text, mode, tmp_dir=tmp_dir)
 
 
 def read_json(path: Path) -> Any:
