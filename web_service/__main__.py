@@ -13,12 +13,15 @@ from shared.version import CORE_VERSION
 
 logger = logging.getLogger("ledpanel.web")
 
+DEFAULT_PORT = 5000
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the command line."""
     parser = argparse.ArgumentParser(prog="ledpanel-web", description=__doc__)
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
-    parser.add_argument("--port", type=int, default=5000, help="port to listen on")
+    parser.add_argument("--port", type=int, default=None,
+                        help="port to listen on (default: web.port from the config, 5000)")
     parser.add_argument("--config-dir")
     parser.add_argument("--cache-dir")
     parser.add_argument("--plugins-dir")
@@ -42,16 +45,19 @@ def main(argv: list[str] | None = None) -> int:
 
     from waitress import create_server
 
+    from shared.config.store import ConfigStore
     from web_service.app import create_app
     from web_service.settings import WebSettings
 
-    app = create_app(WebSettings(paths=paths, host=args.host, port=args.port))
     try:
-        app.extensions["ledpanel"].store.ensure()
+        store = ConfigStore(paths)
+        store.ensure()
+        port = args.port if args.port is not None else _configured_port(store.load_main())
     except LedpanelError as err:
         logger.error("cannot start: %s", err.message)
         return 2
-    server = create_server(app, host=args.host, port=args.port, threads=args.threads,
+    app = create_app(WebSettings(paths=paths, host=args.host, port=port))
+    server = create_server(app, host=args.host, port=port, threads=args.threads,
                            ident="ledpanel")
     logger.info("ledpanel-web %s listening on http://%s:%s (config %s, bus %s)", CORE_VERSION,
                 args.host, server.effective_port, paths.config_dir, paths.cache_dir)
@@ -64,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         server.close()
     logger.info("ledpanel-web stopped")
     return 0
+
+
+def _configured_port(config: dict) -> int:
+    port = (config.get("web") or {}).get("port")
+    return port if isinstance(port, int) and 0 < port < 65536 else DEFAULT_PORT
 
 
 def _interrupt(signum: int, frame: object) -> None:
