@@ -6,10 +6,15 @@ import argparse
 import logging
 import signal
 import sys
+import threading
+from typing import TYPE_CHECKING
 
 from shared.errors import LedpanelError
 from shared.paths import ensure_writable_dir, resolve_paths
 from shared.version import CORE_VERSION
+
+if TYPE_CHECKING:
+    from web_service.plugin_catalog import PluginCatalog
 
 logger = logging.getLogger("ledpanel.web")
 
@@ -61,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
                            ident="ledpanel")
     logger.info("ledpanel-web %s listening on http://%s:%s (config %s, bus %s)", CORE_VERSION,
                 args.host, server.effective_port, paths.config_dir, paths.cache_dir)
+    # Read the plugin catalog once in the background (it imports jsonschema), so the
+    # first request does not pay for it and start-up does not wait for it.
+    catalog = app.extensions["ledpanel"].catalog
+    threading.Thread(target=_warm, args=(catalog,), name="warm-catalog", daemon=True).start()
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run()
@@ -70,6 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         server.close()
     logger.info("ledpanel-web stopped")
     return 0
+
+
+def _warm(catalog: PluginCatalog) -> None:
+    try:
+        catalog.installed()
+    except Exception:  # a broken plugin folder is reported when a request asks
+        logger.debug("catalog warm-up failed", exc_info=True)
 
 
 def _configured_port(config: dict) -> int:
