@@ -54,13 +54,17 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
 
     store = ConfigStore(paths)
     try:
+        existed = paths.config_file.exists()
         added = store.ensure()
         config = store.load()
     except LedpanelError as err:
         logger.error("cannot start: config in %s: %s", paths.config_dir, err.message)
         return EXIT_CONFIG
-    if added:
-        logger.info("config: added %d missing keys from the template", len(added))
+    if not existed:
+        logger.info("config: created %s from the template", paths.config_file)
+    elif added:
+        logger.info("config: added %d missing keys from the template: %s", len(added),
+                    ", ".join(added[:10]) + (" ..." if len(added) > 10 else ""))
 
     from display_service.display_manager import DisplayManager
     from display_service.matrix.select import open_backend
