@@ -2,13 +2,16 @@
 
 On activation ``display_on_demand_config`` is written; on stop, expiry or when a
 refused request ends a running one, it is removed. Every request's outcome is
-published in ``display_state`` under the same ``request_id``.
+published in ``display_state`` under ``requests.<request_id>`` (the last
+``KEEP_OUTCOMES``), so every caller finds its own answer even when several requests
+were handled between two state writes.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections import OrderedDict
 from typing import Any
 
 from display_service.controller import Controller
@@ -19,6 +22,7 @@ logger = logging.getLogger("display_service.on_demand")
 
 # A start request found this old (e.g. left over from before a restart) is dropped.
 STALE_AFTER = 60.0
+KEEP_OUTCOMES = 16
 
 
 def _duration(value: Any) -> tuple[float | None, str | None]:
@@ -42,6 +46,27 @@ class OnDemandHandler:
         self.controller = controller
         self.writer = writer
         self.publisher = publisher
+        self._outcomes: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def outcomes(self) -> dict[str, dict[str, Any]]:
+        """Return the outcomes of the most recent requests, keyed by ``request_id``."""
+        return dict(self._outcomes)
+
+    def _record(self, request_id: str | None, action: Any, state: str,
+                error: str | None = None) -> None:
+        if request_id is None:
+            return
+        od = self.controller.on_demand
+        self._outcomes[request_id] = {
+            "action": action if isinstance(action, str) else None,
+            "state": state,
+            "plugin_id": od.plugin_id if od and state == "active" else None,
+            "mode": od.mode if od and state == "active" else None,
+            "error": error,
+        }
+        self._outcomes.move_to_end(request_id)
+        while len(self._outcomes) > KEEP_OUTCOMES:
+            self._outcomes.popitem(last=False)
 
     def handle(self, request: dict[str, Any], now: float) -> None:
         """Apply a start or stop request."""
@@ -52,6 +77,7 @@ class OnDemandHandler:
         requested_at = request.get("requested_at")
         if isinstance(requested_at, int | float) and time.time() - requested_at > STALE_AFTER:
             logger.info("on-demand %s request %s is stale; ignored", action, request_id)
+            self._record(request_id, action, "error", "request is stale; ignored")
             return
         if action == "stop":
             if self.controller.stop_on_demand(request_id, now):
@@ -59,6 +85,7 @@ class OnDemandHandler:
                 logger.info("on-demand stopped (request %s); rotation resumes", request_id)
             else:
                 logger.info("on-demand stop (request %s): nothing was running", request_id)
+            self._record(request_id, action, "stopped")
             return
         if action != "start":
             self._refuse(request_id, f"unknown action {action!r} (expected start or stop)", now)
@@ -93,6 +120,7 @@ class OnDemandHandler:
                 "ends_at": self.publisher.to_wall(od.ends_at, now),
             },
         )
+        self._record(request_id, action, "active")
         until = "pinned" if od.ends_at is None else f"for {od.ends_at - od.started_at:g} s"
         logger.info("on-demand start: %s/%s %s (request %s)", od.plugin_id, od.mode, until,
                     request_id)
@@ -108,5 +136,6 @@ class OnDemandHandler:
         self._after_refusal(request_id, problem)
 
     def _after_refusal(self, request_id: str | None, problem: str) -> None:
+        self._record(request_id, "start", "error", problem)
         self.writer.remove(DISPLAY_ON_DEMAND_CONFIG)
         logger.warning("on-demand request %s refused: %s", request_id, problem)

@@ -130,8 +130,7 @@ class RenderLoop:
         if self._take(CONFIG_CHANGED):
             self._reload_config(now)
         if self._take(DISPLAY_ON_DEMAND_REQUEST):
-            request = self.bus.take(DISPLAY_ON_DEMAND_REQUEST)
-            if request is not None:
+            for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
                 self.on_demand.handle(request, now)
         if self._take(PREVIEW_VIEWER):
             self.publisher.refresh_viewer()
@@ -271,6 +270,7 @@ class RenderLoop:
             "fps": self._fps.rate(now),
             "config_seq": self.config_seq,
             "last_request_id": self.controller.last_request_id,
+            "requests": self.on_demand.outcomes(),
             "loaded_plugins": sorted(self.plugins.instances),
             "load_errors": dict(getattr(self.plugins, "load_errors", {}) or {}),
             "backend": self.backend.name,

@@ -8,6 +8,7 @@ observer's thread and should only set flags.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -34,6 +35,7 @@ PLUGIN_ERRORS = "plugin_errors"  # display -> web: recent plugin failures
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"
+_QUEUE_SEP = "@"
 
 
 def new_request_id() -> str:
@@ -48,7 +50,7 @@ class Bus:
         self.directory = Path(directory)
 
     def path(self, key: str) -> Path:
-        if not key or "/" in key or key.startswith("."):
+        if not key or "/" in key or _QUEUE_SEP in key or key.startswith("."):
             raise ValueError(f"invalid bus key {key!r}")
         return self.directory / f"{key}{_SUFFIX}"
 
@@ -62,13 +64,16 @@ class Bus:
 
     def read(self, key: str) -> dict[str, Any] | None:
         """Return the current value of ``key`` from disk, or None if absent or unreadable."""
+        return self._load(self.path(key))
+
+    def _load(self, path: Path) -> dict[str, Any] | None:
         try:
-            with open(self.path(key), encoding="utf-8") as handle:
+            with open(path, encoding="utf-8") as handle:
                 data = json.load(handle)
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as err:
-            logger.warning("bus key %s unreadable: %s", key, err)
+            logger.warning("bus file %s unreadable: %s", path.name, err)
             return None
         return data if isinstance(data, dict) else None
 
@@ -79,18 +84,65 @@ class Bus:
         except FileNotFoundError:
             pass
 
+    # -- commands: a queue of files, one per request ---------------------------
+    #
+    # A command is never overwritten by the next one and never deleted unread: each is
+    # its own file ``<key>@<time_ns>-<request_id>.json``, and the consumer claims a file
+    # by renaming it aside before reading it, so two consumers cannot both act on it.
+
     def request(self, key: str, payload: dict[str, Any]) -> str:
-        """Publish a command with a fresh ``request_id`` and return that id."""
+        """Queue a command under ``key`` with a fresh ``request_id``; return that id."""
+        self.path(key)  # validates the key
         request_id = new_request_id()
-        self.publish(key, {**payload, "request_id": request_id, "requested_at": time.time()})
+        name = f"{key}{_QUEUE_SEP}{time.time_ns():020d}-{request_id}{_SUFFIX}"
+        atomic_write_json(self.directory / name,
+                          {**payload, "request_id": request_id, "requested_at": time.time()},
+                          mode=0o664, compact=True, tmp_dir=self.directory / _TMP_DIR)
         return request_id
 
-    def take(self, key: str) -> dict[str, Any] | None:
-        """Read a command and remove it, so it is consumed exactly once."""
-        data = self.read(key)
-        if data is not None:
-            self.remove(key)
-        return data
+    def pending(self, key: str) -> list[dict[str, Any]]:
+        """Return the queued commands under ``key``, oldest first, without consuming them."""
+        found = []
+        for path in self._queued(key):
+            data = self._load(path)
+            if data is not None:
+                found.append(data)
+        return found
+
+    def take_all(self, key: str) -> list[dict[str, Any]]:
+        """Consume and return every queued command under ``key``, oldest first."""
+        claimed_dir = self.directory / _TMP_DIR
+        claimed_dir.mkdir(parents=True, exist_ok=True)
+        taken = []
+        for path in self._queued(key):
+            # Claim by hard link + unlink, not rename: a rename out of the watched folder
+            # is a lone inotify move event that watchdog holds back for 0.5 s, delaying
+            # every event behind it. Whoever's unlink succeeds owns the command.
+            claimed = claimed_dir / f"claimed-{os.getpid()}-{threading.get_ident()}-{path.name}"
+            try:
+                os.link(path, claimed)
+            except FileNotFoundError:  # already consumed
+                continue
+            try:
+                os.unlink(path)
+            except FileNotFoundError:  # another consumer won
+                os.unlink(claimed)
+                continue
+            data = self._load(claimed)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(claimed)
+            if data is not None:
+                taken.append(data)
+        return taken
+
+    def _queued(self, key: str) -> list[Path]:
+        prefix = f"{key}{_QUEUE_SEP}"
+        try:
+            names = os.listdir(self.directory)
+        except FileNotFoundError:
+            return []
+        return [self.directory / name for name in sorted(names)
+                if name.startswith(prefix) and name.endswith(_SUFFIX)]
 
     def watch(self, keys: Iterable[str], callback: Callable[[str], None]) -> BusWatcher:
         """Start watching ``keys``; ``callback(key)`` runs on every change or removal."""
@@ -134,9 +186,10 @@ class _Handler:
             return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             name = os.path.basename(os.fsdecode(raw)) if raw else ""
-            if name.endswith(_SUFFIX) and name[: -len(_SUFFIX)] in self.keys:
+            key = name[: -len(_SUFFIX)].split(_QUEUE_SEP, 1)[0] if name.endswith(_SUFFIX) else ""
+            if key in self.keys:
                 try:
-                    self.callback(name[: -len(_SUFFIX)])
+                    self.callback(key)
                 except Exception:  # a watcher must survive its callback
                     logger.exception("bus watch callback failed for %s", name)
 

@@ -101,7 +101,7 @@ def test_on_demand_round_trip_and_rotation_resumes(instance: Instance):
         assert state["on_demand"]["state"] == "active"
         assert bus.read(keys.DISPLAY_ON_DEMAND_CONFIG)["plugin_id"] == "beta"
         _wait(lambda: bus.read(keys.DISPLAY_STATE)["plugin_id"] == "beta")
-        assert bus.read(keys.DISPLAY_ON_DEMAND_REQUEST) is None  # consumed
+        assert bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST) == []  # consumed
 
         response = requests.post(f"{url}/api/v3/display/on-demand/stop", json={})
         assert response.status_code == 200, response.text
@@ -135,4 +135,4 @@ def test_on_demand_for_an_unknown_plugin_is_refused_without_a_request(instance: 
                                  json={"plugin_id": "gamma"})
         assert response.status_code == 400
         assert response.json()["error_code"] == "UNKNOWN_PLUGIN"
-        assert bus.read(keys.DISPLAY_ON_DEMAND_REQUEST) is None
+        assert bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -30,35 +31,51 @@ class DisplayLink:
             return "not_running"
         if state.get("service") == "stopped":
             return "stopped"
-        age = time.time() - float(state.get("updated_at") or 0)
+        age = time.time() - _number(state.get("updated_at"))
         return "running" if age <= self.settings.heartbeat_stale_after else "not_running"
 
     def hardware(self) -> dict[str, Any] | None:
         """Return the hardware status record."""
         return self.bus.read(keys.HARDWARE_STATUS)
 
-    def on_demand(self, payload: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
-        """Write an on-demand request; wait for the display's acknowledgement.
+    def on_demand(
+        self, payload: dict[str, Any]
+    ) -> tuple[str, dict[str, Any] | None, dict[str, Any] | None]:
+        """Queue an on-demand request and wait for the display's answer to it.
 
-        Returns the request id and the acknowledging state (None when the display did
-        not answer within the timeout).
+        Returns the request id, the display's outcome for that request and the state
+        that carried it; both are None when the display did not answer in time.
         """
         request_id = self.bus.request(keys.DISPLAY_ON_DEMAND_REQUEST, payload)
         if self.service_state() != "running":
-            return request_id, None
-        state = self.bus.wait_for(
-            keys.DISPLAY_STATE,
-            lambda value: bool(value) and value.get("last_request_id") == request_id,
-            timeout=self.settings.ack_timeout,
-        )
-        acked = state is not None and state.get("last_request_id") == request_id
-        return request_id, state if acked else None
+            return request_id, None, None
+
+        def answered(value: dict[str, Any] | None) -> bool:
+            return isinstance(value, dict) and request_id in _requests(value)
+
+        state = self.bus.wait_for(keys.DISPLAY_STATE, answered,
+                                  timeout=self.settings.ack_timeout)
+        if state is None or not answered(state):
+            return request_id, None, None
+        return request_id, _requests(state)[request_id], state
 
     def preview(self) -> dict[str, Any] | None:
         """Mark a viewer present and return the latest preview frame."""
         viewer = self.bus.read(keys.PREVIEW_VIEWER) or {}
         now = time.time()
         # Refresh the viewer mark only when it is about to lapse: fewer bus writes.
-        if float(viewer.get("until") or 0) - now < PREVIEW_VIEWER_WINDOW / 2:
+        if _number(viewer.get("until")) - now < PREVIEW_VIEWER_WINDOW / 2:
             self.bus.publish(keys.PREVIEW_VIEWER, {"until": now + PREVIEW_VIEWER_WINDOW})
         return self.bus.read(keys.PREVIEW_FRAME)
+
+
+def _number(value: Any) -> float:
+    """Return a bus timestamp as a float; anything else counts as long ago."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return 0.0
+
+
+def _requests(state: dict[str, Any]) -> dict[str, Any]:
+    requests = state.get("requests")
+    return requests if isinstance(requests, dict) else {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,9 @@ from web_service.plugin_catalog import PluginCatalog
 from web_service.settings import WebSettings
 
 EXTENSION_KEY = "ledpanel"
+
+SavePlan = Callable[[dict[str, Any], dict[str, Any]],
+                    tuple[dict[str, Any], dict[str, Any], list[str]]]
 
 
 @dataclass
@@ -41,6 +45,24 @@ class WebServices:
             catalog=PluginCatalog(settings.paths, store),
             display=DisplayLink(bus, settings),
         )
+
+    def save_config(self, plan: SavePlan) -> list[str]:
+        """Apply ``plan`` to the stored config under the lock, then tell the display.
+
+        ``plan(main, secrets)`` returns ``(new_main, new_secrets, changed_sections)`` or
+        raises; nothing is written when it raises. Returns the changed sections.
+        """
+        changed: list[str] = []
+
+        def change(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict]:
+            new_main, new_secrets, sections = plan(main, secrets)
+            changed.extend(sections)
+            return new_main, new_secrets
+
+        self.store.update(change)
+        if changed:
+            self.notify_config_changed(changed)
+        return sorted(changed)
 
     def notify_config_changed(self, sections: list[str]) -> dict[str, Any]:
         """Tell the display daemon that the config was saved."""

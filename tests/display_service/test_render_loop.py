@@ -86,7 +86,7 @@ def test_on_demand_request_wakes_the_loop_at_once(tmp_path: Path) -> None:
         assert elapsed < 0.5, elapsed
         assert (bus.read("display_on_demand_config") or {}).get("request_id") == request_id
         wait_until(lambda: "b_alt" in plugins["b"].modes_seen)
-        assert bus.read("display_on_demand_request") is None  # consumed
+        assert bus.pending("display_on_demand_request") == []  # consumed
 
         stop_id = bus.request("display_on_demand_request", {"action": "stop"})
         stopped = bus.wait_for(

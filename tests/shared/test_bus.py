@@ -37,19 +37,66 @@ def test_unreadable_or_non_object_content_reads_as_none(bus):
 
 def test_request_adds_a_unique_request_id(bus):
     first = bus.request("display_on_demand_request", {"action": "start"})
-    data = bus.read("display_on_demand_request")
+    [data] = bus.pending("display_on_demand_request")
     assert data["request_id"] == first and data["action"] == "start"
     assert bus.request("display_on_demand_request", {"action": "stop"}) != first
 
 
-def test_take_consumes_a_request_exactly_once(bus):
+def test_requests_queue_up_instead_of_overwriting_each_other(bus):
+    ids = [bus.request("display_on_demand_request", {"n": n}) for n in range(5)]
+    assert [r["request_id"] for r in bus.pending("display_on_demand_request")] == ids
+
+
+def test_take_all_consumes_each_request_exactly_once_in_order(bus):
+    bus.request("display_on_demand_request", {"action": "start"})
     bus.request("display_on_demand_request", {"action": "stop"})
-    assert bus.take("display_on_demand_request")["action"] == "stop"
-    assert bus.take("display_on_demand_request") is None
-    assert not bus.path("display_on_demand_request").exists()
+    taken = bus.take_all("display_on_demand_request")
+    assert [r["action"] for r in taken] == ["start", "stop"]
+    assert bus.take_all("display_on_demand_request") == []
+    assert sorted(p.name for p in bus.directory.iterdir()) == [".tmp"]
+    assert list((bus.directory / ".tmp").iterdir()) == []
 
 
-@pytest.mark.parametrize("key", ["", "../x", "a/b", ".hidden"])
+def test_concurrent_writers_and_consumers_lose_and_duplicate_nothing(bus):
+    consumers_done = threading.Event()
+    taken: list[dict] = []
+
+    def consume() -> None:
+        while not consumers_done.is_set():
+            taken.extend(bus.take_all("display_on_demand_request"))
+
+    def produce(base: int) -> list[str]:
+        return [bus.request("display_on_demand_request", {"n": base + i}) for i in range(50)]
+
+    consumers = [threading.Thread(target=consume) for _ in range(2)]
+    for thread in consumers:
+        thread.start()
+    written: list[str] = []
+    producers = [threading.Thread(target=lambda b=b: written.extend(produce(b)))
+                 for b in (0, 1000, 2000)]
+    for thread in producers:
+        thread.start()
+    for thread in producers:
+        thread.join()
+    consumers_done.set()
+    for thread in consumers:
+        thread.join()
+    taken.extend(bus.take_all("display_on_demand_request"))
+    ids = [r["request_id"] for r in taken]
+    assert sorted(ids) == sorted(written) and len(set(ids)) == 150
+
+
+def test_watch_reports_queued_requests_under_their_key(bus):
+    noticed = threading.Event()
+    watcher = bus.watch(["display_on_demand_request"], lambda _key: noticed.set())
+    try:
+        bus.request("display_on_demand_request", {"action": "stop"})
+        assert noticed.wait(2)
+    finally:
+        watcher.stop()
+
+
+@pytest.mark.parametrize("key", ["", "../x", "a/b", ".hidden", "a@b"])
 def test_invalid_keys_are_refused(bus, key):
     with pytest.raises(ValueError):
         bus.publish(key, {})

@@ -28,7 +28,7 @@ def test_bad_start_requests_answer_400_and_write_nothing(web, body, code):
     assert response.status_code == 400
     assert response.get_json()["error_code"] == code
     assert response.get_json()["message"]
-    assert web.bus.read(keys.DISPLAY_ON_DEMAND_REQUEST) is None
+    assert web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST) == []
 
 
 def test_malformed_json_answers_400(web):
@@ -36,7 +36,7 @@ def test_malformed_json_answers_400(web):
                                content_type="application/json")
     assert response.status_code == 400
     assert response.get_json()["error_code"] == "INVALID_JSON"
-    assert web.bus.read(keys.DISPLAY_ON_DEMAND_REQUEST) is None
+    assert web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST) == []
 
 
 def test_start_without_display_queues_the_request(web):
@@ -44,23 +44,29 @@ def test_start_without_display_queues_the_request(web):
     assert response.status_code == 202
     data = response.get_json()["data"]
     assert data["state"] == "requested" and data["service"] == "not_running"
-    request = web.bus.read(keys.DISPLAY_ON_DEMAND_REQUEST)
+    [request] = web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST)
     assert request["request_id"] == data["request_id"]
     assert (request["action"], request["plugin_id"], request["mode"], request["duration"]) == (
         "start", "clock", "clock_big", 30)
 
 
-def _answer_like_a_display(web, on_demand_for):
-    """Acknowledge the next request the way the display daemon does (state on the bus)."""
-    web.bus.publish(keys.DISPLAY_STATE, {"updated_at": time.time(), "on_demand": {"state": "idle"}})
+def _answer_like_a_display(web, outcome_for):
+    """Answer the next request the way the display daemon does (its outcome in state)."""
+    web.bus.publish(keys.DISPLAY_STATE, {"updated_at": time.time(), "on_demand": {"state": "idle"},
+                                         "requests": {}})
 
     def respond():
-        request = web.bus.wait_for(keys.DISPLAY_ON_DEMAND_REQUEST, bool, timeout=5)
-        web.bus.remove(keys.DISPLAY_ON_DEMAND_REQUEST)
+        deadline = time.monotonic() + 5
+        while not (queued := web.bus.take_all(keys.DISPLAY_ON_DEMAND_REQUEST)):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        request = queued[0]
+        outcome = outcome_for(request)
         web.bus.publish(keys.DISPLAY_STATE, {
             "updated_at": time.time(), "last_request_id": request["request_id"],
             "plugin_id": request.get("plugin_id"), "mode": request.get("mode"),
-            "on_demand": on_demand_for(request)})
+            "on_demand": {**outcome, "request_id": request["request_id"]},
+            "requests": {request["request_id"]: outcome}})
 
     thread = threading.Thread(target=respond)
     thread.start()
@@ -69,8 +75,8 @@ def _answer_like_a_display(web, on_demand_for):
 
 def test_start_returns_the_acknowledged_state(web):
     thread = _answer_like_a_display(web, lambda r: {
-        "state": "active", "plugin_id": r["plugin_id"], "mode": "clock",
-        "request_id": r["request_id"]})
+        "action": "start", "state": "active", "plugin_id": r["plugin_id"], "mode": "clock",
+        "error": None})
     response = _post(web, "start", {"plugin_id": "clock"})
     thread.join()
     assert response.status_code == 200
@@ -81,7 +87,9 @@ def test_start_returns_the_acknowledged_state(web):
 
 
 def test_refusal_by_the_display_answers_409(web):
-    thread = _answer_like_a_display(web, lambda r: {"state": "error", "error": "no such mode"})
+    thread = _answer_like_a_display(web, lambda r: {
+        "action": "start", "state": "error", "plugin_id": None, "mode": None,
+        "error": "no such mode"})
     response = _post(web, "start", {"plugin_id": "clock"})
     thread.join()
     assert response.status_code == 409
@@ -91,4 +99,44 @@ def test_refusal_by_the_display_answers_409(web):
 def test_stop_writes_a_stop_request(web):
     response = _post(web, "stop", {})
     assert response.status_code == 202
-    assert web.bus.read(keys.DISPLAY_ON_DEMAND_REQUEST)["action"] == "stop"
+    assert [r["action"] for r in web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST)] == ["stop"]
+
+
+def test_stop_with_a_malformed_body_answers_400(web):
+    response = web.client.post("/api/v3/display/on-demand/stop", data="garbage",
+                               content_type="application/json")
+    assert response.status_code == 400
+    assert web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST) == []
+
+
+@pytest.mark.parametrize("duration", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_non_finite_durations_answer_400(web, duration):
+    response = web.client.post("/api/v3/display/on-demand/start",
+                               data=f'{{"plugin_id": "clock", "duration": {duration}}}',
+                               content_type="application/json")
+    assert response.status_code == 400
+    assert web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST) == []
+
+
+def test_two_quick_requests_are_both_queued_in_order(web):
+    _post(web, "start", {"plugin_id": "clock"})
+    _post(web, "stop", {})
+    queued = web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST)
+    assert [r["action"] for r in queued] == ["start", "stop"]
+
+
+@pytest.mark.parametrize("state", [
+    {"updated_at": "yesterday"}, {"updated_at": None}, {"updated_at": [1]},
+    {"updated_at": True}])
+def test_malformed_heartbeats_read_as_not_running(web, state):
+    web.bus.publish(keys.DISPLAY_STATE, state)
+    response = web.client.get("/api/v3/system/status")
+    assert response.status_code == 200
+    assert response.get_json()["data"]["display"]["service"] == "not_running"
+
+
+def test_malformed_viewer_mark_does_not_break_the_preview(web):
+    web.bus.publish(keys.PREVIEW_VIEWER, {"until": "soon"})
+    response = web.client.get("/api/v3/display/preview")
+    assert response.status_code == 200
+    assert isinstance(web.bus.read(keys.PREVIEW_VIEWER)["until"], float)

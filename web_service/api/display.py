@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from flask import Blueprint
@@ -24,7 +25,7 @@ def on_demand_start():  # type: ignore[no-untyped-def]
     mode = optional(body, "mode", str)
     duration = optional(body, "duration", (int, float))
     pinned = optional(body, "pinned", bool, default=False)
-    if duration is not None and duration <= 0:
+    if duration is not None and not (math.isfinite(duration) and duration > 0):
         raise ValidationError("duration must be a positive number of seconds",
                               error_code="INVALID_FIELD")
     record = svc.catalog.record(plugin_id)
@@ -42,27 +43,27 @@ def on_demand_start():  # type: ignore[no-untyped-def]
 @bp.post("/display/on-demand/stop")
 def on_demand_stop():  # type: ignore[no-untyped-def]
     """Stop on-demand; the normal rotation resumes where it left off."""
+    body_object()  # a body is optional, but a malformed one is still an error
     return _send({"action": "stop"})
 
 
 def _send(payload: dict[str, Any]):  # type: ignore[no-untyped-def]
     svc = services()
-    request_id, acked = svc.display.on_demand(payload)
-    if acked is None:
+    request_id, outcome, state = svc.display.on_demand(payload)
+    if outcome is None or state is None:
         service = svc.display.service_state()
         message = ("request queued; the display service is not running"
                    if service != "running" else
                    "request sent; the display service has not acknowledged it yet")
         return ok({"state": "requested", "service": service, "request_id": request_id,
                    **{k: payload.get(k) for k in ("plugin_id", "mode")}}, message, status=202)
-    on_demand = acked.get("on_demand") or {}
-    if on_demand.get("state") == "error":
-        raise LedpanelError(on_demand.get("error") or "the display refused the request",
+    if outcome.get("state") == "error":
+        raise LedpanelError(outcome.get("error") or "the display refused the request",
                             error_code="ON_DEMAND_REFUSED", status=409)
-    data = {"state": on_demand.get("state", "idle"), "service": "running",
-            "request_id": request_id, "plugin_id": on_demand.get("plugin_id"),
-            "mode": on_demand.get("mode"), "on_demand": on_demand,
-            "current": {"plugin_id": acked.get("plugin_id"), "mode": acked.get("mode")}}
+    data = {"state": outcome.get("state"), "service": "running", "request_id": request_id,
+            "plugin_id": outcome.get("plugin_id"), "mode": outcome.get("mode"),
+            "on_demand": state.get("on_demand"),
+            "current": {"plugin_id": state.get("plugin_id"), "mode": state.get("mode")}}
     message = "on-demand started" if payload["action"] == "start" else "on-demand stopped"
     return ok(data, message)
 

@@ -78,14 +78,5 @@ def get_schema():  # type: ignore[no-untyped-def]
 def _save_section(plugin_id: str, partial: dict[str, Any]) -> None:
     svc = services()
     svc.catalog.record(plugin_id)
-    changed: list[str] = []
-
-    def change(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict]:
-        new_main, new_secrets, sections = plan_main_save(
-            main, secrets, {plugin_id: partial}, form=False, schema_for=svc.catalog.schema_for)
-        changed.extend(sections)
-        return new_main, new_secrets
-
-    svc.store.update(change)
-    if changed:
-        svc.notify_config_changed(changed)
+    svc.save_config(lambda main, secrets: plan_main_save(
+        main, secrets, {plugin_id: partial}, form=False, schema_for=svc.catalog.schema_for))

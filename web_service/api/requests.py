@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import request
@@ -13,12 +14,25 @@ def json_object() -> dict[str, Any]:
     """Return the JSON body as a dict, or raise ValidationError naming the problem."""
     if not request.data:
         return {}
-    body = request.get_json(silent=True)
-    if body is None:
-        raise ValidationError("request body is not valid JSON", error_code="INVALID_JSON")
+    body = parse_json(request.get_data(as_text=True))
     if not isinstance(body, dict):
         raise ValidationError("request body must be a JSON object", error_code="INVALID_JSON")
     return body
+
+
+def parse_json(text: str) -> Any:
+    """Parse JSON text strictly: NaN and Infinity are refused (they are not JSON)."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as err:
+        raise ValidationError(
+            f"request body is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}",
+            error_code="INVALID_JSON") from err
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValidationError(f"request body is not valid JSON: {name} is not a JSON number",
+                          error_code="INVALID_JSON")
 
 
 def is_form() -> bool:
