@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 import os
 import statistics
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from tests.daemons import ROOT, Instance
+from shared import bus as keys
+from shared.bus import Bus
+from tests.daemons import ROOT, Instance, running
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -85,3 +90,14 @@ def demo_instance(base: Path, plugins: int = 3) -> Instance:
         config["display_durations"][plugin_id] = 10
     instance.write_config(config)
     return instance
+
+
+@contextmanager
+def running_demo() -> Iterator[tuple[Bus, str]]:
+    """Run both daemons over a demo instance; yield its bus and the web's base URL."""
+    with tempfile.TemporaryDirectory() as tmp:
+        instance = demo_instance(Path(tmp))
+        bus = Bus(instance.cache_dir)
+        with running(instance) as (_display, _web, url):
+            bus.wait_for(keys.DISPLAY_STATE, lambda s: bool(s and s.get("plugin_id")), 10)
+            yield bus, url

@@ -12,14 +12,16 @@ from shared.errors import LedpanelError
 
 logger = logging.getLogger(__name__)
 
+Reply = tuple[Response, int]
 
-def ok(data: Any = None, message: str = "", status: int = 200) -> tuple[Response, int]:
+
+def ok(data: Any = None, message: str = "", status: int = 200) -> Reply:
     """Return a success envelope."""
     return jsonify({"status": "success", "data": data, "message": message,
                     "error_code": None}), status
 
 
-def error(message: str, error_code: str, status: int, details: Any = None) -> tuple[Response, int]:
+def error(message: str, error_code: str, status: int, details: Any = None) -> Reply:
     """Return an error envelope."""
     body: dict[str, Any] = {"status": "error", "data": None, "message": message,
                             "error_code": error_code}
@@ -36,18 +38,18 @@ def install_error_handlers(app: Flask) -> None:
     """Render every error as the envelope; no traceback ever reaches a client."""
 
     @app.errorhandler(LedpanelError)
-    def _ours(err: LedpanelError) -> tuple[Response, int]:
+    def _ours(err: LedpanelError) -> Reply:
         if err.status >= 500:
             logger.error("%s: %s", err.error_code, err.message)
         return error(err.message, err.error_code, err.status, err.details)
 
     @app.errorhandler(HTTPException)
-    def _http(err: HTTPException) -> tuple[Response, int]:
+    def _http(err: HTTPException) -> Reply:
         status = err.code or 500
         return error(err.description or err.name, _HTTP_CODES.get(status, err.name.upper()
                                                                   .replace(" ", "_")), status)
 
     @app.errorhandler(Exception)
-    def _unhandled(err: Exception) -> tuple[Response, int]:
+    def _unhandled(err: Exception) -> Reply:
         logger.exception("unhandled error")
         return error("internal error; see the web service log", "INTERNAL_ERROR", 500)

@@ -33,12 +33,12 @@ def _load() -> list[float] | None:
         return None
 
 
-def _memory() -> dict[str, int] | None:
+def _memory() -> dict[str, float] | None:
     try:
         lines = Path("/proc/meminfo").read_text().splitlines()
     except OSError:
         return None
-    info = {}
+    info: dict[str, int] = {}
     for line in lines:
         name, _, rest = line.partition(":")
         if name in ("MemTotal", "MemAvailable"):

@@ -10,6 +10,6 @@ bp = Blueprint("pages", __name__)
 
 
 @bp.get("/")
-def index():  # type: ignore[no-untyped-def]
+def index() -> str:
     """Render the status page."""
     return render_template("status.html", version=CORE_VERSION)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app
 
@@ -73,4 +73,4 @@ class WebServices:
 
 def services() -> WebServices:
     """Return the services of the current app."""
-    return current_app.extensions[EXTENSION_KEY]  # type: ignore[no-any-return]
+    return cast(WebServices, current_app.extensions[EXTENSION_KEY])

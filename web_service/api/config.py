@@ -9,20 +9,20 @@ from flask import Blueprint, request
 from shared.config.save_rules import plan_main_save, plan_raw_save
 from shared.errors import ValidationError
 from web_service.api.requests import body_object, is_form, parse_json
-from web_service.envelope import ok
+from web_service.envelope import Reply, ok
 from web_service.services import services
 
 bp = Blueprint("config", __name__)
 
 
 @bp.get("/config/main")
-def get_main():  # type: ignore[no-untyped-def]
+def get_main() -> Reply:
     """Return the main config (secrets stay in their own file)."""
     return ok(services().store.load_main())
 
 
 @bp.post("/config/main")
-def post_main():  # type: ignore[no-untyped-def]
+def post_main() -> Reply:
     """Save a partial config following the save rules; all or nothing."""
     svc = services()
     body = body_object()
@@ -33,14 +33,14 @@ def post_main():  # type: ignore[no-untyped-def]
 
 
 @bp.get("/config/raw/main")
-def get_raw():  # type: ignore[no-untyped-def]
+def get_raw() -> Reply:
     """Return the main config file as text, for the config editor."""
     svc = services()
     return ok({"path": str(svc.settings.paths.config_file), "content": svc.store.read_text()})
 
 
 @bp.post("/config/raw/main")
-def post_raw():  # type: ignore[no-untyped-def]
+def post_raw() -> Reply:
     """Replace the whole main config file (backed up first)."""
     svc = services()
     replacement = parse_json(request.get_data(as_text=True))

@@ -9,7 +9,7 @@ from flask import Blueprint
 
 from shared.errors import LedpanelError, ValidationError
 from web_service.api.requests import body_object, optional
-from web_service.envelope import ok
+from web_service.envelope import Reply, ok
 from web_service.plugin_catalog import check_plugin_id
 from web_service.services import services
 
@@ -17,7 +17,7 @@ bp = Blueprint("display", __name__)
 
 
 @bp.post("/display/on-demand/start")
-def on_demand_start():  # type: ignore[no-untyped-def]
+def on_demand_start() -> Reply:
     """Ask the display to show one plugin (and mode) now."""
     svc = services()
     body = body_object()
@@ -41,13 +41,13 @@ def on_demand_start():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/display/on-demand/stop")
-def on_demand_stop():  # type: ignore[no-untyped-def]
+def on_demand_stop() -> Reply:
     """Stop on-demand; the normal rotation resumes where it left off."""
     body_object()  # a body is optional, but a malformed one is still an error
     return _send({"action": "stop"})
 
 
-def _send(payload: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _send(payload: dict[str, Any]) -> Reply:
     svc = services()
     request_id, outcome, state = svc.display.on_demand(payload)
     if outcome is None or state is None:
@@ -69,7 +69,7 @@ def _send(payload: dict[str, Any]):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/display/preview")
-def preview():  # type: ignore[no-untyped-def]
+def preview() -> Reply:
     """Return the latest panel frame as base64 PNG; marks a viewer present."""
     svc = services()
     frame = svc.display.preview()

@@ -11,7 +11,7 @@ from shared.config.save_rules import plan_main_save
 from shared.config.schema_form import form_to_section
 from shared.errors import ValidationError
 from web_service.api.requests import body_object, is_form
-from web_service.envelope import ok
+from web_service.envelope import Reply, ok
 from web_service.plugin_catalog import check_plugin_id
 from web_service.services import services
 
@@ -19,13 +19,13 @@ bp = Blueprint("plugins", __name__)
 
 
 @bp.get("/plugins/installed")
-def installed():  # type: ignore[no-untyped-def]
+def installed() -> Reply:
     """List installed plugins (manifest data, enabled flag, load problems; no icon)."""
     return ok(services().catalog.installed())
 
 
 @bp.post("/plugins/toggle")
-def toggle():  # type: ignore[no-untyped-def]
+def toggle() -> Reply:
     """Enable or disable a plugin."""
     body = body_object()
     plugin_id = check_plugin_id(body.get("plugin_id"))
@@ -40,7 +40,7 @@ def toggle():  # type: ignore[no-untyped-def]
 
 
 @bp.get("/plugins/config")
-def get_config():  # type: ignore[no-untyped-def]
+def get_config() -> Reply:
     """Return a plugin's prepared config (legacy booleans normalised, defaults applied)."""
     svc = services()
     plugin_id = check_plugin_id(request.args.get("plugin_id"))
@@ -51,7 +51,7 @@ def get_config():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/plugins/config")
-def post_config():  # type: ignore[no-untyped-def]
+def post_config() -> Reply:
     """Merge a partial plugin config onto the stored one, validate it, store it."""
     svc = services()
     body = body_object()
@@ -67,7 +67,7 @@ def post_config():  # type: ignore[no-untyped-def]
 
 
 @bp.get("/plugins/schema")
-def get_schema():  # type: ignore[no-untyped-def]
+def get_schema() -> Reply:
     """Return a plugin's config schema (an empty object schema when it has none)."""
     svc = services()
     plugin_id = check_plugin_id(request.args.get("plugin_id"))

@@ -8,7 +8,7 @@ import time
 from flask import Blueprint
 
 from shared.version import CORE_VERSION
-from web_service.envelope import ok
+from web_service.envelope import Reply, ok
 from web_service.host_metrics import host_metrics
 from web_service.services import services
 
@@ -16,7 +16,7 @@ bp = Blueprint("system", __name__)
 
 
 @bp.get("/system/status")
-def status():  # type: ignore[no-untyped-def]
+def status() -> Reply:
     """Return display service state, hardware status, current plugin and host figures."""
     svc = services()
     state = svc.display.state() or {}
