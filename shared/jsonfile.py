@@ -92,3 +92,47 @@ def _fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def read_json_file(path: Path, what: str) -> Any:
+    """Read and parse a JSON file; every failure is a ConfigError a person can act on.
+
+    ``what`` says what the file is ("config file", "config template"). Text that is not
+    valid JSON, or not UTF-8, raises ``CONFIG_INVALID_JSON`` naming the file, line and
+    column (``details``: ``file``, ``line``, ``column``); a missing file raises
+    ``FILE_NOT_FOUND`` and an unreadable one ``CONFIG_ERROR``. Callers check the shape.
+    """
+    from shared.errors import ConfigError
+
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as err:
+        raise ConfigError(f"{what} {path.name} not found ({path})", error_code="FILE_NOT_FOUND",
+                          details={"file": str(path)}) from err
+    except OSError as err:
+        raise ConfigError(f"cannot read {what} {path.name} in {path.parent}: "
+                          f"{err.strerror or err}", details={"file": str(path)}) from err
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise ConfigError(
+            f"{what} {path.name} is not UTF-8 text: byte 0x{data[err.start]:02x} at line "
+            f"{line}, column {column} ({path})",
+            error_code="CONFIG_INVALID_JSON",
+            details={"file": str(path), "line": line, "column": column},
+        ) from err
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ConfigError(
+            f"{what} {path.name} is not valid JSON: {err.msg} at line {err.lineno}, "
+            f"column {err.colno} ({path})",
+            error_code="CONFIG_INVALID_JSON",
+            details={"file": str(path), "line": err.lineno, "column": err.colno},
+        ) from err
+    except ValueError as err:  # a number with more digits than Python converts
+        raise ConfigError(f"{what} {path.name} is not usable JSON: {err} ({path})",
+                          error_code="CONFIG_INVALID_JSON", details={"file": str(path)}) from err

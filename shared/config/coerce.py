@@ -11,6 +11,7 @@ import fnmatch
 import math
 from typing import Any
 
+from shared.config.limits import check_limit
 from shared.errors import ValidationError
 
 TRUE_WORDS = frozenset({"on", "true", "1", "yes"})
@@ -92,10 +93,20 @@ def kind_for(name: str, template: dict[str, Any], stored: dict[str, Any]) -> str
     return _kind_of(value_at(stored, parts))
 
 
-def coerce_value(name: str, raw: Any, kind: str | None) -> Any:
-    """Return ``raw`` as a value of ``kind``, or raise ValidationError naming the field."""
+def coerce_value(name: str, raw: Any, kind: str | None, *, form: bool = False) -> Any:
+    """Return ``raw`` as a value of ``kind``, or raise ValidationError naming the field.
+
+    Only a form body (``form=True``) may send a list for a single value (a repeated
+    field, such as a hidden "off" input before its checkbox): the last value counts. In
+    a JSON body a list where the template has a single value is refused. Numbers must
+    be finite and inside the setting's range (``limits``).
+    """
     if isinstance(raw, list) and not (kind or "").startswith("list"):
-        raw = raw[-1] if raw else ""
+        if form:
+            raw = raw[-1] if raw else ""
+        elif kind is not None:
+            problem = "must be an object" if kind == "object" else "must be a single value"
+            raise _invalid(name, raw, f"{problem}, not a list")
     text = raw.strip() if isinstance(raw, str) else None
     if text == "" and name in BLANK_KEEPS_STORED:
         return KEEP
@@ -107,7 +118,9 @@ def coerce_value(name: str, raw: Any, kind: str | None) -> Any:
             return word in TRUE_WORDS
         raise _invalid(name, raw, "must be true or false")
     if kind in ("int", "number", "number?"):
-        return _number(name, raw, text, kind)
+        number = _number(name, raw, text, kind)
+        check_limit(name, number)
+        return number
     if kind == "str":
         if isinstance(raw, str):
             return raw
@@ -115,7 +128,10 @@ def coerce_value(name: str, raw: Any, kind: str | None) -> Any:
     if kind is not None and kind.startswith("list"):
         item_kind = kind.partition(":")[2] or None
         items = _list(raw)
-        return [coerce_value(f"{name}[{i}]", item, item_kind) for i, item in enumerate(items)]
+        return [
+            coerce_value(f"{name}[{i}]", item, item_kind, form=form)
+            for i, item in enumerate(items)
+        ]
     if kind == "object":
         if isinstance(raw, dict):
             return raw
@@ -149,15 +165,24 @@ def _number(name: str, raw: Any, text: str | None, kind: str) -> Any:
         number = float(text) if text is not None else float(raw)
     except ValueError:
         raise _invalid(name, raw, "must be a number") from None
+    except OverflowError:
+        # An int too large for a float (10**400): no setting can use it.
+        raise _invalid(name, raw, "is too large") from None
     if not math.isfinite(number):
         raise _invalid(name, raw, "must be a finite number")
+    # Whole numbers keep every digit ("12345678901234567891" is not rounded).
+    exact: int | None = None
+    if isinstance(raw, int):
+        exact = raw
+    elif text is not None and _looks_integral(text):
+        exact = int(text)
     if kind == "int":
+        if exact is not None:
+            return exact
         if not number.is_integer():
             raise _invalid(name, raw, "must be a whole number")
         return int(number)
-    if isinstance(raw, int) or (text is not None and _looks_integral(text)):
-        return int(number)
-    return number
+    return exact if exact is not None else number
 
 
 def _looks_integral(text: str) -> bool:
@@ -173,9 +198,17 @@ def _list(raw: Any) -> list[Any]:
 
 
 def _invalid(name: str, raw: Any, problem: str) -> ValidationError:
-    shown = raw if isinstance(raw, str | int | float | bool) or raw is None else type(raw).__name__
     return ValidationError(
-        f"{name} {problem} (got {shown!r})",
+        f"{name} {problem} (got {_shown(raw)})",
         error_code="INVALID_FIELD",
         details={"field": name},
     )
+
+
+def _shown(raw: Any) -> str:
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw.bit_length() > 64:
+        return "a number with more than 19 digits"
+    if isinstance(raw, str | int | float | bool) or raw is None:
+        shown = repr(raw)
+        return shown if len(shown) <= 60 else shown[:57] + "..."
+    return "an array" if isinstance(raw, list) else type(raw).__name__

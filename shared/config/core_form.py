@@ -6,11 +6,16 @@ comma-separated or repeated); without it, by the top-level prefixes of the submi
 fields. Boolean keys in those sections that the form leaves out are set to false, except
 the legacy plugin_system toggles, and a post carrying only such a toggle unchecks
 nothing. Fields under a plugin id are typed and unchecked by that plugin's schema.
+
+A field name is a dotted path of letters, digits, ``_`` and ``-`` (a trailing ``[]`` is
+dropped); its first part must be a core key or an installed plugin's id, else the save is
+refused naming the field, so a form can never create a new top-level key.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +35,10 @@ from shared.config.template import load_template
 from shared.errors import ValidationError
 
 FORM_SECTION_FIELD = "__form_section"
+
+_FIELD_NAME_RE = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*")
+# Errors of ``schema_for`` that mean "no installed plugin has this id".
+_NOT_A_PLUGIN = frozenset({"UNKNOWN_PLUGIN", "INVALID_PLUGIN_ID", "MISSING_PLUGIN_ID"})
 
 SchemaFor = Callable[[str], "dict[str, Any] | None"]
 
@@ -61,18 +70,35 @@ def apply_form_body(
     template: dict[str, Any] | None = None,
     schema_for: SchemaFor | None = None,
 ) -> dict[str, Any]:
-    """Return the stored main config with a form-encoded save applied (rules 1 and 2)."""
+    """Return the stored main config with a form-encoded save applied (rules 1 and 2).
+
+    Field names are dotted paths of letters, digits, ``_`` and ``-``; the top-level part
+    must be a core key or an installed plugin's id (``schema_for`` raises ValidationError
+    ``UNKNOWN_PLUGIN`` for an id that is not installed; without ``schema_for`` only
+    plugins with a stored section are known). Anything else is refused, naming the field.
+    """
     template = load_template() if template is None else template
     fields = form_fields(form)
     result = copy.deepcopy(stored_main)
     plugin_forms: dict[str, dict[str, Any]] = {}
+    schemas: dict[str, dict[str, Any] | None] = {}
+
+    def plugin_schema(plugin_id: str, field: str) -> dict[str, Any] | None:
+        if plugin_id not in schemas:
+            schemas[plugin_id] = _installed_schema(plugin_id, field, stored_main, schema_for)
+        return schemas[plugin_id]
+
     for name, raw in fields.items():
+        _check_field_name(name)
         top, _, rest = name.partition(".")
-        if is_plugin_key(top) and rest:
+        if is_plugin_key(top):
+            plugin_schema(top, name)
+            if not rest:
+                raise _invalid_field(name, "names a plugin section, not a setting")
             plugin_forms.setdefault(top, {})[rest] = raw
             continue
         check_path(name, template, stored_main)
-        value = coerce_value(name, raw, kind_for(name, template, stored_main))
+        value = coerce_value(name, raw, kind_for(name, template, stored_main), form=True)
         if value is not KEEP:
             set_path(result, name.split("."), value)
     sections = form_sections(form)
@@ -82,15 +108,46 @@ def apply_form_body(
             if not is_plugin_key(top):
                 _uncheck_missing(result, section, fields, template, stored_main)
             elif top in plugin_forms or isinstance(stored_main.get(top), dict):
+                plugin_schema(top, FORM_SECTION_FIELD)
                 plugin_forms.setdefault(top, {})
             else:
                 raise _unknown_section(section)
     for plugin_id, plugin_form in plugin_forms.items():
-        schema = schema_for(plugin_id) if schema_for else None
-        partial = form_to_section(plugin_form, schema)
+        partial = form_to_section(plugin_form, schemas[plugin_id])
         stored = result.get(plugin_id)
         result[plugin_id] = deep_merge(stored if isinstance(stored, dict) else {}, partial)
     return result
+
+
+def _check_field_name(name: str) -> None:
+    if not _FIELD_NAME_RE.fullmatch(name):
+        raise _invalid_field(
+            name, "is not a valid field name (dotted names of letters, digits, _ and -)"
+        )
+
+
+def _installed_schema(
+    plugin_id: str, field: str, stored_main: dict[str, Any], schema_for: SchemaFor | None
+) -> dict[str, Any] | None:
+    """Return the schema of an installed plugin, or refuse ``field`` when there is none."""
+    if schema_for is None:
+        if isinstance(stored_main.get(plugin_id), dict):
+            return None
+    else:
+        try:
+            return schema_for(plugin_id)
+        except ValidationError as err:
+            if err.error_code not in _NOT_A_PLUGIN:
+                raise
+    raise ValidationError(
+        f"{field}: {plugin_id!r} is neither a core setting nor an installed plugin",
+        error_code="UNKNOWN_FIELD",
+        details={"field": field},
+    )
+
+
+def _invalid_field(name: str, problem: str) -> ValidationError:
+    return ValidationError(f"{name} {problem}", error_code="INVALID_FIELD", details={"field": name})
 
 
 def _uncheck_missing(

@@ -1,14 +1,18 @@
 """Which top-level config keys belong to the core, and which sections belong to plugins.
 
-Everything else at the top level of ``config.json`` whose value is an object is a plugin
-section keyed by plugin id. The secrets file shares the plugin-id namespace, apart from
-the reserved sections in ``SECRETS_RESERVED`` (legacy core credentials).
+Every top-level key of ``config.json`` outside ``RESERVED_KEYS`` (control fields named
+``__*`` aside) is a plugin section keyed by plugin id, and its value must be a JSON
+object: saves refuse anything else (``require_object_sections``).
+The secrets file shares the plugin-id namespace, apart from the reserved sections in
+``SECRETS_RESERVED`` (legacy core credentials).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from shared.errors import ValidationError
 
 # Every top-level key of config/config.template.json, plus the legacy ``target_fps``.
 RESERVED_KEYS: frozenset[str] = frozenset(
@@ -49,9 +53,30 @@ def is_plugin_key(key: str) -> bool:
 
 
 def plugin_sections(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Return the plugin sections of a config: top-level objects under non-reserved keys."""
+    """Return the plugin sections of a config that are objects, as they must be.
+
+    A non-object value under a plugin key is invalid; saves refuse it with
+    ``require_object_sections``, readers (this function) skip it.
+    """
     return {
         key: value
         for key, value in config.items()
         if is_plugin_key(key) and isinstance(value, dict)
     }
+
+
+def require_object_sections(config: Mapping[str, Any]) -> None:
+    """Raise ValidationError naming the first plugin key whose value is not an object."""
+    for key, value in config.items():
+        if is_plugin_key(key) and not isinstance(value, dict):
+            raise not_an_object(key)
+
+
+def not_an_object(key: str) -> ValidationError:
+    """Return the error for a plugin section that is not a JSON object."""
+    message = "a plugin section must be a JSON object"
+    return ValidationError(
+        f"{key}: {message}",
+        error_code="INVALID_PLUGIN_CONFIG",
+        details={"field": key, "errors": {key: [{"field": "", "message": message}]}},
+    )

@@ -5,8 +5,10 @@
    marked with ``__form_section``; a post carrying only a legacy plugin_system toggle
    is not a General save.
 3. Plugin sections are prepared and validated like POST /plugins/config; if any fails,
-   the whole save is rejected before anything is written.
-4. Hardware rules: ``check_hardware`` (filled in with the display engine).
+   the whole save is rejected before anything is written. Every top-level key outside
+   the reserved core keys is a plugin section and must be a JSON object.
+4. Hardware rules: ``check_hardware`` (filled in with the display engine). Ranges of
+   single numeric settings are in ``limits`` and checked for every save path.
 5. Raw-editor saves run auto-update setup like the General form: ``plan_raw_save``
    reports the changed sections and ``needs_auto_update_setup`` says when.
 6. A blank Vegas cycle bound keeps the stored value (``coerce.BLANK_KEEPS_STORED``).
@@ -20,9 +22,15 @@ from typing import Any
 
 from shared.config.coerce import KEEP, coerce_value, kind_for
 from shared.config.core_form import FORM_SECTION_FIELD, apply_form_body, form_fields
+from shared.config.limits import check_config_limits, check_finite
 from shared.config.merge import deep_merge
 from shared.config.prepare import prepare_plugin_config, validate_plugin_config
-from shared.config.reserved import is_plugin_key, plugin_sections
+from shared.config.reserved import (
+    is_plugin_key,
+    not_an_object,
+    plugin_sections,
+    require_object_sections,
+)
 from shared.config.secrets import split_secrets
 from shared.config.template import load_template
 from shared.errors import ValidationError
@@ -57,7 +65,12 @@ def apply_json_body(
 
 
 def split_plugin_sections(body: JsonObject) -> tuple[JsonObject, dict[str, JsonObject]]:
-    """Return ``(core_part, plugin_part)`` of a body; control fields (``__*``) are dropped."""
+    """Return ``(core_part, plugin_part)`` of a body; control fields (``__*``) are dropped.
+
+    Every key outside the reserved core keys is a plugin section; a value there that is
+    not a JSON object raises ValidationError naming the key.
+    """
+    require_object_sections(body)
     plugins = plugin_sections(body)
     core = {k: v for k, v in body.items() if k not in plugins and not k.startswith("__")}
     return core, plugins
@@ -144,6 +157,7 @@ def plan_main_save(
             new_secrets[plugin_id] = deep_merge(_object(new_secrets.get(plugin_id)), secret)
     check_hardware(new_main, stored_main, body)
     changed = changed_sections(stored_main, new_main, stored_secrets, new_secrets)
+    _refuse_non_finite(changed, new_main, new_secrets)
     return new_main, new_secrets, changed
 
 
@@ -156,20 +170,34 @@ def plan_raw_save(
 ) -> tuple[JsonObject, list[str]]:
     """Return ``(new_main, changed_sections)`` for a whole-file replacement.
 
-    The file is stored as written, but its plugin sections must pass validation (when
-    ``schema_for`` is given, with the stored secrets merged in), so the raw editor
-    cannot store what a plugin would refuse.
-    The caller runs auto-update setup when ``needs_auto_update_setup(changed)`` (rule 5).
+    The file is stored as written, but every plugin section must be a JSON object, the
+    sections of installed plugins must pass validation (when ``schema_for`` is given,
+    with the stored secrets merged in), so the raw editor cannot store what a plugin
+    would refuse, and every limited core value it changes must be in range
+    (``limits``). Sections of plugins that are not installed (``schema_for`` raises
+    ``UNKNOWN_PLUGIN``) are kept unchecked, so a backup can be restored after an
+    uninstall. The caller runs auto-update setup when ``needs_auto_update_setup(changed)``
+    (rule 5).
     """
     if not isinstance(replacement, dict):
         raise ValidationError(
             "the config file must hold a JSON object", error_code="INVALID_CONFIG"
         )
+    # Only what this save changes must be an object: a scalar left in the file by an
+    # older version must not block every raw save until someone removes it.
+    require_object_sections({k: v for k, v in replacement.items()
+                             if k not in stored_main or stored_main[k] != v})
     if schema_for is not None:
-        sections = plugin_sections(replacement)
-        prepare_and_validate_sections(sections, {}, schema_for, stored_secrets=stored_secrets)
+        schemas = _installed_schemas(plugin_sections(replacement), schema_for)
+        installed = {k: v for k, v in plugin_sections(replacement).items() if k in schemas}
+        prepare_and_validate_sections(
+            installed, {}, schemas.__getitem__, stored_secrets=stored_secrets
+        )
+    check_config_limits(replacement, stored_main)
     new_main = copy.deepcopy(replacement)
-    return new_main, changed_sections(stored_main, new_main)
+    changed = changed_sections(stored_main, new_main)
+    _refuse_non_finite(changed, new_main)
+    return new_main, changed
 
 
 def changed_sections(
@@ -193,6 +221,8 @@ def _typed(body: JsonObject, prefix: str, template: JsonObject, stored: JsonObje
         name = f"{prefix}{key}"
         if not prefix and (key.startswith("__") or is_plugin_key(key)):
             if not key.startswith("__"):
+                if not isinstance(value, dict):
+                    raise not_an_object(key)
                 typed[key] = value
             continue
         kind = kind_for(name, template, stored)
@@ -203,6 +233,26 @@ def _typed(body: JsonObject, prefix: str, template: JsonObject, stored: JsonObje
         if coerced is not KEEP:
             typed[key] = coerced
     return typed
+
+
+def _installed_schemas(
+    sections: dict[str, JsonObject], schema_for: SchemaFor
+) -> dict[str, JsonObject | None]:
+    schemas: dict[str, JsonObject | None] = {}
+    for plugin_id in sections:
+        try:
+            schemas[plugin_id] = schema_for(plugin_id)
+        except ValidationError as err:
+            if err.error_code != "UNKNOWN_PLUGIN":
+                raise
+    return schemas
+
+
+def _refuse_non_finite(changed: list[str], *configs: JsonObject) -> None:
+    for config in configs:
+        for key in changed:
+            if key in config:
+                check_finite(config[key], key)
 
 
 def _refuse_replaced_sections(stored_main: JsonObject, new_main: JsonObject) -> None:

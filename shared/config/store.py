@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -20,7 +19,7 @@ from shared.config.migrate import migrate
 from shared.config.secrets import keep_secrets_secret, merge_secrets
 from shared.config.template import load_template
 from shared.errors import ConfigError, ValidationError
-from shared.jsonfile import atomic_write_json, dumps
+from shared.jsonfile import atomic_write_json, dumps, read_json_file
 from shared.paths import Paths
 
 JsonObject = dict[str, Any]
@@ -50,10 +49,11 @@ class ConfigStore:
         with self.lock():
             self._remove_stale_temp_files()
             template = self.template()
-            if not self.paths.config_file.exists():
+            stored = self._read(self.paths.config_file)
+            if stored is None:
                 self._write_main(template)
                 return sorted(template)
-            migrated, added = migrate(self._read(self.paths.config_file), template)
+            migrated, added = migrate(stored, template)
             if added:
                 self.save(migrated)
             return added
@@ -64,25 +64,40 @@ class ConfigStore:
 
     def load_main(self) -> JsonObject:
         """Return config.json as stored (the template if the file does not exist yet)."""
-        if not self.paths.config_file.exists():
-            return self.template()
-        return self._read(self.paths.config_file)
+        stored = self._read(self.paths.config_file)
+        return self.template() if stored is None else stored
 
     def load_secrets(self) -> JsonObject:
         """Return config_secrets.json, or an empty dict when there is none."""
-        if not self.paths.secrets_file.exists():
-            return {}
-        return self._read(self.paths.secrets_file)
+        stored = self._read(self.paths.secrets_file)
+        return {} if stored is None else stored
 
     def read_text(self) -> str:
-        """Return config.json exactly as stored, for the raw editor."""
+        """Return config.json exactly as stored, for the raw editor.
+
+        The text is returned even when it is not valid JSON (the editor is where it gets
+        fixed). A missing file gives the template's text, the config a daemon would
+        create; a file that is not UTF-8 raises ConfigError naming the byte's position.
+        """
+        path = self.paths.config_file
         try:
-            return self.paths.config_file.read_text(encoding="utf-8")
+            data = path.read_bytes()
         except FileNotFoundError:
             return dumps(self.template())
         except OSError as err:
-            path = self.paths.config_file
             raise ConfigError(f"cannot read {path}: {err.strerror or err}") from err
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = data.count(b"\n", 0, err.start) + 1
+            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+            raise ConfigError(
+                f"{path.name} is not UTF-8 text (byte 0x{data[err.start]:02x} at line {line}, "
+                f"column {column}), so the editor cannot show it; fix it by hand or copy "
+                f"back a backup from {self.paths.backups_dir}",
+                error_code="CONFIG_INVALID_JSON",
+                details={"file": str(path), "line": line, "column": column},
+            ) from err
 
     def save(self, main: JsonObject, secrets: JsonObject | None = None) -> None:
         """Back up config.json, then write the main config (and the secrets, if given)."""
@@ -98,20 +113,28 @@ class ConfigStore:
             self._write_main(main)
 
     def update(self, fn: UpdateFn) -> tuple[JsonObject, JsonObject]:
-        """Read, change with ``fn(main, secrets)`` and save, all under the lock."""
+        """Read, change with ``fn(main, secrets)`` and save, all under the lock.
+
+        Only what changed is written: a change that leaves both files as they are
+        writes nothing and takes no backup (so empty saves never push real backups
+        out), and a change to the secrets alone rewrites only the secrets file.
+        Returns the new ``(main, secrets)`` either way.
+        """
         with self.lock():
             main, secrets = self.load_main(), self.load_secrets()
-            before = copy.deepcopy(secrets)
+            main_before, secrets_before = copy.deepcopy(main), copy.deepcopy(secrets)
             result = fn(main, secrets)
             if result is not None:
                 main, secrets = result
-            self.save(main, secrets if secrets != before else None)
+            _require_object(main, "config")
+            _require_object(secrets, "secrets")
+            main_changed = not _same_json(main, main_before)
+            secrets_changed = not _same_json(secrets, secrets_before)
+            if main_changed or not self.paths.config_file.exists():
+                self.save(main, secrets if secrets_changed else None)
+            elif secrets_changed:
+                atomic_write_json(self.paths.secrets_file, secrets, SECRETS_MODE)
             return main, secrets
-
-    def save_raw(self, obj: Any) -> None:
-        """Replace config.json with a whole new object from the raw editor."""
-        _require_object(obj, "config")
-        self.save(obj)
 
     def _remove_stale_temp_files(self) -> None:
         # Every writer of these files holds the lock, so a temp file seen now was left
@@ -133,23 +156,15 @@ class ConfigStore:
             mode = DEFAULT_MODE
         atomic_write_json(self.paths.config_file, main, mode)
 
-    def _read(self, path: Path) -> JsonObject:
+    def _read(self, path: Path) -> JsonObject | None:
+        """Return a config file's object, or None when the file does not exist."""
+        what = "secrets file" if path == self.paths.secrets_file else "config file"
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+            data = read_json_file(path, what)
+        except ConfigError as err:
+            if err.error_code == "FILE_NOT_FOUND":
+                return None
             raise
-        except (OSError, UnicodeDecodeError) as err:
-            reason = getattr(err, "strerror", None) or err
-            raise ConfigError(f"cannot read {path.name} in {path.parent}: {reason}") from err
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ConfigError(
-                f"{path.name} is not valid JSON: {err.msg} at line {err.lineno}, "
-                f"column {err.colno} ({path})",
-                error_code="CONFIG_INVALID_JSON",
-                details={"file": str(path), "line": err.lineno, "column": err.colno},
-            ) from err
         if not isinstance(data, dict):
             raise ConfigError(
                 f"{path.name} must hold a JSON object, not {type(data).__name__} ({path})",
@@ -157,6 +172,18 @@ class ConfigStore:
                 details={"file": str(path)},
             )
         return data
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Return whether two JSON values are equal, types included (``1``, ``1.0`` and
+    ``True`` differ, unlike with ``==``); key order does not matter."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_json(a[key], b[key]) for key in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 def _require_object(value: Any, what: str) -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import copy
-import json
 import threading
 from pathlib import Path
 from typing import Any
 
 from shared.errors import ConfigError
+from shared.jsonfile import read_json_file
 from shared.paths import TEMPLATE_FILE
 
 _cache: dict[Path, tuple[int, dict[str, Any]]] = {}
@@ -23,15 +23,10 @@ def load_template(path: Path | None = None) -> dict[str, Any]:
         with _cache_lock:
             cached = _cache.get(path)
             if cached is None or cached[0] != stamp:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                data = read_json_file(path, "config template")
                 if not isinstance(data, dict):
                     raise ConfigError(f"config template {path} is not a JSON object")
                 cached = _cache[path] = (stamp, data)
     except OSError as err:
         raise ConfigError(f"config template {path} cannot be read: {err.strerror or err}") from err
-    except json.JSONDecodeError as err:
-        raise ConfigError(
-            f"config template {path.name} is not valid JSON: {err.msg} "
-            f"(line {err.lineno}, column {err.colno})"
-        ) from err
     return copy.deepcopy(cached[1])

@@ -136,3 +136,154 @@ def test_raw_post_with_an_invalid_plugin_section_is_rejected(web):
     response = web.client.post("/api/v3/config/raw/main", json=replacement)
     assert response.status_code == 400
     assert web.paths.config_file.read_bytes() == before
+
+
+def _unchanged(web, before, backups_before):
+    assert web.paths.config_file.read_bytes() == before
+    assert _backups(web) == backups_before
+
+
+def test_non_object_plugin_sections_are_refused(web):
+    before, backups = web.paths.config_file.read_bytes(), _backups(web)
+    for body in ({"web-ui-info": "x"}, {"nosuchplugin": [1, 2]}, {"clock": 5}):
+        response = web.client.post("/api/v3/config/main", json=body)
+        assert response.status_code == 400, body
+        key = next(iter(body))
+        assert response.get_json()["message"] == f"{key}: a plugin section must be a JSON object"
+    response = web.client.post("/api/v3/config/main", json={"nosuchplugin": {"a": 1}})
+    assert response.status_code == 400
+    assert response.get_json()["error_code"] == "UNKNOWN_PLUGIN"
+    replacement = {**web.config(), "web-ui-info": "x"}
+    response = web.client.post("/api/v3/config/raw/main", json=replacement)
+    assert response.status_code == 400
+    assert "web-ui-info" in response.get_json()["message"]
+    _unchanged(web, before, backups)
+
+
+def test_form_fields_outside_core_and_installed_plugins_are_refused(web):
+    before, backups = web.paths.config_file.read_bytes(), _backups(web)
+    for data, field in (({"weird[]": "1"}, "weird"), ({"nosuchplugin.enabled": "on"},
+                                                     "nosuchplugin.enabled"),
+                        ({"display.hardware.rows x": "16"}, "display.hardware.rows x")):
+        response = web.client.post("/api/v3/config/main", data=data)
+        assert response.status_code == 400, data
+        body = response.get_json()
+        assert body["details"]["field"] == field
+        assert field in body["message"]
+    assert "weird" not in web.config()
+    _unchanged(web, before, backups)
+    response = web.client.post("/api/v3/config/main", data={"clock.title": "Hi"})
+    assert response.status_code == 200, response.get_json()
+    assert web.config()["clock"]["title"] == "Hi"
+
+
+def test_huge_and_non_finite_numbers_answer_400(web):
+    before, backups = web.paths.config_file.read_bytes(), _backups(web)
+    for body, field in (({"brightness": 10**400}, "brightness"),
+                        ({"vegas_scroll": {"scroll_delay": 10**400}},
+                         "vegas_scroll.scroll_delay")):
+        response = web.client.post("/api/v3/config/main", json=body)
+        assert response.status_code == 400, response.get_json()
+        assert response.get_json()["details"]["field"] == field
+    response = web.client.post("/api/v3/config/main", data={"vegas_scroll.scroll_delay": "inf"})
+    assert response.status_code == 400
+    assert "vegas_scroll.scroll_delay" in response.get_json()["message"]
+    _unchanged(web, before, backups)
+
+
+def test_empty_saves_write_nothing_and_keep_the_backups(web):
+    web.client.post("/api/v3/config/main", json={"brightness": 11})
+    backups = _backups(web)
+    inode = web.paths.config_file.stat().st_ino
+    for _ in range(6):
+        response = web.client.post("/api/v3/config/main", json={})
+        assert response.status_code == 200
+        assert response.get_json()["data"]["changed_sections"] == []
+    response = web.client.post("/api/v3/config/main", json={"brightness": 11})
+    assert response.status_code == 200
+    assert _backups(web) == backups and len(backups) == 1
+    assert web.paths.config_file.stat().st_ino == inode
+
+
+def test_out_of_range_core_settings_answer_400_naming_the_range(web):
+    before, backups = web.paths.config_file.read_bytes(), _backups(web)
+    for value in (500, -5, 0):
+        response = web.client.post("/api/v3/config/main", json={"brightness": value})
+        assert response.status_code == 400
+        body = response.get_json()
+        assert body["error_code"] == "OUT_OF_RANGE"
+        assert body["message"] == f"brightness must be between 1 and 100 (got {value})"
+    for data in ({"display.hardware.pwm_bits": "12"}, {"web.port": "70000"},
+                 {"display.runtime.gpio_slowdown": "11"}, {"display_durations.clock": "0"}):
+        response = web.client.post("/api/v3/config/main", data=data)
+        assert response.status_code == 400, data
+        assert response.get_json()["details"]["field"] == next(iter(data))
+    replacement = web.config()
+    replacement["display"]["hardware"]["pwm_lsb_nanoseconds"] = 10
+    response = web.client.post("/api/v3/config/raw/main", json=replacement)
+    assert response.status_code == 400
+    assert "display.hardware.pwm_lsb_nanoseconds" in response.get_json()["message"]
+    _unchanged(web, before, backups)
+
+
+def test_raw_editor_restores_sections_of_uninstalled_plugins(web):
+    replacement = web.config()
+    replacement["uninstalled"] = {"enabled": True, "interval": "legacy"}
+    response = web.client.post("/api/v3/config/raw/main", json=replacement)
+    assert response.status_code == 200, response.get_json()
+    assert web.config()["uninstalled"] == {"enabled": True, "interval": "legacy"}
+    response = web.client.post("/api/v3/config/main", json={"uninstalled": {"enabled": False}})
+    assert response.status_code == 400
+    assert response.get_json()["error_code"] == "UNKNOWN_PLUGIN"
+
+
+def test_json_list_for_a_single_value_answers_400(web):
+    before = web.paths.config_file.read_bytes()
+    response = web.client.post("/api/v3/config/main", json={"brightness": [5]})
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["details"]["field"] == "brightness" and "not a list" in body["message"]
+    assert web.paths.config_file.read_bytes() == before
+
+
+def test_raw_get_of_a_missing_config_is_the_template(web):
+    web.paths.config_file.unlink()
+    response = web.client.get("/api/v3/config/raw/main")
+    assert response.status_code == 200
+    assert json.loads(response.get_json()["data"]["content"])["web"] == {"port": 5000}
+
+
+def test_raw_get_of_a_config_that_is_not_utf8_names_the_problem(web):
+    web.paths.config_file.write_bytes(b'{"timezone": "M\xfcnchen"}')
+    body = web.client.get("/api/v3/config/raw/main").get_json()
+    assert body["error_code"] == "CONFIG_INVALID_JSON"
+    assert "config.json is not UTF-8 text" in body["message"]
+    assert "line 1, column 16" in body["message"]
+
+
+def test_raw_save_keeps_an_unchanged_legacy_scalar_key(web):
+    stored = web.config()
+    stored["web_display_autostart"] = True  # written by an older version
+    web.paths.config_file.write_text(json.dumps(stored))
+    replacement = dict(stored, brightness=33)
+    response = web.client.post("/api/v3/config/raw/main", json=replacement)
+    assert response.status_code == 200, response.get_json()
+    assert web.config()["brightness"] == 33
+
+
+def test_raw_save_validates_plugin_sections_with_their_stored_secrets(web):
+    schema = {"type": "object", "required": ["api_key"],
+              "properties": {"api_key": {"type": "string", "x-secret": True}}}
+    from tests.web_service.conftest import write_plugin
+
+    write_plugin(web.paths.plugins_dir(), "weather", schema=schema)
+    web.paths.secrets_file.write_text(json.dumps({"weather": {"api_key": "k"}}))
+    replacement = dict(web.config(), weather={"enabled": True})
+    response = web.client.post("/api/v3/config/raw/main", json=replacement)
+    assert response.status_code == 200, response.get_json()
+
+
+def test_dim_brightness_out_of_range_is_refused(web):
+    response = web.client.post("/api/v3/config/main", json={"dim_schedule": {"dim_brightness": 0}})
+    assert response.status_code == 400
+    assert "dim_brightness" in response.get_json()["message"]

@@ -49,7 +49,8 @@ def post_raw() -> Reply:
                               error_code="INVALID_CONFIG")
 
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
-        new_main, sections = plan_raw_save(main, replacement, schema_for=svc.catalog.schema_for)
+        new_main, sections = plan_raw_save(main, replacement, schema_for=svc.catalog.schema_for,
+                                           stored_secrets=secrets)
         return new_main, secrets, sections
 
     changed = svc.save_config(plan)

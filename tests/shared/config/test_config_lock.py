@@ -89,6 +89,51 @@ def test_save_writes_nothing_while_another_process_holds_the_lock(store: ConfigS
     assert store.paths.config_file.read_bytes() == before
 
 
+def _old_config(paths: Paths) -> bytes:
+    paths.config_dir.mkdir(parents=True, exist_ok=True)
+    paths.config_file.write_text(json.dumps({"brightness": 12, "clock": {"enabled": True}}))
+    return paths.config_file.read_bytes()
+
+
+def test_ensure_waits_while_another_process_holds_the_lock(store: ConfigStore) -> None:
+    old = _old_config(store.paths)
+    holder = _python(HOLDER, str(store.paths.config_dir), stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE)
+    outcome: list[Any] = []
+    try:
+        assert holder.stdout is not None and holder.stdin is not None
+        assert holder.stdout.readline().strip() == "locked"
+        migrator = threading.Thread(target=lambda: outcome.append(store.ensure()))
+        migrator.start()
+        time.sleep(0.5)
+        assert migrator.is_alive() and outcome == []
+        assert store.paths.config_file.read_bytes() == old
+        holder.stdin.close()
+        migrator.join(5)
+    finally:
+        if holder.stdin is not None and not holder.stdin.closed:
+            holder.stdin.close()
+        holder.wait(timeout=10)
+    assert not migrator.is_alive()
+    assert "display" in outcome[0] and "brightness" not in outcome[0]
+    migrated = json.loads(store.paths.config_file.read_text())
+    assert migrated["brightness"] == 12 and migrated["clock"] == {"enabled": True}
+    assert "vegas_scroll" in migrated
+
+
+def test_ensure_gives_up_when_the_lock_is_held_too_long(store: ConfigStore) -> None:
+    old = _old_config(store.paths)
+    impatient = ConfigStore(store.paths, lock_timeout=0.3)
+    with _held_by_another_process(store.paths):
+        started = time.monotonic()
+        with pytest.raises(ConfigError) as caught:
+            impatient.ensure()
+        assert 0.25 <= time.monotonic() - started < 3
+    assert caught.value.error_code == "CONFIG_LOCKED"
+    assert store.paths.config_file.read_bytes() == old
+    assert not store.paths.backups_dir.exists() or not any(store.paths.backups_dir.iterdir())
+
+
 def test_lock_is_reentrant_within_a_thread(paths: Paths) -> None:
     with config_lock(paths, timeout=1), config_lock(paths, timeout=1):
         pass

@@ -283,3 +283,186 @@ def test_raw_save_must_be_an_object_and_validates_plugin_sections(
     new, changed = plan_raw_save(stored, good, schema_for=schema_for, stored_secrets=SECRETS)
     assert new == good and changed == ["brightness"]
     assert save_rules.needs_auto_update_setup(changed) is False
+
+
+# Every non-reserved top-level key is a plugin section, and must be an object.
+
+INSTALLED = {"clock", "weather", "ticker"}
+
+
+def catalog_schema_for(plugin_id: str) -> dict[str, Any] | None:
+    """Like the web's PluginCatalog.schema_for: an id nobody installed is refused."""
+    if plugin_id not in INSTALLED:
+        raise ValidationError(f"plugin {plugin_id!r} is not installed",
+                              error_code="UNKNOWN_PLUGIN")
+    return SCHEMAS.get(plugin_id)
+
+
+@pytest.mark.parametrize("body", [{"web-ui-info": "x"}, {"nosuchplugin": [1, 2]},
+                                  {"clock": None}, {"brightness": 10, "ticker": True}])
+def test_json_body_with_a_non_object_plugin_section_is_refused(
+    stored: dict[str, Any], body: dict[str, Any]
+) -> None:
+    key = next(k for k in body if k != "brightness")
+    for schemas in (schema_for, catalog_schema_for):
+        with pytest.raises(ValidationError) as caught:
+            plan_main_save(stored, SECRETS, body, form=False, schema_for=schemas)
+        assert caught.value.message == f"{key}: a plugin section must be a JSON object"
+        assert caught.value.status == 400
+        assert caught.value.details["field"] == key
+    with pytest.raises(ValidationError, match=key):
+        split_plugin_sections(body)
+    with pytest.raises(ValidationError, match=key):
+        apply_json_body(stored, body)
+
+
+def test_json_body_for_a_plugin_that_is_not_installed_is_refused(
+    stored: dict[str, Any],
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        plan_main_save(stored, SECRETS, {"nosuchplugin": {"enabled": True}}, form=False,
+                       schema_for=catalog_schema_for)
+    assert caught.value.error_code == "UNKNOWN_PLUGIN"
+
+
+def test_form_field_outside_core_and_installed_plugins_is_refused(
+    stored: dict[str, Any],
+) -> None:
+    for form in ({"weird[]": "1"}, {"weird": ["1", "2"]}, {"weird.sub": "1"}):
+        with pytest.raises(ValidationError) as caught:
+            plan_main_save(stored, SECRETS, form, form=True, schema_for=catalog_schema_for)
+        assert caught.value.status == 400
+        assert caught.value.error_code == "UNKNOWN_FIELD"
+        assert caught.value.details["field"] in ("weird", "weird.sub")
+        assert caught.value.message.startswith(caught.value.details["field"])
+    # Without a catalog only plugins with a stored section are known.
+    with pytest.raises(ValidationError, match="weird"):
+        apply_form_body(stored, {"weird": "1"})
+    assert apply_form_body(stored, {"weather.units": "imperial"})["weather"]["units"] == "imperial"
+
+
+def test_form_field_naming_a_whole_plugin_section_is_refused(stored: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError) as caught:
+        plan_main_save(stored, SECRETS, {"clock": "on"}, form=True,
+                       schema_for=catalog_schema_for)
+    assert caught.value.details == {"field": "clock"}
+
+
+@pytest.mark.parametrize("name", ["display.hardware.rows x", "display/hardware", "a b",
+                                  "display..rows", "brightness.", "é", "display.hardware.<rows>"])
+def test_form_field_names_with_odd_characters_are_refused(
+    stored: dict[str, Any], name: str
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        plan_main_save(stored, SECRETS, {name: "16"}, form=True, schema_for=catalog_schema_for)
+    assert caught.value.status == 400
+    assert caught.value.details == {"field": name}
+
+
+def test_form_section_naming_an_uninstalled_plugin_is_refused(stored: dict[str, Any]) -> None:
+    stored["gone"] = {"enabled": True}
+    with pytest.raises(ValidationError) as caught:
+        plan_main_save(stored, SECRETS, {"__form_section": "gone"}, form=True,
+                       schema_for=catalog_schema_for)
+    assert caught.value.details == {"field": "__form_section"}
+
+
+def test_raw_save_refuses_non_object_plugin_sections(stored: dict[str, Any]) -> None:
+    for value in ("x", [1, 2], 3, None, True):
+        with pytest.raises(ValidationError) as caught:
+            plan_raw_save(stored, {**stored, "web-ui-info": value},
+                          schema_for=catalog_schema_for)
+        assert caught.value.message == "web-ui-info: a plugin section must be a JSON object"
+    with pytest.raises(ValidationError, match="nosuchplugin"):
+        plan_raw_save(stored, {**stored, "nosuchplugin": [1, 2]})
+
+
+def test_raw_save_keeps_sections_of_uninstalled_plugins_unchecked(
+    stored: dict[str, Any],
+) -> None:
+    # A backup taken before an uninstall can be restored as it is.
+    backup = {**stored, "gone": {"enabled": "yes", "interval": -3}}
+    new, changed = plan_raw_save(stored, backup, schema_for=catalog_schema_for,
+                                 stored_secrets=SECRETS)
+    assert new["gone"] == {"enabled": "yes", "interval": -3}
+    assert changed == ["gone"]
+    # Installed plugins are still validated.
+    with pytest.raises(ValidationError, match="clock"):
+        plan_raw_save(stored, {**backup, "clock": {"interval": 0}},
+                      schema_for=catalog_schema_for, stored_secrets=SECRETS)
+
+
+# Numbers: huge, not finite, or a list where one value belongs.
+
+@pytest.mark.parametrize("body, field", [
+    ({"brightness": 10**400}, "brightness"),
+    ({"brightness": -(10**400)}, "brightness"),
+    ({"vegas_scroll": {"scroll_delay": 10**400}}, "vegas_scroll.scroll_delay"),
+    ({"location": {"latitude": 10**400}}, "location.latitude"),
+    ({"display_durations": {"clock": 10**400}}, "display_durations.clock"),
+    ({"vegas_scroll": {"separator_color": [10**400, 0, 0]}}, "vegas_scroll.separator_color[0]"),
+    ({"vegas_scroll": {"scroll_delay": 10**5000}}, "vegas_scroll.scroll_delay"),
+])
+def test_huge_numbers_are_refused_naming_the_field(
+    stored: dict[str, Any], body: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        plan_main_save(stored, SECRETS, body, form=False, schema_for=schema_for)
+    assert caught.value.status == 400
+    assert caught.value.details["field"] == field
+    assert field in caught.value.message and len(caught.value.message) < 200
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), "NaN",
+                                   "Infinity", "1e400"])
+def test_nan_and_infinity_are_refused_for_numeric_keys(
+    stored: dict[str, Any], value: Any
+) -> None:
+    for body in ({"vegas_scroll": {"scroll_delay": value}}, {"location": {"latitude": value}}):
+        with pytest.raises(ValidationError, match="finite"):
+            plan_main_save(stored, SECRETS, body, form=False, schema_for=schema_for)
+    with pytest.raises(ValidationError, match="finite"):
+        apply_form_body(stored, {"vegas_scroll.scroll_delay": str(value)})
+
+
+def test_non_finite_numbers_are_refused_inside_plugin_sections(stored: dict[str, Any]) -> None:
+    schemas = {"gauge": {"type": "object", "properties": {"level": {"type": "number"}}}}
+    with pytest.raises(ValidationError) as caught:
+        plan_main_save(stored, {}, {"gauge.level": "1e400"}, form=True,
+                       schema_for=schemas.get)
+    assert caught.value.details == {"field": "gauge.level"}
+    with pytest.raises(ValidationError, match="gone.ratio"):
+        plan_raw_save(stored, {**stored, "gone": {"ratio": float("nan")}})
+
+
+def test_whole_numbers_keep_every_digit(stored: dict[str, Any]) -> None:
+    new = apply_json_body(stored, {"vegas_scroll": {"content_refresh_interval":
+                                                    "12345678901234567891"}})
+    assert new["vegas_scroll"]["content_refresh_interval"] == 12345678901234567891
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"brightness": [5]}, "brightness"),
+    ({"display": {"double_sided": [True]}}, "display.double_sided"),
+    ({"timezone": ["UTC"]}, "timezone"),
+    ({"display_durations": {"clock": [15]}}, "display_durations.clock"),
+    ({"display_durations": [{"clock": 15}]}, "display_durations"),
+    ({"location": {"latitude": []}}, "location.latitude"),
+])
+def test_json_list_where_the_template_has_a_single_value_is_refused(
+    stored: dict[str, Any], body: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        plan_main_save(stored, SECRETS, body, form=False, schema_for=schema_for)
+    assert caught.value.details == {"field": field}
+    assert "not a list" in caught.value.message
+
+
+def test_form_may_still_collapse_a_repeated_field(stored: dict[str, Any]) -> None:
+    new, _, _ = plan_main_save(stored, SECRETS, {"brightness": ["40", "50"],
+                                                 "display.double_sided": ["off", "on"]},
+                               form=True, schema_for=schema_for)
+    assert new["brightness"] == 50 and new["display"]["double_sided"] is True
+    marked = {"__form_section": "display", "display": {"double_sided": ["false", "on"]}}
+    new, _, _ = plan_main_save(stored, SECRETS, marked, form=False, schema_for=schema_for)
+    assert new["display"]["double_sided"] is True

@@ -1,9 +1,10 @@
-"""The config store: create, migrate, load with secrets, save, update, raw saves."""
+"""The config store: create, migrate, load with secrets, save, update, raw text."""
 
 from __future__ import annotations
 
 import json
 import stat
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from shared.config.backups import list_backups
 from shared.config.store import ConfigStore
 from shared.config.template import load_template
 from shared.errors import ConfigError, ValidationError
+from shared.jsonfile import read_json_file
 
 
 def _read(path: Any) -> Any:
@@ -126,14 +128,103 @@ def test_update_that_raises_writes_nothing(store: ConfigStore) -> None:
     assert list_backups(store.paths) == []
 
 
-def test_save_raw_must_be_an_object_and_is_backed_up_first(store: ConfigStore) -> None:
+def test_update_that_changes_nothing_writes_nothing(store: ConfigStore) -> None:
     store.ensure()
-    with pytest.raises(ValidationError):
-        store.save_raw([1, 2])
-    store.save_raw({"brightness": 7})
-    assert _read(store.paths.config_file) == {"brightness": 7}
-    backups = list_backups(store.paths)
-    assert len(backups) == 1 and _read(backups[0]) == load_template()
+    before = store.paths.config_file.stat()
+    for _ in range(6):
+        main, secrets = store.update(lambda main, secrets: None)
+        assert main == load_template() and secrets == {}
+    store.update(lambda main, secrets: (dict(main), dict(secrets)))
+    after = store.paths.config_file.stat()
+    assert list_backups(store.paths) == []
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert not store.paths.secrets_file.exists()
+
+
+def test_update_tells_equal_values_of_another_type_apart(store: ConfigStore) -> None:
+    store.ensure()
+    store.update(lambda main, secrets: main.update(brightness=1))
+    store.update(lambda main, secrets: main.update(brightness=True))
+    assert _read(store.paths.config_file)["brightness"] is True
+    assert len(list_backups(store.paths)) == 2
+
+
+def test_update_of_the_secrets_alone_rewrites_only_the_secrets(store: ConfigStore) -> None:
+    store.ensure()
+    inode = store.paths.config_file.stat().st_ino
+    main, secrets = store.update(lambda main, secrets: secrets.update(clock={"token": "t"}))
+    assert _read(store.paths.secrets_file) == secrets == {"clock": {"token": "t"}}
+    assert stat.S_IMODE(store.paths.secrets_file.stat().st_mode) == 0o600
+    assert store.paths.config_file.stat().st_ino == inode
+    assert list_backups(store.paths) == []
+
+
+def test_update_creates_a_missing_config_even_when_nothing_changes(store: ConfigStore) -> None:
+    main, _ = store.update(lambda main, secrets: None)
+    assert _read(store.paths.config_file) == main == load_template()
+
+
+def test_read_text_returns_the_file_as_stored_even_when_it_is_not_json(
+    store: ConfigStore,
+) -> None:
+    store.paths.config_dir.mkdir(parents=True)
+    store.paths.config_file.write_text('{"brightness": 10,,}', encoding="utf-8")
+    assert store.read_text() == '{"brightness": 10,,}'
+
+
+def test_read_text_of_a_missing_config_is_the_template_text(store: ConfigStore) -> None:
+    assert json.loads(store.read_text()) == load_template()
+    assert not store.paths.config_file.exists()
+
+
+def test_read_text_of_a_config_that_is_not_utf8_is_a_clear_config_error(
+    store: ConfigStore,
+) -> None:
+    store.paths.config_dir.mkdir(parents=True)
+    store.paths.config_file.write_bytes(b'{\n  "timezone": "M\xfcnchen"\n}\n')
+    with pytest.raises(ConfigError) as caught:
+        store.read_text()
+    error = caught.value
+    assert "config.json is not UTF-8" in error.message
+    assert "line 2, column 17" in error.message and "backup" in error.message
+    assert error.details["line"] == 2 and error.details["column"] == 17
+
+
+def test_config_that_is_not_utf8_is_reported_with_its_position(store: ConfigStore) -> None:
+    store.paths.config_dir.mkdir(parents=True)
+    store.paths.config_file.write_bytes(b'{\n  "timezone": "M\xfcnchen"\n}\n')
+    with pytest.raises(ConfigError) as caught:
+        store.load()
+    assert caught.value.error_code == "CONFIG_INVALID_JSON"
+    assert "config.json" in caught.value.message and "UTF-8" in caught.value.message
+    assert (caught.value.details["line"], caught.value.details["column"]) == (2, 17)
+
+
+def test_corrupt_template_is_reported_with_line_and_column(tmp_path: Path) -> None:
+    template = tmp_path / "config.template.json"
+    template.write_text('{\n  "brightness": 90,\n}\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_template(template)
+    error = caught.value
+    assert error.error_code == "CONFIG_INVALID_JSON"
+    assert "config template config.template.json is not valid JSON" in error.message
+    assert (error.details["line"], error.details["column"]) == (3, 1)
+    template.write_bytes(b'{"a": "\xff"}')
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        load_template(template)
+
+
+def test_read_json_file_names_what_it_read(tmp_path: Path) -> None:
+    path = tmp_path / "thing.json"
+    with pytest.raises(ConfigError) as caught:
+        read_json_file(path, "thing file")
+    assert caught.value.error_code == "FILE_NOT_FOUND"
+    assert caught.value.message.startswith("thing file thing.json not found")
+    path.write_text("[1, 2]", encoding="utf-8")
+    assert read_json_file(path, "thing file") == [1, 2]
+    path.write_text("1" * 5000, encoding="utf-8")
+    with pytest.raises(ConfigError, match="thing.json"):
+        read_json_file(path, "thing file")
 
 
 def test_corrupt_config_is_a_readable_config_error(store: ConfigStore) -> None:

@@ -1,0 +1,141 @@
+"""Allowed ranges of numeric core settings: one table for every save path.
+
+JSON and form saves of POST /config/main check each value they set
+(``coerce.coerce_value`` calls ``check_limit``); the raw editor checks every value its
+replacement changes (``check_config_limits``). Ranges come from the interface
+specification (brightness 1-100 in the UI, web port) and from the matrix library's own
+limits; the board-specific guidance and the panel geometry rules (rows, cols, chain,
+parallel, mapping) belong to the hardware rules behind ``save_rules.check_hardware``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from shared.errors import ValidationError
+
+
+@dataclass(frozen=True)
+class Limit:
+    """An inclusive range; ``low_open`` excludes ``low`` itself (``> low``)."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+
+    def allows(self, value: float) -> bool:
+        if self.low is not None and (value <= self.low if self.low_open else value < self.low):
+            return False
+        return self.high is None or value <= self.high
+
+    def describe(self) -> str:
+        if self.low is not None and self.high is not None:
+            return f"between {self.low:g} and {self.high:g}"
+        if self.low is not None:
+            return f"greater than {self.low:g}" if self.low_open else f"at least {self.low:g}"
+        return f"at most {self.high:g}"
+
+
+# Dotted path (``*`` matches one key) -> allowed range.
+LIMITS: dict[str, Limit] = {
+    "brightness": Limit(1, 100),
+    "display.hardware.brightness": Limit(1, 100),
+    "dim_schedule.dim_brightness": Limit(1, 100),
+    "web.port": Limit(1, 65535),
+    "display_durations.*": Limit(0, low_open=True),
+    "display.runtime.gpio_slowdown": Limit(-1, 10),
+    "display.hardware.limit_refresh_rate_hz": Limit(0),
+    "display.hardware.pwm_bits": Limit(1, 11),
+    "display.hardware.pwm_lsb_nanoseconds": Limit(50, 3000),
+    "display.hardware.pwm_dither_bits": Limit(0, 2),
+    "display.hardware.row_address_type": Limit(0, 5),
+    "display.hardware.scan_mode": Limit(0, 1),
+    "display.hardware.multiplexing": Limit(0),
+}
+
+
+def limit_for(name: str) -> Limit | None:
+    """Return the range of a dotted path, or None when it has none."""
+    exact = LIMITS.get(name)
+    if exact is not None:
+        return exact
+    for pattern, limit in LIMITS.items():
+        if "*" in pattern and fnmatch.fnmatchcase(name, pattern):
+            return limit
+    return None
+
+
+def check_limit(name: str, value: Any, limit: Limit | None = None) -> None:
+    """Raise ValidationError naming the setting and its range when a number is outside it.
+
+    ``limit`` defaults to the table's entry for ``name``. Values that are not numbers
+    are left to the type checks.
+    """
+    if not _is_number(value):
+        return
+    limit = limit_for(name) if limit is None else limit
+    if limit is not None and not limit.allows(value):
+        raise ValidationError(
+            f"{name} must be {limit.describe()} (got {value!r})",
+            error_code="OUT_OF_RANGE",
+            details={"field": name, "minimum": limit.low, "maximum": limit.high,
+                     "exclusive_minimum": limit.low_open},
+        )
+
+
+def check_config_limits(config: dict[str, Any], stored: dict[str, Any] | None = None) -> None:
+    """Check every limited value of a whole config (the raw editor's replacement).
+
+    With ``stored``, a value equal to the stored one is not checked again, so a value
+    the replacement does not change never blocks a save.
+    """
+    for pattern, limit in LIMITS.items():
+        for parts, value in _expand(config, pattern.split("."), []):
+            if stored is not None and _stored_equal(stored, parts, value):
+                continue
+            check_limit(".".join(parts), value, limit)
+
+
+def check_finite(value: Any, name: str) -> None:
+    """Refuse NaN and infinite numbers anywhere in ``value`` (they are not JSON)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError(
+            f"{name} must be a finite number (got {value!r})",
+            error_code="INVALID_FIELD",
+            details={"field": name},
+        )
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_finite(item, f"{name}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_finite(item, f"{name}[{index}]")
+
+
+def _expand(node: Any, pattern: list[str], path: list[str]) -> list[tuple[list[str], Any]]:
+    if not pattern:
+        return [(path, node)]
+    if not isinstance(node, dict):
+        return []
+    head, rest = pattern[0], pattern[1:]
+    keys = list(node) if head == "*" else [head] if head in node else []
+    found: list[tuple[list[str], Any]] = []
+    for key in keys:
+        found.extend(_expand(node[key], rest, [*path, str(key)]))
+    return found
+
+
+def _stored_equal(stored: dict[str, Any], parts: list[str], value: Any) -> bool:
+    node: Any = stored
+    for part in parts:
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return type(node) is type(value) and node == value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
