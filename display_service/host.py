@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from display_service.controller import Entry, build_entries
 from display_service.plugin_errors import PluginErrors
+
+Busy = Callable[[str], bool]
 
 
 class PluginHost(Protocol):
@@ -14,12 +17,15 @@ class PluginHost(Protocol):
 
     instances: dict[str, Any]
     load_errors: dict[str, str]
+    deferred: set[str]  # plugins whose hooks wait for their update() to return
 
     def modes(self, plugin_id: str) -> list[str]: ...
 
-    def apply_config(self, config: dict[str, Any]) -> list[str]: ...
+    def apply_config(self, config: dict[str, Any], busy: Busy | None = None) -> list[str]: ...
 
-    def unload_all(self) -> None: ...
+    def apply_deferred(self, busy: Busy | None = None) -> list[str]: ...
+
+    def unload_all(self, busy: Busy | None = None) -> None: ...
 
 
 _DISPLAY_TAKES_MODE: dict[type, bool] = {}

@@ -4,8 +4,9 @@ Frames are paced against deadlines on a monotonic clock. Static content (the def
 is redrawn once a second; a plugin with ``needs_high_fps`` or that says it is scrolling
 gets ``1 / refresh_hz``. Between frames the loop waits on ``wake`` with the time to its
 next deadline, so watcher threads (which only set flags and call ``wake.set()``) get
-their change applied at once, in this order: config reload, on-demand requests,
-preview viewer, expiries, then the frame.
+their change applied at once, in this order: config reload, config changes held back
+for a plugin whose update() was running (``lifecycle.py``; an update returning wakes
+the loop), on-demand requests, preview viewer, expiries, then the frame.
 
 The first frame is drawn once each plugin's first ``update()`` is scheduled, without
 waiting for it: a plugin with no data yet returns False (skipped) or draws a placeholder.
@@ -23,6 +24,7 @@ from typing import Any
 from display_service.controller import ACTIVE, Controller, Entry
 from display_service.display_manager import DisplayManager
 from display_service.host import PluginHost, call_display, rotation, update_interval
+from display_service.lifecycle import PluginHooks
 from display_service.on_demand import OnDemandHandler
 from display_service.plugin_errors import PluginErrors
 from display_service.state import BusWriter, FpsMeter, StatePublisher
@@ -67,7 +69,8 @@ class RenderLoop:
         self.clock = clock
         self.wake = threading.Event()
         self.errors = PluginErrors()
-        self.updates = UpdateScheduler(self.errors, clock, budget=update_budget)
+        self.updates = UpdateScheduler(self.errors, clock, update_budget, on_done=self.wake.set)
+        self.hooks = PluginHooks(plugins, self.updates)
         self.writer = BusWriter(bus)
         self.publisher = StatePublisher(bus, self.writer, clock)
         self.controller = Controller([], clock())
@@ -107,7 +110,7 @@ class RenderLoop:
                 now = self.clock()
                 self._apply_pending(now)
                 self.publisher.maybe_publish(now, self.state)
-                self.updates.poll(now)
+                self.updates.poll(now, hold=self.hooks.held)
                 self.display.process_deferred_updates()
                 self.display.flush_pending()
                 if now >= self._frame_due or self._current_key(now) != self._last_key:
@@ -129,6 +132,8 @@ class RenderLoop:
     def _apply_pending(self, now: float) -> None:
         if self._take(CONFIG_CHANGED):
             self._reload_config(now)
+        if changed := self.hooks.settle():
+            self._plugins_changed(changed, now)
         if self._take(DISPLAY_ON_DEMAND_REQUEST):
             for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
                 self.on_demand.handle(request, now)
@@ -221,21 +226,21 @@ class RenderLoop:
         except Exception as err:  # keep running on the last good config
             logger.error("config reload (seq %s) failed, keeping the running config: %s", seq, err)
             return
-        try:
-            changed = self.plugins.apply_config(config)
-        except Exception:  # isolation boundary: the plugin manager's reload
-            logger.exception("config reload (seq %s): applying to plugins failed", seq)
-            changed = []
+        changed = self.hooks.apply_config(config, seq)
         self.config, self.config_seq = config, seq
+        self._plugins_changed(changed, now)
+        self._apply_display_settings()
+        logger.info(
+            "config reloaded (seq %s): %d plugins, changed: %s; held until update() returns: %s",
+            seq, len(self.plugins.instances), ", ".join(changed) or "none",
+            ", ".join(sorted(self.hooks.held)) or "none",
+        )
+
+    def _plugins_changed(self, changed: list[str], now: float) -> None:
         self._rebuild(now)
         for plugin_id in changed:
             self.updates.request(plugin_id, now)
-        self._apply_display_settings()
         self.publisher.mark_dirty()
-        logger.info(
-            "config reloaded (seq %s): %d plugins, changed: %s",
-            seq, len(self.plugins.instances), ", ".join(changed) or "none",
-        )
 
     def _rebuild(self, now: float) -> None:
         instances = dict(self.plugins.instances)
@@ -281,11 +286,7 @@ class RenderLoop:
         }
 
     def _shutdown(self) -> None:
-        self.updates.shutdown()
-        try:
-            self.plugins.unload_all()
-        except Exception:  # isolation boundary: plugin cleanup at exit
-            logger.exception("unloading plugins failed")
+        self.hooks.shutdown()
         try:
             self.backend.clear()
             self.backend.close()

@@ -4,14 +4,19 @@ Each plugin's update runs on a small worker pool at its manifest ``update_interv
 (default 60 s), and once as soon as it is loaded. A call still running after the time
 budget marks the plugin overrun: the render loop skips it in the rotation until that
 call returns. A call that raises is recorded and the next one runs on schedule.
+
+Updates are only started by ``poll()``, on the render thread, so when ``busy()`` says
+False there, no update of that plugin can begin until the render thread polls again:
+the lifecycle hooks it calls meanwhile cannot overlap ``update()``. ``on_done`` is
+called (on the worker) after each update returns, to wake the render loop.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Collection, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,13 +47,15 @@ class UpdateScheduler:
         self,
         errors: PluginErrors,
         clock: Callable[[], float],
-        *,
         budget: float = DEFAULT_BUDGET,
+        *,
         workers: int = WORKERS,
+        on_done: Callable[[], None] | None = None,
     ) -> None:
         self.errors = errors
         self.clock = clock
         self.budget = budget
+        self.on_done = on_done
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="plugin-update")
         self._slots: dict[str, _Slot] = {}
         self._lock = threading.Lock()
@@ -74,11 +81,11 @@ class UpdateScheduler:
             if slot is not None:
                 slot.due = min(slot.due, now)
 
-    def poll(self, now: float) -> None:
-        """Start the updates that are due and mark the ones over budget."""
+    def poll(self, now: float, hold: Collection[str] = ()) -> None:
+        """Start the updates that are due (not those in ``hold``); mark the ones over budget."""
         with self._lock:
             for plugin_id, slot in self._slots.items():
-                if slot.running is None and now >= slot.due:
+                if slot.running is None and now >= slot.due and plugin_id not in hold:
                     slot.started = now
                     slot.running = self._pool.submit(self._run, plugin_id, slot)
                 elif slot.running is not None and not slot.overrun:
@@ -107,6 +114,8 @@ class UpdateScheduler:
                 slot.running = None
                 slot.runs += 1
                 slot.due = finished + slot.interval
+            if self.on_done is not None:
+                self.on_done()
 
     def next_due(self) -> float | None:
         """Return the earliest time something here needs the loop's attention."""
@@ -117,6 +126,12 @@ class UpdateScheduler:
                 if slot.running is None or not slot.overrun
             ]
         return min(times) if times else None
+
+    def busy(self, plugin_id: str) -> bool:
+        """Return True while a plugin's update is queued or running."""
+        with self._lock:
+            slot = self._slots.get(plugin_id)
+            return bool(slot and slot.running is not None and not slot.running.done())
 
     def is_overrun(self, plugin_id: str) -> bool:
         """Return True while a plugin's update is over budget."""
@@ -130,6 +145,10 @@ class UpdateScheduler:
             slot = self._slots.get(plugin_id)
             return slot.runs if slot else 0
 
-    def shutdown(self) -> None:
-        """Stop scheduling; queued calls are dropped, running ones are not waited for."""
+    def shutdown(self, grace: float = 0.0) -> None:
+        """Stop scheduling; queued calls are dropped, running ones get ``grace`` seconds."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            running = [s.running for s in self._slots.values() if s.running is not None]
+        if running and grace > 0:
+            wait(running, timeout=grace)

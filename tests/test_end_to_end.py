@@ -58,16 +58,20 @@ def _plugin(instance: Instance, plugin_id: str, modes: list[str]) -> Path:
     return directory
 
 
+def _write_config(instance: Instance, durations: dict[str, float]) -> None:
+    template = json.loads(Path("config/config.template.json").read_text())
+    template["display_durations"] = durations
+    template["alpha"] = {"enabled": True}
+    template["beta"] = {"enabled": True}
+    instance.write_config(template)
+
+
 @pytest.fixture
 def instance(tmp_path: Path) -> Instance:
     inst = Instance(tmp_path)
     _plugin(inst, "alpha", ["alpha_one", "alpha_two"])
     _plugin(inst, "beta", ["beta"])
-    template = json.loads(Path("config/config.template.json").read_text())
-    template["display_durations"] = {"alpha": 30, "beta": 30}
-    template["alpha"] = {"enabled": True}
-    template["beta"] = {"enabled": True}
-    inst.write_config(template)
+    _write_config(inst, {"alpha": 30, "beta": 30})
     return inst
 
 
@@ -82,32 +86,43 @@ def _wait(predicate, timeout=10.0, interval=0.02):
 
 
 def test_on_demand_round_trip_and_rotation_resumes(instance: Instance):
+    # Rotation: alpha_one, alpha_two (1 s each), then beta for 600 s. The on-demand
+    # interrupts beta, so a rotation that restarted from the top (or moved on to the
+    # next entry) on stop would show alpha_one, not beta.
+    _write_config(instance, {"alpha": 1, "beta": 600})
     bus = Bus(instance.cache_dir)
     with running(instance) as (display, web, url):
         status = _wait(lambda: (s := requests.get(f"{url}/api/v3/system/status").json()["data"])
                        ["display"]["service"] == "running" and s["display"]["plugin_id"] and s)
-        before = (status["display"]["plugin_id"], status["display"]["mode"])
-        assert before == ("alpha", "alpha_one")
         assert status["hardware"]["cause"] == "forced"
+        seen = _wait(lambda: (s := bus.read(keys.DISPLAY_STATE))["plugin_id"] == "beta" and s,
+                     timeout=60)
+        before = (seen["plugin_id"], seen["mode"])
+        assert before == ("beta", "beta")
 
         response = requests.post(f"{url}/api/v3/display/on-demand/start",
-                                 json={"plugin_id": "beta", "pinned": True})
+                                 json={"plugin_id": "alpha", "mode": "alpha_two",
+                                       "pinned": True})
         assert response.status_code == 200, response.text
         data = response.json()["data"]
-        assert (data["state"], data["service"], data["plugin_id"]) == ("active", "running", "beta")
+        assert (data["state"], data["service"], data["plugin_id"]) == ("active", "running", "alpha")
 
         state = bus.read(keys.DISPLAY_STATE)
         assert state["on_demand"]["request_id"] == data["request_id"]
         assert state["on_demand"]["state"] == "active"
-        assert bus.read(keys.DISPLAY_ON_DEMAND_CONFIG)["plugin_id"] == "beta"
-        _wait(lambda: bus.read(keys.DISPLAY_STATE)["plugin_id"] == "beta")
+        assert bus.read(keys.DISPLAY_ON_DEMAND_CONFIG)["plugin_id"] == "alpha"
+        showing = _wait(lambda: (s := bus.read(keys.DISPLAY_STATE))["plugin_id"] == "alpha" and s)
+        assert showing["mode"] == "alpha_two"
         assert bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST) == []  # consumed
 
         response = requests.post(f"{url}/api/v3/display/on-demand/stop", json={})
         assert response.status_code == 200, response.text
-        assert response.json()["data"]["state"] in ("stopped", "idle")
+        stop = response.json()["data"]
+        assert stop["state"] in ("stopped", "idle")
+        assert stop["current"] == {"plugin_id": "beta", "mode": "beta"}
         assert bus.read(keys.DISPLAY_ON_DEMAND_CONFIG) is None
-        resumed = _wait(lambda: (s := bus.read(keys.DISPLAY_STATE))["plugin_id"] != "beta" and s)
+        resumed = _wait(lambda: (s := bus.read(keys.DISPLAY_STATE))["on_demand"]["state"]
+                        == stop["state"] and s["on_demand"]["plugin_id"] is None and s)
         assert (resumed["plugin_id"], resumed["mode"]) == before
     assert display.process.returncode == 0, display.output()
     assert web.process.returncode == 0, web.output()

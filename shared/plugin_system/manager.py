@@ -9,12 +9,20 @@ installed-plugins listing uses the same rule (``manifest.resolve_enabled``).
 
 Each plugin is loaded inside its own guard: a broken one is logged as
 ``"<plugin_id>: <reason>"`` and recorded in ``load_errors``; it never stops the rest.
+
+Hooks never overlap a plugin's own ``update()``: the caller of ``apply_config`` and
+``unload_all`` may pass ``busy(plugin_id)``, true while that plugin's update is in
+flight. A busy plugin is left alone (no ``on_config_change``, ``on_disable`` or
+``cleanup``) and listed in ``deferred``; ``apply_deferred`` later applies the config
+current at that time, so a plugin held back through several reloads gets only the
+newest prepared config, and none when it equals the one it already has.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +37,8 @@ from shared.plugin_system.manifest import resolve_enabled
 from shared.plugin_system.schema import load_schema
 
 logger = logging.getLogger(__name__)
+
+Busy = Callable[[str], bool]
 
 
 class ConfigView:
@@ -76,6 +86,7 @@ class PluginManager:
         self._prepared: dict[str, dict[str, Any]] = {}
         self._failed_with: dict[str, tuple[Any, ...]] = {}
         self._logged: set[str] = set()
+        self.deferred: set[str] = set()
 
     @property
     def plugins_dir(self) -> Path:
@@ -144,40 +155,62 @@ class PluginManager:
         """Return the display modes of a plugin (its own ``modes`` outrank the manifest)."""
         return effective_modes(self.instances.get(plugin_id), self.get_manifest(plugin_id) or {})
 
-    def apply_config(self, config: dict[str, Any]) -> list[str]:
-        """Apply a newly saved config; return the ids of plugins changed, loaded or unloaded."""
+    def apply_config(self, config: dict[str, Any], busy: Busy | None = None) -> list[str]:
+        """Apply a newly saved config; return the ids of plugins changed, loaded or unloaded.
+
+        A loaded plugin for which ``busy`` says True is not touched now but added to
+        ``deferred``, for ``apply_deferred``.
+        """
         self.config = config
         infos = self.discover()
-        changed: list[str] = []
-        for plugin_id in list(self.instances):
-            try:
-                prepared = self.prepared_config(plugin_id)
-            except PluginError as err:
-                logger.warning("%s: config not applied: %s", plugin_id, err.message)
-                continue
-            if plugin_id not in self._infos or not self.is_enabled(plugin_id, prepared):
-                self.unload(plugin_id)
-                changed.append(plugin_id)
-            elif prepared != self._prepared.get(plugin_id):
-                self._prepared[plugin_id] = prepared
-                self._guard(plugin_id, "on_config_change", copy.deepcopy(prepared))
-                changed.append(plugin_id)
+        changed = [p for p in list(self.instances) if self._reconfigure(p, busy)]
         changed += self._load_missing(infos)
         return sorted(set(changed))
 
-    def unload(self, plugin_id: str) -> None:
-        """Disable, clean up and drop one loaded plugin."""
+    def apply_deferred(self, busy: Busy | None = None) -> list[str]:
+        """Apply the current config to deferred plugins no longer busy; return those changed."""
+        return [p for p in sorted(self.deferred) if self._reconfigure(p, busy)]
+
+    def _reconfigure(self, plugin_id: str, busy: Busy | None) -> bool:
+        """Bring one loaded plugin in line with ``self.config``; return True if it changed."""
+        if busy is not None and busy(plugin_id):
+            self.deferred.add(plugin_id)
+            return False
+        self.deferred.discard(plugin_id)
+        if plugin_id not in self.instances:
+            return False
+        try:
+            prepared = self.prepared_config(plugin_id)
+        except PluginError as err:
+            logger.warning("%s: config not applied: %s", plugin_id, err.message)
+            return False
+        if plugin_id not in self._infos or not self.is_enabled(plugin_id, prepared):
+            self.unload(plugin_id)
+            return True
+        if prepared != self._prepared.get(plugin_id):
+            self._prepared[plugin_id] = prepared
+            self._guard(plugin_id, "on_config_change", copy.deepcopy(prepared))
+            return True
+        return False
+
+    def unload(self, plugin_id: str, *, hooks: bool = True) -> None:
+        """Disable, clean up and drop one loaded plugin (without hooks: just drop it)."""
         if plugin_id not in self.instances:
             return
-        self._guard(plugin_id, "on_disable")
-        self._guard(plugin_id, "cleanup")
+        if hooks:
+            self._guard(plugin_id, "on_disable")
+            self._guard(plugin_id, "cleanup")
         self.instances.pop(plugin_id, None)
         self._prepared.pop(plugin_id, None)
+        self.deferred.discard(plugin_id)
 
-    def unload_all(self) -> None:
-        """Unload every loaded plugin."""
+    def unload_all(self, busy: Busy | None = None) -> None:
+        """Unload every loaded plugin; a busy one is dropped without its hooks."""
         for plugin_id in list(self.instances):
-            self.unload(plugin_id)
+            skip = busy is not None and busy(plugin_id)
+            if skip:
+                logger.warning("%s: update() still running; on_disable/cleanup skipped", plugin_id)
+            self.unload(plugin_id, hooks=not skip)
 
     def _load_missing(self, infos: list[PluginInfo]) -> list[str]:
         """Load the enabled plugins that are not loaded; return the ids loaded."""

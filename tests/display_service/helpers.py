@@ -86,6 +86,7 @@ class FakeHost:
         self.applied: list[dict[str, Any]] = []
         self.unloaded = False
         self.manifests: dict[str, dict[str, Any]] = {}
+        self.deferred: set[str] = set()
 
     def modes(self, plugin_id: str) -> list[str]:
         return self._modes.get(plugin_id, [plugin_id])
@@ -93,11 +94,14 @@ class FakeHost:
     def get_manifest(self, plugin_id: str) -> dict[str, Any] | None:
         return self.manifests.get(plugin_id)
 
-    def apply_config(self, config: dict[str, Any]) -> list[str]:
+    def apply_config(self, config: dict[str, Any], busy: Any = None) -> list[str]:
         self.applied.append(config)
         return []
 
-    def unload_all(self) -> None:
+    def apply_deferred(self, busy: Any = None) -> list[str]:
+        return []
+
+    def unload_all(self, busy: Any = None) -> None:
         self.unloaded = True
         self.instances.clear()
 
@@ -111,7 +115,7 @@ def make_display(width: int = 16, height: int = 8) -> DisplayManager:
 def running_loop(
     tmp_path: Path,
     display: DisplayManager,
-    host: FakeHost,
+    host: Any,
     config: dict[str, Any] | None = None,
     *,
     watch: bool = True,

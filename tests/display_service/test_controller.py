@@ -83,6 +83,20 @@ def test_rotation_resumes_the_interrupted_entry_with_its_remaining_time() -> Non
     assert controller.next_deadline() == pytest.approx(606)  # 6 s were left
 
 
+def test_an_expired_on_demand_resumes_a_later_entry_then_the_rotation_goes_on() -> None:
+    controller = Controller(ROTATION, now=0)
+    controller.tick(10)
+    controller.tick(20)  # now on b1 (the last entry), which ends at 40
+    controller.start_on_demand("a", "a1", 30, False, "r1", now=25)
+    assert controller.tick(39) == []  # the rotation does not move under an on-demand
+    assert controller.tick(55) == ["expired"]
+    assert keys(controller, 55) == ("b", "b1")  # not a1: where it left off
+    assert controller.next_deadline() == pytest.approx(70)  # the 15 s b1 had left
+    assert controller.tick(69.9) == []
+    assert controller.tick(70) == ["advanced"]
+    assert keys(controller, 70) == ("a", "a1")
+
+
 def test_a_sliver_of_remaining_time_is_stretched_on_resume() -> None:
     controller = Controller(ROTATION, now=0)
     controller.start_on_demand("b", "b1", 5, False, "r1", now=9.9)

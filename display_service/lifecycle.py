@@ -1,0 +1,73 @@
+"""Plugin lifecycle hooks, kept from overlapping the same plugin's ``update()``.
+
+A config reload runs on the render thread and may call a plugin's ``on_config_change``,
+or ``on_disable`` and ``cleanup`` when the plugin was disabled or removed. A plugin whose
+``update()`` is queued or running on the update pool is not touched then: the plugin
+manager lists it in ``deferred`` and it keeps its old config (and its rotation slot).
+The scheduler wakes the render loop whenever an update returns, and at the loop's next
+iteration ``settle()`` applies the config current at that moment. Latest wins: after
+several reloads during one update only the newest prepared config is delivered, once,
+and none when it equals the config the plugin already has. No new update of a plugin
+starts while it has a hook held back. The render thread never waits on an update.
+A plugin whose update never returns keeps its old config until a restart (while
+overrun it is skipped in the rotation anyway).
+
+``display()`` may still run while ``update()`` does (the plugin's own business).
+
+At shutdown, running updates get ``SHUTDOWN_GRACE`` seconds to return; a plugin whose
+update is still running then is dropped without ``on_disable`` and ``cleanup``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from display_service.host import PluginHost
+from display_service.updates import UpdateScheduler
+
+logger = logging.getLogger(__name__)
+
+SHUTDOWN_GRACE = 2.0
+
+
+class PluginHooks:
+    """Call the plugin manager's hooks only for plugins whose update is not in flight."""
+
+    def __init__(self, plugins: PluginHost, updates: UpdateScheduler) -> None:
+        self.plugins = plugins
+        self.updates = updates
+
+    @property
+    def held(self) -> set[str]:
+        """Ids of plugins with a hook held back until their update returns."""
+        return self.plugins.deferred
+
+    def apply_config(self, config: dict[str, Any], seq: Any = None) -> list[str]:
+        """Apply a reload to every plugin not busy; return the ids changed."""
+        try:
+            return self.plugins.apply_config(config, busy=self.updates.busy)
+        except Exception:  # isolation boundary: the plugin manager's reload
+            logger.exception("config reload (seq %s): applying to plugins failed", seq)
+            return []
+
+    def settle(self) -> list[str]:
+        """Deliver held-back hooks to plugins whose update has returned; return those changed."""
+        if not self.plugins.deferred:
+            return []
+        try:
+            changed = self.plugins.apply_deferred(busy=self.updates.busy)
+        except Exception:  # isolation boundary: the plugin manager's reload
+            logger.exception("applying held-back config changes failed")
+            return []
+        if changed:
+            logger.info("held-back config change applied after update(): %s", ", ".join(changed))
+        return changed
+
+    def shutdown(self) -> None:
+        """Stop updates, give running ones a moment, then unload the plugins."""
+        self.updates.shutdown(SHUTDOWN_GRACE)
+        try:
+            self.plugins.unload_all(busy=self.updates.busy)
+        except Exception:  # isolation boundary: plugin cleanup at exit
+            logger.exception("unloading plugins failed")
