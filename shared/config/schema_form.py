@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.config.coerce import set_path
 from shared.errors import ValidationError
 
 _TRUE = {"on", "true", "1", "yes"}
@@ -21,10 +22,10 @@ def form_to_section(form: dict[str, Any], schema: dict[str, Any] | None) -> dict
             continue
         parts = name.split(".")
         prop = _prop_at(schema, parts)
-        _set(section, parts, _coerce(name, raw, prop))
+        set_path(section, parts, _coerce(name, raw, prop))
     for parts in _boolean_paths(schema or {}, []):
         if ".".join(parts) not in form:
-            _set(section, parts, False)
+            set_path(section, parts, False)
     return section
 
 
@@ -47,15 +48,6 @@ def _boolean_paths(schema: dict[str, Any], prefix: list[str]) -> list[list[str]]
         elif prop.get("properties"):
             found.extend(_boolean_paths(prop, prefix + [key]))
     return found
-
-
-def _set(target: dict[str, Any], parts: list[str], value: Any) -> None:
-    for part in parts[:-1]:
-        nxt = target.get(part)
-        if not isinstance(nxt, dict):
-            nxt = target[part] = {}
-        target = nxt
-    target[parts[-1]] = value
 
 
 def _coerce(name: str, raw: Any, prop: dict[str, Any]) -> Any:
