@@ -5,6 +5,21 @@ Plugins draw on ``image`` (through ``draw`` or by pasting), then call
 that calls ``display()``, the frame goes to the panel at once; called from any other
 thread it is kept as pending and the render loop pushes it before its next frame. A
 frame identical to the one on the panel is not pushed again.
+
+Read the panel size from ``width`` and ``height``: they come from the backend and are
+right in fallback mode too, where ``matrix`` is None. There is no ``draw_image``:
+paste images on ``image``.
+
+Fonts come from the shared font manager (``font_manager``, also reachable as
+``plugin_manager.font_manager``): ``regular_font`` is Press Start 2P at 8 px,
+``small_font`` the 5x8 bitmap font, ``extra_small_font`` the 5x7 bitmap font at 7 px.
+
+Scrolling: a plugin that scrolls calls ``set_scrolling_state(True, frame_hold=N)``
+in ``display()``. The render loop then calls ``display()`` once every ``N`` panel
+refreshes (``frame_interval``), so a scroll helper stepping ``s`` whole pixels per
+call moves ``s * refresh_hz / N`` px/s. Omitting ``frame_hold`` means N = 1: the
+scroll runs at ``s * refresh_hz``, too fast for any speed that asked for a hold.
+``shared.common.scroll_config.configure()`` picks ``s`` and ``N``.
 """
 
 from __future__ import annotations
@@ -13,39 +28,40 @@ import hashlib
 import logging
 import threading
 from collections.abc import Callable
-from functools import cached_property
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from display_service.matrix.protocol import MatrixBackend
 from display_service.matrix.select import configured_brightness, hardware_section
+from shared.fonts import FontManager
 
 logger = logging.getLogger(__name__)
 
 Color = tuple[int, int, int]
-FontLike = Any  # PIL ImageFont / FreeTypeFont, or whatever a plugin passes in
+FontLike = Any  # a Pillow font, or whatever a plugin passes in
 
-REGULAR_FONT_SIZE = 10
-SMALL_FONT_SIZE = 8
-EXTRA_SMALL_FONT_SIZE = 7
-
-
-def _default_font(size: int) -> FontLike:
-    try:
-        return ImageFont.load_default(size=size)
-    except (TypeError, OSError, ImportError):  # Pillow without FreeType: bitmap font
-        return ImageFont.load_default()
+DEFAULT_REFRESH_HZ = 100.0
+REGULAR_FONT = ("press-start-2p", 8)
+SMALL_FONT = ("5x8", 8)
+EXTRA_SMALL_FONT = ("5x7", 7)
 
 
 class DisplayManager:
     """Canvas, fonts and frame presentation for one panel."""
 
-    def __init__(self, backend: MatrixBackend, *, refresh_hz: float = 100.0) -> None:
+    def __init__(
+        self,
+        backend: MatrixBackend,
+        *,
+        refresh_hz: float = DEFAULT_REFRESH_HZ,
+        font_manager: FontManager | None = None,
+    ) -> None:
         self.backend = backend
         # The real binding's matrix object in hardware mode; None in fallback mode.
         self.matrix: Any = getattr(backend, "matrix", None)
-        self.refresh_hz = float(refresh_hz) if refresh_hz and refresh_hz > 0 else 100.0
+        self.refresh_hz = _positive(refresh_hz) or DEFAULT_REFRESH_HZ
+        self.font_manager = font_manager if font_manager is not None else FontManager()
         self.image = Image.new("RGB", (self.width, self.height))
         self.draw = ImageDraw.Draw(self.image)
         self.frames_pushed = 0
@@ -57,33 +73,50 @@ class DisplayManager:
         self.scroll_frame_hold = 1
         self._deferred: list[tuple[int, int, Callable[[], Any]]] = []
         self._deferred_seq = 0
+        self._fonts: dict[str, tuple[int, FontLike]] = {}
 
     @property
     def width(self) -> int:
+        """Panel width in pixels (after pixel mappers), also without hardware."""
         return self.backend.width
 
     @property
     def height(self) -> int:
+        """Panel height in pixels (after pixel mappers), also without hardware."""
         return self.backend.height
 
-    @cached_property
+    # -- fonts ---------------------------------------------------------------
+
+    @property
     def regular_font(self) -> FontLike:
-        return _default_font(REGULAR_FONT_SIZE)
+        """Press Start 2P at 8 px: the default for ``draw_text``."""
+        return self._standard_font("regular", REGULAR_FONT)
 
-    @cached_property
+    @property
     def small_font(self) -> FontLike:
-        return _default_font(SMALL_FONT_SIZE)
+        """The 5x8 bitmap font (8 px): ``draw_text(..., small_font=True)``."""
+        return self._standard_font("small", SMALL_FONT)
 
-    @cached_property
+    @property
     def extra_small_font(self) -> FontLike:
-        return _default_font(EXTRA_SMALL_FONT_SIZE)
+        """The 5x7 bitmap font, loaded at size 7."""
+        return self._standard_font("extra_small", EXTRA_SMALL_FONT)
+
+    def _standard_font(self, role: str, spec: tuple[str, int]) -> FontLike:
+        generation = self.font_manager.cache_generation
+        held = self._fonts.get(role)
+        if held is None or held[0] != generation:
+            held = (generation, self.font_manager.get_font(*spec))
+            self._fonts[role] = held
+        return held[1]
+
+    # -- config --------------------------------------------------------------
 
     def apply_config(self, config: dict[str, Any]) -> int | None:
         """Apply brightness and refresh rate from config; return the new brightness if changed."""
-        hardware = hardware_section(config)
-        hz = hardware.get("limit_refresh_rate_hz")
-        if isinstance(hz, int | float) and not isinstance(hz, bool) and hz > 0:
-            self.refresh_hz = float(hz)
+        hz = _positive(hardware_section(config).get("limit_refresh_rate_hz"))
+        if hz is not None:
+            self.refresh_hz = hz
         brightness = configured_brightness(config)
         if brightness == self.backend.brightness:
             return None
@@ -107,10 +140,16 @@ class DisplayManager:
         font: FontLike = None,
         centered: bool = False,
     ) -> None:
-        """Draw ``text`` on the canvas.
+        """Draw ``text`` with its top-left corner at (x, y).
 
-        ``x=None`` or ``centered=True`` centres the text horizontally; ``y=None`` is the
-        top row. ``font`` wins over ``small_font``; the default is ``regular_font``.
+        Args:
+            text: the text.
+            x: left edge; None centres the text horizontally.
+            y: top edge (the font's ascent line); None is the top row.
+            color: RGB fill.
+            small_font: use ``small_font`` instead of ``regular_font``.
+            font: a font object; wins over ``small_font``.
+            centered: centre horizontally, whatever ``x`` says, at row ``y``.
         """
         chosen = font
         if chosen is None:
@@ -119,15 +158,17 @@ class DisplayManager:
             x = (self.width - self.get_text_width(text, chosen)) // 2
         self.draw.text((x, 0 if y is None else y), text, font=chosen, fill=color)
 
-    def get_text_width(self, text: str, font: FontLike) -> int:
-        """Return the advance width of ``text`` in ``font``, in pixels."""
+    def get_text_width(self, text: str, font: FontLike = None) -> int:
+        """Return the advance width of ``text`` in ``font`` (default: regular), in pixels."""
+        font = self.regular_font if font is None else font
         if hasattr(font, "getlength"):
             return int(round(font.getlength(text)))
         left, _top, right, _bottom = self.draw.textbbox((0, 0), text, font=font)
         return int(right - left)
 
-    def get_font_height(self, font: FontLike) -> int:
+    def get_font_height(self, font: FontLike = None) -> int:
         """Return the line height of ``font`` (ascent plus descent), in pixels."""
+        font = self.regular_font if font is None else font
         if hasattr(font, "getmetrics"):
             ascent, descent = font.getmetrics()
             return int(ascent + descent)
@@ -177,13 +218,28 @@ class DisplayManager:
     # -- scrolling and deferred work ------------------------------------------
 
     def set_scrolling_state(self, is_scrolling: bool, frame_hold: int = 1) -> None:
-        """Tell the render loop the plugin is scrolling (frames at ``refresh_hz``)."""
+        """Say whether the plugin is scrolling, and for how many refreshes each frame shows.
+
+        While scrolling, ``display()`` is called every ``frame_hold / refresh_hz``
+        seconds. The hold is part of the scroll speed (see the module docstring):
+        pass the one ``scroll_config.configure()`` chose.
+        """
         self._scrolling = bool(is_scrolling)
-        self.scroll_frame_hold = max(1, int(frame_hold or 1))
+        try:
+            hold = int(frame_hold or 1)
+        except (TypeError, ValueError):
+            hold = 1
+        self.scroll_frame_hold = max(1, hold)
 
     def is_currently_scrolling(self) -> bool:
         """Return True while the current plugin says it is scrolling."""
         return self._scrolling
+
+    @property
+    def frame_interval(self) -> float:
+        """Seconds between ``display()`` calls for fast content: hold / refresh_hz."""
+        hold = self.scroll_frame_hold if self._scrolling else 1
+        return hold / self.refresh_hz
 
     def defer_update(self, fn: Callable[[], Any], priority: int = 0) -> None:
         """Queue ``fn`` to run on the render thread between frames (lower priority first)."""
@@ -201,3 +257,9 @@ class DisplayManager:
             except Exception:  # isolation boundary: one deferred callable
                 logger.exception("deferred display update failed")
         return len(queued)
+
+
+def _positive(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        return None
+    return float(value)

@@ -91,7 +91,7 @@ def test_text_measurements_and_fonts() -> None:
     assert display.get_text_width("WWWW", font) > display.get_text_width("W", font) > 0
     assert display.get_font_height(font) > 0
     assert display.get_font_height(display.small_font) <= display.get_font_height(font)
-    assert getattr(display.extra_small_font, "size", 7) == 7
+    assert display.extra_small_font.size == 7
 
 
 def test_scrolling_state_round_trip() -> None:
