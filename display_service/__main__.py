@@ -20,6 +20,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--headless", action="store_true", help="render to an in-memory canvas, no hardware"
     )
     parser.add_argument(
+        "--emulator", action="store_true",
+        help="render to RGBMatrixEmulator (adapter: display.emulator_adapter); rules only warn",
+    )
+    parser.add_argument(
         "--log-level",
         default="INFO",
         type=str.upper,

@@ -73,8 +73,12 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     from shared.plugin_system.manager import PluginManager
 
     bus = Bus(paths.cache_dir)
-    backend, hardware = open_backend(config, force_headless=args.headless)
-    bus.publish(HARDWARE_STATUS, hardware)
+    # Rules first, then the library; any refusal falls back to the headless canvas.
+    backend, hardware = open_backend(
+        config, force_headless=args.headless, emulator=getattr(args, "emulator", False),
+        workdir=paths.cache_dir / "emulator",
+    )
+    bus.publish(HARDWARE_STATUS, hardware)  # rewritten on every start
     display = DisplayManager(backend)
     plugins = PluginManager(
         paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir)
@@ -91,7 +95,10 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
         f", {len(plugins.load_errors)} failed" if plugins.load_errors else "", paths.cache_dir,
     )
     if hardware.get("error"):
-        logger.warning("hardware: %s; hint: %s", hardware["error"], hardware.get("hint"))
+        logger.warning("hardware: %s fallback: %s%s", hardware["cause"], hardware["error"],
+                       f"; hint: {hardware['hint']}" if hardware.get("hint") else "")
+    for warning in hardware.get("warnings") or []:
+        logger.warning("hardware: %s: %s", warning["setting"], warning["message"])
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:
         logger.info("%s received: stopping", signal.Signals(signum).name)

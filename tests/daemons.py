@@ -86,10 +86,10 @@ def _spawn(name: str, args: list[str]) -> Daemon:
     return daemon
 
 
-def start_display(instance: Instance, *extra: str) -> Daemon:
-    """Start ``python -m display_service --headless`` for ``instance``."""
-    return _spawn("display", ["-m", "display_service", "--headless", *instance.dir_flags(),
-                              *extra])
+def start_display(instance: Instance, *extra: str, headless: bool = True) -> Daemon:
+    """Start ``python -m display_service`` for ``instance`` (with ``--headless`` by default)."""
+    flags = ["--headless"] if headless else []
+    return _spawn("display", ["-m", "display_service", *flags, *instance.dir_flags(), *extra])
 
 
 def start_web(instance: Instance, timeout: float = 15) -> tuple[Daemon, str]:

@@ -1,59 +1,58 @@
-"""Choose the matrix backend at start from config and flags.
+"""Choose the matrix backend at start from config and flags, and say why in a status record.
 
-In this version the only backend is the built-in headless canvas, so the display
-daemon always runs in fallback mode; the hardware status says why (``cause``):
-``forced`` when ``--headless`` was given, ``library`` when the ``rgbmatrix`` binding
-cannot be imported (with a rebuild hint) or is present but not driven yet.
+Order, so the reported cause is the real one:
+
+1. ``--headless``: the in-memory canvas, cause ``forced``.
+2. Emulator mode (``--emulator`` or ``display.emulator``): the RGBMatrixEmulator; the
+   hardware rules only warn.
+3. Otherwise the hardware rules are checked first: a refused setting gives cause
+   ``settings`` (even where the library is missing too). Then the ``rgbmatrix``
+   binding must import and the board must be a Raspberry Pi (a real ``RGBMatrix`` is
+   never made anywhere else: it maps ``/dev/mem``); a failure there, or the library
+   not starting, gives cause ``library`` with a hint, the only cause that has one.
+
+Every fallback runs the headless canvas at the effective size (after pixel mappers),
+so plugins lay out for the panel that is configured. The record is published on the
+bus as ``hardware_status`` on every start.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
+from display_service.matrix.emulator_backend import DEFAULT_ADAPTER, open_emulator
+from display_service.matrix.errors import MatrixLibraryError, MatrixSettingsRefused
 from display_service.matrix.headless import HeadlessMatrix
 from display_service.matrix.protocol import MatrixBackend, clamp_brightness
+from display_service.matrix.rgbmatrix_backend import (
+    LIBRARY_MISSING,
+    RGBMatrixBackend,
+    rebuild_hint,
+)
+from shared.hardware import (
+    BoardReader,
+    Problem,
+    check_config,
+    effective_size,
+    errors,
+    read_board_model,
+    requested_size,
+)
 
-DEFAULT_ROWS = 32
-DEFAULT_COLS = 64
-
-LIBRARY_MISSING = "rgbmatrix module not available"
-
-
-def rebuild_hint(python: str | None = None) -> str:
-    """Return how to build and install the matrix library's Python binding."""
-    python = python or sys.executable
-    return (
-        "build the Python binding from the rpi-rgb-led-matrix source: "
-        "sudo apt-get install python3-dev cython3; in the library checkout run "
-        f"'make build-python PYTHON={python}' then "
-        f"'sudo make install-python PYTHON={python}', and restart ledpanel-display"
-    )
-
+__all__ = [
+    "LIBRARY_MISSING",
+    "configured_brightness",
+    "hardware_section",
+    "open_backend",
+    "rebuild_hint",
+]
 
 def hardware_section(config: dict[str, Any]) -> dict[str, Any]:
     """Return ``display.hardware`` from the config, or an empty dict."""
-    display = config.get("display")
-    hardware = display.get("hardware") if isinstance(display, dict) else None
-    return hardware if isinstance(hardware, dict) else {}
-
-
-def requested_size(config: dict[str, Any]) -> dict[str, int]:
-    """Return the panel size before pixel mappers: cols*chain_length x rows*parallel."""
-    hardware = hardware_section(config)
-
-    def number(key: str, default: int) -> int:
-        value = hardware.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            return default
-        return value
-
-    return {
-        "width": number("cols", DEFAULT_COLS) * number("chain_length", 1),
-        "height": number("rows", DEFAULT_ROWS) * number("parallel", 1),
-    }
+    return _section(config, "hardware")
 
 
 def configured_brightness(config: dict[str, Any]) -> int:
@@ -65,34 +64,78 @@ def configured_brightness(config: dict[str, Any]) -> int:
 
 
 def open_backend(
-    config: dict[str, Any], *, force_headless: bool
+    config: dict[str, Any],
+    *,
+    force_headless: bool,
+    emulator: bool = False,
+    board_reader: BoardReader = read_board_model,
+    workdir: Path | None = None,
 ) -> tuple[MatrixBackend, dict[str, Any]]:
-    """Open the backend for ``config``; return it with the hardware status record."""
-    size = requested_size(config)
+    """Open the backend for ``config``; return it with the hardware status record.
+
+    ``workdir`` is the emulator's working directory (a new temporary one when None).
+    """
+    hardware = hardware_section(config)
+    effective = _size(effective_size(hardware))
     status: dict[str, Any] = {
-        "ok": False,
-        "backend": HeadlessMatrix.name,
-        "cause": None,
-        "error": None,
-        "hint": None,
-        "requested_size": dict(size),
-        # Without the binding no pixel mapper runs, so the canvas keeps the input size.
-        # The display-engine work computes the mapped size from shared hardware rules.
-        "effective_size": dict(size),
-        "at": time.time(),
+        "ok": False, "backend": HeadlessMatrix.name, "cause": None, "error": None,
+        "hint": None, "requested_size": _size(requested_size(hardware)),
+        "effective_size": effective, "warnings": [], "board": None, "at": time.time(),
     }
+    brightness = configured_brightness(config)
     if force_headless:
         status["cause"] = "forced"
-    else:
-        try:
-            importlib.import_module("rgbmatrix")
-        except ImportError as err:
-            status.update(cause="library", error=f"{LIBRARY_MISSING}: {err}", hint=rebuild_hint())
+        return HeadlessMatrix(effective["width"], effective["height"], brightness), status
+    board = board_reader()
+    status["board"] = board
+    problems = check_config(config, board=board)
+    emulated = emulator or _section(config, "").get("emulator") is True
+    try:
+        if emulated:
+            status["warnings"] = [p.as_warning().as_dict() for p in problems]
+            adapter = _section(config, "").get("emulator_adapter") or DEFAULT_ADAPTER
+            backend: MatrixBackend = open_emulator(
+                effective["width"], effective["height"], brightness=brightness,
+                adapter=str(adapter),
+                workdir=workdir or Path(tempfile.mkdtemp(prefix="ledpanel-emulator-")))
         else:
-            # Seam: the real backend goes here. Check the settings against the
-            # shared hardware rules first (raise MatrixSettingsRefused -> cause
-            # "settings"), then open the rgbmatrix binding, or the RGBMatrixEmulator
-            # in emulator mode, translating mapping names at that boundary only.
-            status.update(cause="library", error="rgbmatrix backend not built into this version")
-    backend = HeadlessMatrix(size["width"], size["height"], configured_brightness(config))
-    return backend, status
+            status["warnings"] = [p.as_dict() for p in problems if p.severity == "warning"]
+            backend = _open_real(config, problems, board)
+    except MatrixSettingsRefused as err:
+        status.update(cause="settings", error=err.message, problems=err.details["problems"])
+    except MatrixLibraryError as err:
+        status.update(cause="library", error=err.message, hint=err.hint)
+    else:
+        size = {"width": backend.width, "height": backend.height}
+        if size != effective:
+            status["warnings"].append(Problem(
+                "display.hardware.pixel_mapper_config",
+                f"the matrix library reports {size['width']}x{size['height']}, the rules "
+                f"expected {effective['width']}x{effective['height']}", "warning").as_dict())
+        status.update(ok=True, backend=backend.name, effective_size=size)
+        backend.brightness = brightness
+        return backend, status
+    return HeadlessMatrix(effective["width"], effective["height"], brightness), status
+
+
+def _open_real(config: dict[str, Any], problems: list[Problem],
+               board: str | None) -> RGBMatrixBackend:
+    refused = errors(problems)  # orientation too, which the backend does not read
+    if refused:
+        raise MatrixSettingsRefused(refused)
+    return RGBMatrixBackend.open(hardware_section(config), _section(config, "runtime"),
+                                 board=board)
+
+
+def _section(config: dict[str, Any], name: str) -> dict[str, Any]:
+    display = config.get("display")
+    if not isinstance(display, dict):
+        return {}
+    if not name:
+        return display
+    section = display.get(name)
+    return section if isinstance(section, dict) else {}
+
+
+def _size(size: tuple[int, int]) -> dict[str, int]:
+    return {"width": size[0], "height": size[1]}

@@ -4,8 +4,9 @@ JSON and form saves of POST /config/main check each value they set
 (``coerce.coerce_value`` calls ``check_limit``); the raw editor checks every value its
 replacement changes (``check_config_limits``). Ranges come from the interface
 specification (brightness 1-100 in the UI, web port) and from the matrix library's own
-limits; the board-specific guidance and the panel geometry rules (rows, cols, chain,
-parallel, mapping) belong to the hardware rules behind ``save_rules.check_hardware``.
+limits (``shared.hardware.rules``); the board-specific guidance and the panel geometry
+rules (rows, cols, chain, parallel, mapping) are the hardware rules behind
+``save_rules.check_hardware``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from shared.config.values import RULES, check_value
 from shared.errors import ValidationError
+from shared.hardware.rules import HARDWARE, LIBRARY_RANGES, RUNTIME, RUNTIME_RANGES
 
 
 @dataclass(frozen=True)
@@ -46,14 +49,9 @@ LIMITS: dict[str, Limit] = {
     "dim_schedule.dim_brightness": Limit(1, 100),
     "web.port": Limit(1, 65535),
     "display_durations.*": Limit(0, low_open=True),
-    "display.runtime.gpio_slowdown": Limit(-1, 10),
-    "display.hardware.limit_refresh_rate_hz": Limit(0),
-    "display.hardware.pwm_bits": Limit(1, 11),
-    "display.hardware.pwm_lsb_nanoseconds": Limit(50, 3000),
-    "display.hardware.pwm_dither_bits": Limit(0, 2),
-    "display.hardware.row_address_type": Limit(0, 5),
-    "display.hardware.scan_mode": Limit(0, 1),
-    "display.hardware.multiplexing": Limit(0),
+    # The matrix library's option limits: one table in shared.hardware.
+    **{f"{RUNTIME}.{name}": Limit(low, high) for name, (low, high) in RUNTIME_RANGES.items()},
+    **{f"{HARDWARE}.{name}": Limit(low, high) for name, (low, high) in LIBRARY_RANGES.items()},
 }
 
 
@@ -89,6 +87,8 @@ def check_limit(name: str, value: Any, limit: Limit | None = None) -> None:
 def check_config_limits(config: dict[str, Any], stored: dict[str, Any] | None = None) -> None:
     """Check every limited value of a whole config (the raw editor's replacement).
 
+    Ranges come from ``LIMITS``, allowed words and times of day from ``values.RULES``.
+
     With ``stored``, a value equal to the stored one is not checked again, so a value
     the replacement does not change never blocks a save.
     """
@@ -97,6 +97,10 @@ def check_config_limits(config: dict[str, Any], stored: dict[str, Any] | None = 
             if stored is not None and _stored_equal(stored, parts, value):
                 continue
             check_limit(".".join(parts), value, limit)
+    for pattern in RULES:
+        for parts, value in _expand(config, pattern.split("."), []):
+            if stored is None or not _stored_equal(stored, parts, value):
+                check_value(".".join(parts), value)
 
 
 def check_finite(value: Any, name: str) -> None:

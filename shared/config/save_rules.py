@@ -7,8 +7,9 @@
 3. Plugin sections are prepared and validated like POST /plugins/config; if any fails,
    the whole save is rejected before anything is written. Every top-level key outside
    the reserved core keys is a plugin section and must be a JSON object.
-4. Hardware rules: ``check_hardware`` (filled in with the display engine). Ranges of
-   single numeric settings are in ``limits`` and checked for every save path.
+4. Hardware rules: ``check_hardware`` (``hardware_rule``), for every save path, reported
+   for the settings a save changes. Ranges of single numeric settings are in ``limits``
+   and checked for every save path.
 5. Raw-editor saves run auto-update setup like the General form: ``plan_raw_save``
    reports the changed sections and ``needs_auto_update_setup`` says when.
 6. A blank Vegas cycle bound keeps the stored value (``coerce.BLANK_KEEPS_STORED``).
@@ -22,6 +23,7 @@ from typing import Any
 
 from shared.config.coerce import KEEP, coerce_value, kind_for
 from shared.config.core_form import FORM_SECTION_FIELD, apply_form_body, form_fields
+from shared.config.hardware_rule import check_hardware_save
 from shared.config.limits import check_config_limits, check_finite
 from shared.config.merge import deep_merge
 from shared.config.prepare import prepare_plugin_config, validate_plugin_config
@@ -109,13 +111,18 @@ def prepare_and_validate_sections(
     return prepared
 
 
-def check_hardware(new_main: JsonObject, stored_main: JsonObject, body: JsonObject) -> None:
+def check_hardware(
+    new_main: JsonObject, stored_main: JsonObject, body: JsonObject
+) -> list[dict[str, str]]:
     """Refuse hardware settings that break the display hardware rules (save rule 4).
 
-    The display-engine work fills this in from ``shared.hardware``: raise
-    ValidationError naming the setting; check combinations against the stored values
-    but report them only when the body sets a field involved.
+    Raises ValidationError (``HARDWARE_SETTING_REFUSED``) naming each setting; a rule is
+    checked against the whole new config but reported only when this save changes a
+    setting it reads (only ``body`` changes the stored config, so a changed value is one
+    it set). Returns the warnings (board guidance; every problem in emulator mode).
+    See ``hardware_rule``.
     """
+    return check_hardware_save(new_main, stored_main)
 
 
 def needs_auto_update_setup(changed: list[str]) -> bool:
@@ -131,8 +138,12 @@ def plan_main_save(
     form: bool,
     schema_for: SchemaFor,
     template: JsonObject | None = None,
+    warnings: list[dict[str, str]] | None = None,
 ) -> tuple[JsonObject, JsonObject, list[str]]:
-    """Return ``(new_main, new_secrets, changed_sections)`` for a POST /config/main body."""
+    """Return ``(new_main, new_secrets, changed_sections)`` for a POST /config/main body.
+
+    Hardware warnings (rule 4) are appended to ``warnings`` when it is given.
+    """
     if not isinstance(body, dict):
         raise ValidationError("the request body must be a JSON object", error_code="INVALID_JSON")
     template = load_template() if template is None else template
@@ -155,7 +166,9 @@ def plan_main_save(
         new_main[plugin_id] = public
         if secret:
             new_secrets[plugin_id] = deep_merge(_object(new_secrets.get(plugin_id)), secret)
-    check_hardware(new_main, stored_main, body)
+    found = check_hardware(new_main, stored_main, body)
+    if warnings is not None and found:
+        warnings.extend(found)
     changed = changed_sections(stored_main, new_main, stored_secrets, new_secrets)
     _refuse_non_finite(changed, new_main, new_secrets)
     return new_main, new_secrets, changed
@@ -167,17 +180,19 @@ def plan_raw_save(
     *,
     schema_for: SchemaFor | None = None,
     stored_secrets: JsonObject | None = None,
+    warnings: list[dict[str, str]] | None = None,
 ) -> tuple[JsonObject, list[str]]:
     """Return ``(new_main, changed_sections)`` for a whole-file replacement.
 
     The file is stored as written, but every plugin section must be a JSON object, the
     sections of installed plugins must pass validation (when ``schema_for`` is given,
     with the stored secrets merged in), so the raw editor cannot store what a plugin
-    would refuse, and every limited core value it changes must be in range
-    (``limits``). Sections of plugins that are not installed (``schema_for`` raises
-    ``UNKNOWN_PLUGIN``) are kept unchecked, so a backup can be restored after an
-    uninstall. The caller runs auto-update setup when ``needs_auto_update_setup(changed)``
-    (rule 5).
+    would refuse, every limited core value it changes must be in range (``limits``), and
+    the hardware settings it changes must keep the hardware rules (rule 4; warnings are
+    appended to ``warnings``). Sections of plugins that are not installed
+    (``schema_for`` raises ``UNKNOWN_PLUGIN``) are kept unchecked, so a backup can be
+    restored after an uninstall. The caller runs auto-update setup when
+    ``needs_auto_update_setup(changed)`` (rule 5).
     """
     if not isinstance(replacement, dict):
         raise ValidationError(
@@ -194,6 +209,9 @@ def plan_raw_save(
             installed, {}, schemas.__getitem__, stored_secrets=stored_secrets
         )
     check_config_limits(replacement, stored_main)
+    found = check_hardware(replacement, stored_main, replacement)
+    if warnings is not None and found:
+        warnings.extend(found)
     new_main = copy.deepcopy(replacement)
     changed = changed_sections(stored_main, new_main)
     _refuse_non_finite(changed, new_main)

@@ -58,3 +58,18 @@ def test_bad_hardware_values_fall_back_to_defaults() -> None:
     config = {"display": {"hardware": {"rows": "x", "cols": True, "chain_length": 0}}}
     backend, _status = open_backend(config, force_headless=True)
     assert (backend.width, backend.height) == (64, 32)
+
+
+def test_emulator_and_headless_flags_are_parsed() -> None:
+    from display_service.__main__ import parse_args
+
+    assert parse_args(["--emulator"]).emulator is True
+    assert parse_args([]).emulator is False and parse_args(["--headless"]).headless is True
+
+
+def test_forced_headless_does_not_read_the_board() -> None:
+    def board() -> str:
+        raise AssertionError("board read with --headless")
+
+    _backend, status = open_backend(CONFIG, force_headless=True, board_reader=board)
+    assert status["cause"] == "forced" and status["warnings"] == []

@@ -23,13 +23,23 @@ def get_main() -> Reply:
 
 @bp.post("/config/main")
 def post_main() -> Reply:
-    """Save a partial config following the save rules; all or nothing."""
+    """Save a partial config following the save rules; all or nothing.
+
+    ``data.warnings`` lists hardware problems that did not refuse the save (board
+    guidance; every problem in emulator mode), each with its ``setting``.
+    """
     svc = services()
     body = body_object()
     form = is_form() or "__form_section" in body
-    changed = svc.save_config(lambda main, secrets: plan_main_save(
-        main, secrets, body, form=form, schema_for=svc.catalog.schema_for))
-    return ok({"changed_sections": changed}, "Configuration saved")
+    warnings: list[dict[str, str]] = []
+
+    def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
+        warnings.clear()
+        return plan_main_save(main, secrets, body, form=form,
+                              schema_for=svc.catalog.schema_for, warnings=warnings)
+
+    changed = svc.save_config(plan)
+    return ok({"changed_sections": changed, "warnings": warnings}, "Configuration saved")
 
 
 @bp.get("/config/raw/main")
@@ -48,10 +58,13 @@ def post_raw() -> Reply:
         raise ValidationError("the config file must hold a JSON object",
                               error_code="INVALID_CONFIG")
 
+    warnings: list[dict[str, str]] = []
+
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
+        warnings.clear()
         new_main, sections = plan_raw_save(main, replacement, schema_for=svc.catalog.schema_for,
-                                           stored_secrets=secrets)
+                                           stored_secrets=secrets, warnings=warnings)
         return new_main, secrets, sections
 
     changed = svc.save_config(plan)
-    return ok({"changed_sections": changed}, "Configuration file replaced")
+    return ok({"changed_sections": changed, "warnings": warnings}, "Configuration file replaced")
