@@ -1,51 +1,54 @@
-"""Rotation and on-demand: a pure state machine driven by a clock the caller passes in.
+"""What to show now: rotation, live priority and on-demand, as a pure state machine.
 
-No threads, no I/O. Times are seconds on the caller's monotonic clock.
+No threads, no I/O. Times are seconds on the caller's monotonic clock. Entries and
+how they are built are in ``rotation.py``.
 
-Rotation order: plugin ids sorted, then each plugin's modes in the order it declares
-them. Duration of an entry: ``display_durations[plugin_id]`` from the config when it is
-a positive number, else the plugin's ``get_display_duration()``.
+Priority: on-demand > live priority > rotation. The layer below the one shown is
+paused, not advanced.
 
-On-demand: a start request shows one plugin mode instead of the rotation. It ends by
-itself after ``duration`` seconds unless pinned; without a duration it lasts the
-entry's rotation duration. On stop or expiry the rotation resumes where it left off:
-the interrupted entry comes back with the time it had left when it was interrupted
-(at least ``MIN_RESUME`` seconds, so it is not just a flash).
+- **Rotation**: each entry is shown for its duration, then the next (wrapping). A
+  dynamic-duration entry ends on ``cycle_complete()``, at the latest after its cap.
+- **Live priority** (``set_live``): while plugins report live content, their live
+  modes are shown in rotation order instead; then the rotation resumes.
+- **On-demand**: one plugin mode, for ``duration`` seconds unless pinned (default: the
+  entry's rotation duration). Afterwards live content comes back, else the rotation.
 
-No content: when ``display()`` returns False the rotation moves to the next entry at
-once; once every entry in a row had nothing to show, the caller is told to wait
-``NO_CONTENT_BACKOFF`` seconds before trying again, so an empty rotation never spins.
+Resuming: the interrupted rotation entry comes back with the time it had left (at least
+``MIN_RESUME`` seconds, so it is not just a flash). Live entries start afresh.
 
-On-demand states: ``idle`` (none requested or the last one expired), ``active``,
-``stopped`` (the last stop request was applied), ``error`` (the last start request was
-refused; ``error`` says why, and any previous on-demand has ended).
+No content (``display()`` returned False): the shown list moves to its next entry at
+once; after a whole round with nothing to show the caller waits ``NO_CONTENT_BACKOFF``.
+
+``starts`` counts rotation and live slots that began afresh once shown (a resumed
+entry does not count again), so the caller knows when ``reset_cycle_state()`` is due.
+
+On-demand states: ``idle`` (none, or the last one expired), ``active``, ``stopped``
+(the last stop request was applied), ``error`` (the last start request was refused;
+``error`` says why, and any previous on-demand has ended).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_DURATION = 15.0
+from display_service.rotation import (
+    DEFAULT_DURATION,
+    Cursor,
+    Entry,
+    build_entries,
+    live_entries,
+    positive,
+)
+
+__all__ = ["DEFAULT_DURATION", "Controller", "Entry", "OnDemand", "build_entries"]
+
 NO_CONTENT_BACKOFF = 1.0
 MIN_RESUME = 3.0
 
 IDLE, ACTIVE, STOPPED, ERROR = "idle", "active", "stopped", "error"
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One rotation slot: a plugin's display mode shown for ``duration`` seconds."""
-
-    plugin_id: str
-    mode: str
-    duration: float
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.plugin_id, self.mode)
+ROTATION, LIVE, ON_DEMAND = "rotation", "live", "on_demand"
 
 
 @dataclass(frozen=True)
@@ -60,61 +63,54 @@ class OnDemand:
     ends_at: float | None  # None: until stopped
 
 
-def _positive(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if math.isfinite(value) and value > 0 else None
-
-
-def build_entries(
-    plugin_ids: Iterable[str],
-    modes: Callable[[str], list[str]],
-    own_duration: Callable[[str], Any],
-    display_durations: Mapping[str, Any] | None = None,
-) -> list[Entry]:
-    """Return the rotation: sorted plugin ids, each plugin's modes in declared order."""
-    durations = display_durations if isinstance(display_durations, Mapping) else {}
-    entries: list[Entry] = []
-    for plugin_id in sorted(plugin_ids):
-        duration = _positive(durations.get(plugin_id)) or _positive(own_duration(plugin_id))
-        for mode in modes(plugin_id) or [plugin_id]:
-            entries.append(Entry(plugin_id, mode, duration or DEFAULT_DURATION))
-    return entries
-
-
 class Controller:
     """Which plugin mode to show now; what to do on requests, expiry and empty content."""
 
     def __init__(self, entries: list[Entry], now: float) -> None:
-        self.entries = list(entries)
-        self.index = 0
-        self.entry_started = now
-        self.entry_ends = now + (self.entries[0].duration if self.entries else 0.0)
+        self.rotation = Cursor(entries, now)
+        self.live = Cursor([], now)
+        self.live_modes: dict[str, list[str]] = {}  # live plugin id -> requested modes
         self.on_demand: OnDemand | None = None
         self.state = IDLE
         self.error: str | None = None
         self.last_request_id: str | None = None
+        self.starts = 0
         self._paused_remaining: float | None = None
-        self._empty_streak = 0
+        self._count_start()
 
     # -- queries -------------------------------------------------------------
 
+    @property
+    def entries(self) -> list[Entry]:
+        """The rotation's entries."""
+        return self.rotation.entries
+
+    def layer(self) -> str:
+        """Return what is shown: ``on_demand``, ``live`` or ``rotation``."""
+        if self.on_demand is not None:
+            return ON_DEMAND
+        return LIVE if self.live.entries else ROTATION
+
     def current(self, now: float) -> Entry | None:
         """Return the entry to render now (the on-demand one while active)."""
-        if self.on_demand is not None:
-            od = self.on_demand
+        od = self.on_demand
+        if od is not None:
             return Entry(od.plugin_id, od.mode, od.ends_at - od.started_at if od.ends_at else 0.0)
-        return self.entries[self.index] if self.entries else None
+        return self._shown().current()
 
     def next_deadline(self) -> float | None:
-        """Return when the current entry or on-demand ends by itself, if it does."""
+        """Return when the shown entry or on-demand ends by itself, if it does."""
         if self.on_demand is not None:
             return self.on_demand.ends_at
-        return self.entry_ends if self.entries else None
+        cursor = self._shown()
+        return cursor.ends if cursor.entries else None
 
     def modes_of(self, plugin_id: str) -> list[str]:
         """Return the modes of a plugin in the rotation, in order."""
-        return [e.mode for e in self.entries if e.plugin_id == plugin_id]
+        return [e.mode for e in self.rotation.entries if e.plugin_id == plugin_id]
+
+    def _shown(self) -> Cursor:
+        return self.live if self.live.entries else self.rotation
 
     # -- time ----------------------------------------------------------------
 
@@ -125,31 +121,80 @@ class Controller:
         if od is not None and od.ends_at is not None and now >= od.ends_at:
             self._end_on_demand(now, IDLE)
             events.append("expired")
-        if self.on_demand is None and self.entries and now >= self.entry_ends:
-            self._goto(self.index + 1, now)
+        cursor = self._shown()
+        if self.on_demand is None and cursor.entries and now >= cursor.ends:
+            self._start(cursor, cursor.index + 1, now)
             events.append("advanced")
         return events
 
-    def advance(self, now: float) -> None:
-        """Move to the next rotation entry now."""
-        if self.entries:
-            self._goto(self.index + 1, now)
+    def cycle_complete(self, now: float) -> bool:
+        """The shown plugin finished its cycle: end a dynamic entry; return True if it ended."""
+        cursor = self._shown()
+        entry = cursor.current()
+        if self.on_demand is not None or entry is None or not entry.dynamic:
+            return False
+        self._start(cursor, cursor.index + 1, now)
+        return True
 
     def no_content(self, now: float) -> float:
-        """The current entry had nothing to show; return seconds to wait before rendering."""
-        if self.on_demand is not None or not self.entries:
+        """The shown entry had nothing to show; return seconds to wait before rendering."""
+        cursor = self._shown()
+        if self.on_demand is not None or not cursor.entries:
             return NO_CONTENT_BACKOFF
-        self._empty_streak += 1
-        if self._empty_streak >= len(self.entries):
-            self._empty_streak = 0
-            self._goto(self.index + 1, now + NO_CONTENT_BACKOFF)
+        cursor.empty_streak += 1
+        if cursor.empty_streak >= len(cursor.entries):
+            cursor.empty_streak = 0
+            self._start(cursor, cursor.index + 1, now + NO_CONTENT_BACKOFF)
             return NO_CONTENT_BACKOFF
-        self._goto(self.index + 1, now)
+        self._start(cursor, cursor.index + 1, now)
         return 0.0
 
     def had_content(self) -> None:
-        """The current entry drew something: the empty-rotation count starts over."""
-        self._empty_streak = 0
+        """The shown entry drew something: the empty-rotation count starts over."""
+        self._shown().empty_streak = 0
+
+    def _start(self, cursor: Cursor, index: int, now: float) -> None:
+        if not cursor.entries:
+            return
+        cursor.goto(index, now)
+        cursor.fresh = True
+        self._count_start()
+
+    def _count_start(self) -> None:
+        """Count a fresh start of the shown list's entry (once it is actually shown)."""
+        cursor = self._shown()
+        if self.on_demand is None and cursor.fresh:
+            cursor.fresh = False
+            self.starts += 1
+
+    # -- live priority -------------------------------------------------------
+
+    def set_live(self, live: Mapping[str, Sequence[str]], now: float) -> list[str]:
+        """Take the plugins with live content now (id -> live modes, empty: all modes).
+
+        Returns ``live_started``, ``live_ended`` or ``live_changed`` when the live set
+        changed what would be shown.
+        """
+        self.live_modes = {p: list(m) for p, m in live.items() if self.modes_of(p)}
+        entries = live_entries(self.rotation.entries, self.live_modes)
+        if [e.key for e in entries] == self.live.keys():
+            return []
+        was_rotation = self.layer() == ROTATION
+        current = self.live.current()
+        had_live = bool(self.live.entries)
+        self.live.entries = entries
+        self.live.empty_streak = 0
+        if not entries:
+            self.live.index = 0
+            self._resume_rotation(now, was_rotation)
+            return ["live_ended"]
+        keys = self.live.keys()
+        if current is not None and current.key in keys:
+            self.live.index = keys.index(current.key)  # keeps its start and end
+        else:
+            self._start(self.live, 0, now)
+        self._pause_rotation(now, was_rotation)
+        return ["live_changed" if had_live else "live_started"]
 
     # -- on-demand -----------------------------------------------------------
 
@@ -170,7 +215,7 @@ class Controller:
             problem = f"plugin {plugin_id!r} is not loaded"
         elif mode and mode not in modes:
             problem = f"plugin {plugin_id!r} has no mode {mode!r} (modes: {', '.join(modes)})"
-        elif duration is not None and _positive(duration) is None:
+        elif duration is not None and positive(duration) is None:
             problem = f"duration must be a positive number of seconds, not {duration!r}"
         if problem is not None:
             self.refuse(request_id, problem, now)
@@ -178,11 +223,11 @@ class Controller:
         chosen = mode or modes[0]
         if duration is None:
             duration = next(e.duration for e in self.entries if e.key == (plugin_id, chosen))
-        if self.on_demand is None:
-            self._paused_remaining = max(0.0, self.entry_ends - now)
+        was_rotation = self.layer() == ROTATION
         self.on_demand = OnDemand(
             plugin_id, chosen, bool(pinned), request_id, now, None if pinned else now + duration
         )
+        self._pause_rotation(now, was_rotation)
         self.state, self.error = ACTIVE, None
         return None
 
@@ -205,52 +250,59 @@ class Controller:
             return
         self.on_demand = None
         self.state = state
-        remaining = self._paused_remaining
-        self._paused_remaining = None
-        if self.entries:
-            duration = self._duration()
+        if self.live.entries:
+            self._start(self.live, self.live.index, now)
+        else:
+            self._resume_rotation(now, False)
+
+    # -- pausing the rotation ------------------------------------------------
+
+    def _pause_rotation(self, now: float, was_shown: bool) -> None:
+        if was_shown and self.layer() != ROTATION:
+            self._paused_remaining = max(0.0, self.rotation.ends - now)
+
+    def _resume_rotation(self, now: float, was_shown: bool) -> None:
+        if was_shown or self.layer() != ROTATION:
+            return
+        remaining, self._paused_remaining = self._paused_remaining, None
+        if self.rotation.entries:
+            limit = self.rotation.limit()
             if remaining is not None:
                 # A sliver of time left would only flash the entry: give it a moment.
-                duration = max(remaining, min(MIN_RESUME, duration))
-            self.entry_started = now
-            self.entry_ends = now + duration
+                limit = max(remaining, min(MIN_RESUME, limit))
+            self.rotation.started = now
+            self.rotation.ends = now + limit
+        self._count_start()  # an entry started while hidden has not begun its cycle yet
 
     # -- config reload -------------------------------------------------------
 
     def rebuild(self, entries: list[Entry], now: float) -> list[str]:
         """Take a new rotation, keeping the current entry when it still exists."""
         events: list[str] = []
-        current = self.entries[self.index] if self.entries else None
-        old_keys = [e.key for e in self.entries]
-        self.entries = list(entries)
-        self._empty_streak = 0
-        keys = [e.key for e in self.entries]
+        rotation = self.rotation
+        current = rotation.current()
+        old_keys = rotation.keys()
+        rotation.entries = list(entries)
+        rotation.empty_streak = 0
+        keys = rotation.keys()
         if current is not None and current.key in keys:
-            self.index = keys.index(current.key)
+            rotation.index = keys.index(current.key)
             if self._paused_remaining is not None:
-                self._paused_remaining = min(self._paused_remaining, self._duration())
+                self._paused_remaining = min(self._paused_remaining, rotation.limit())
             else:
-                self.entry_ends = self.entry_started + self._duration()
+                rotation.ends = rotation.started + rotation.limit()
         else:
             # Continue with the first surviving entry after the old position.
-            later = [k for k in old_keys[self.index + 1 :] if k in keys] if current else []
-            self.index = keys.index(later[0]) if later else 0
-            self.entry_started = now
-            self.entry_ends = now + self._duration()
-            self._paused_remaining = None
+            later = [k for k in old_keys[rotation.index + 1 :] if k in keys] if current else []
+            self._start(rotation, keys.index(later[0]) if later else 0, now)
+            if self._paused_remaining is not None:
+                self._paused_remaining = rotation.limit()
         od = self.on_demand
         if od is not None and od.mode not in self.modes_of(od.plugin_id):
             self._end_on_demand(now, IDLE)
             events.append("expired")
+        events += self.set_live(self.live_modes, now)
         return events
-
-    def _goto(self, index: int, now: float) -> None:
-        self.index = index % len(self.entries)
-        self.entry_started = now
-        self.entry_ends = now + self._duration()
-
-    def _duration(self) -> float:
-        return self.entries[self.index].duration if self.entries else 0.0
 
     def snapshot_on_demand(self) -> dict[str, Any]:
         """Return the on-demand block for the published state (times on this clock)."""
@@ -265,4 +317,3 @@ class Controller:
             "ends_at": od.ends_at if od else None,
             "error": self.error,
         }
-

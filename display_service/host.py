@@ -6,8 +6,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from display_service.controller import Entry, build_entries
 from display_service.plugin_errors import PluginErrors
+from display_service.rotation import Entry, build_entries
 
 Busy = Callable[[str], bool]
 
@@ -50,7 +50,11 @@ def call_display(plugin: Any, mode: str, force_clear: bool) -> Any:
 
 
 def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors) -> list[Entry]:
-    """Return the rotation for the loaded plugins; a failing hook is recorded, not fatal."""
+    """Return the rotation for the loaded plugins; a failing hook is recorded, not fatal.
+
+    A plugin whose ``supports_dynamic_duration()`` is True gets dynamic entries capped at
+    its ``get_dynamic_duration_cap()`` (``rotation.DEFAULT_DYNAMIC_CAP`` when None).
+    """
 
     def modes(plugin_id: str) -> list[str]:
         try:
@@ -66,8 +70,20 @@ def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors) -> 
             errors.record(plugin_id, "get_display_duration", err)
             return None
 
+    def dynamic_cap(plugin_id: str) -> Any:
+        plugin = host.instances[plugin_id]
+        hook = getattr(plugin, "supports_dynamic_duration", None)
+        try:
+            if not callable(hook) or hook() is not True:
+                return None
+            cap = getattr(plugin, "get_dynamic_duration_cap", None)
+            return (cap() if callable(cap) else None) or 0.0  # 0: the default cap
+        except Exception as err:  # isolation boundary: one plugin's duration hooks
+            errors.record(plugin_id, "supports_dynamic_duration", err)
+            return None
+
     return build_entries(
-        list(host.instances), modes, own_duration, config.get("display_durations")
+        list(host.instances), modes, own_duration, config.get("display_durations"), dynamic_cap
     )
 
 

@@ -1,12 +1,19 @@
 """The render loop: the one thread that touches the matrix and calls ``display()``.
 
-Frames are paced against deadlines on a monotonic clock. Static content (the default)
-is redrawn once a second; a plugin with ``needs_high_fps`` or that says it is scrolling
-gets ``1 / refresh_hz``. Between frames the loop waits on ``wake`` with the time to its
-next deadline, so watcher threads (which only set flags and call ``wake.set()``) get
-their change applied at once, in this order: config reload, config changes held back
-for a plugin whose update() was running (``lifecycle.py``; an update returning wakes
-the loop), on-demand requests, preview viewer, expiries, then the frame.
+Frames are paced against deadlines on a monotonic clock (cadence: ``frames.py``).
+Between frames the loop waits on ``wake`` with the time to its nearest deadline (next
+frame, end of the shown entry, heartbeat, due update, schedule boundary, live poll),
+so watcher threads (which only set flags and call ``wake.set()``) get their change
+applied at once, in this order: config reload, config changes held back for a plugin
+whose update() was running (``lifecycle.py``; an update returning wakes the loop),
+on-demand requests, preview viewer, schedules (``schedules.py``), live priority
+(``live.py``), expiries, then the frame.
+
+What is drawn, by priority: on-demand, then live content, then the full-screen mode
+when one is set and active (``full_screen.py``), then the rotation (``controller.py``).
+While the power schedule says off, the panel is blank unless an on-demand request is
+active: an explicit request shows even at night. Updates keep running while off, so the
+panel shows fresh data when it comes back on.
 
 The first frame is drawn once each plugin's first ``update()`` is scheduled, without
 waiting for it: a plugin with no data yet returns False (skipped) or draws a placeholder.
@@ -14,20 +21,27 @@ waiting for it: a plugin with no data yet returns False (skipped) or draws a pla
 
 from __future__ import annotations
 
+import itertools
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from display_service.controller import ACTIVE, Controller, Entry
+from display_service.compose import OFF, Compositor
+from display_service.controller import ACTIVE, Controller
 from display_service.display_manager import DisplayManager
-from display_service.host import PluginHost, call_display, rotation, update_interval
+from display_service.frames import FramePainter
+from display_service.full_screen import FullScreenMode
+from display_service.host import PluginHost, rotation, update_interval
 from display_service.lifecycle import PluginHooks
+from display_service.live import LiveWatch
+from display_service.matrix.select import configured_brightness
 from display_service.on_demand import OnDemandHandler
 from display_service.plugin_errors import PluginErrors
+from display_service.schedules import PanelSchedule
 from display_service.state import BusWriter, FpsMeter, StatePublisher
+from display_service.status import display_state
 from display_service.updates import DEFAULT_BUDGET, UpdateScheduler
 from shared.bus import (
     CONFIG_CHANGED,
@@ -42,11 +56,9 @@ from shared.bus import (
 
 logger = logging.getLogger(__name__)
 
-STATIC_INTERVAL = 1.0
-
 
 class RenderLoop:
-    """Rotation, on-demand, config reload and frames, all on one thread."""
+    """Rotation, live priority, on-demand, schedules, config reload and frames, one thread."""
 
     def __init__(
         self,
@@ -57,8 +69,10 @@ class RenderLoop:
         config: dict[str, Any],
         load_config: Callable[[], dict[str, Any]],
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
         update_budget: float = DEFAULT_BUDGET,
         started_at: float | None = None,
+        full_screen: FullScreenMode | None = None,
     ) -> None:
         self.display = display
         self.backend = display.backend
@@ -69,22 +83,28 @@ class RenderLoop:
         self.clock = clock
         self.wake = threading.Event()
         self.errors = PluginErrors()
-        self.updates = UpdateScheduler(self.errors, clock, update_budget, on_done=self.wake.set)
+        self._update_counter = itertools.count(1)
+        self._updates_done = 0
+        self.updates = UpdateScheduler(self.errors, clock, update_budget,
+                                       on_done=self._update_returned)
         self.hooks = PluginHooks(plugins, self.updates)
         self.writer = BusWriter(bus)
         self.publisher = StatePublisher(bus, self.writer, clock)
         self.controller = Controller([], clock())
         self.on_demand = OnDemandHandler(self.controller, self.writer, self.publisher)
+        self.panel = PanelSchedule(wall)
+        self.live = LiveWatch(self.errors)
         self.config_seq: Any = None
         self.started_at = started_at or time.time()
-        self.first_frame_ms: float | None = None
+        self.fps = FpsMeter(clock())
+        self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
+                                    self.started_at)
+        self.frames = Compositor(controller=self.controller, panel=self.panel,
+                                 painter=self.painter, display=display, full_screen=full_screen,
+                                 on_switch=self.publisher.mark_dirty)
         self._changed: set[str] = set()
         self._stopping = False
-        self._frame_due = 0.0
-        self._last_key: tuple[str, str, str | None] | None = None
-        self._blank = False
         self._errors_version = -1
-        self._fps = FpsMeter(clock())
 
     # -- called from other threads: flags only -------------------------------
 
@@ -96,6 +116,10 @@ class RenderLoop:
     def stop(self) -> None:
         """Ask the loop to finish after the current frame."""
         self._stopping = True
+        self.wake.set()
+
+    def _update_returned(self) -> None:
+        self._updates_done = next(self._update_counter)  # next() on a count is atomic
         self.wake.set()
 
     # -- the loop ------------------------------------------------------------
@@ -111,10 +135,9 @@ class RenderLoop:
                 self._apply_pending(now)
                 self.publisher.maybe_publish(now, self.state)
                 self.updates.poll(now, hold=self.hooks.held)
-                self.display.process_deferred_updates()
-                self.display.flush_pending()
-                if now >= self._frame_due or self._current_key(now) != self._last_key:
-                    self._render(now)
+                self._run_deferred()
+                if self.frames.needs_frame(now):
+                    self.frames.render(now)
                 now = self.clock()
                 self._publish(now)
                 self._wait(now)
@@ -125,7 +148,7 @@ class RenderLoop:
         self.config_seq = (self.bus.read(CONFIG_CHANGED) or {}).get("seq")
         self.publisher.refresh_viewer()
         self._rebuild(now)
-        self._apply_display_settings()
+        self._configure(now)
         self._changed.add(DISPLAY_ON_DEMAND_REQUEST)  # one written while we were starting
         self.writer.put(PLUGIN_ERRORS, {})
 
@@ -139,10 +162,25 @@ class RenderLoop:
                 self.on_demand.handle(request, now)
         if self._take(PREVIEW_VIEWER):
             self.publisher.refresh_viewer()
+        if self.panel.due(now) and self.panel.evaluate(now):
+            logger.info("schedule: panel %s", self.panel.describe())
+            self._apply_display_settings()
+            self.publisher.mark_dirty()
+        if self.live.due(now, self._updates_done):
+            self._set_live(self.live.poll(now, self.plugins.instances, self._updates_done), now)
         for event in self.controller.tick(now):
             self.publisher.mark_dirty()
             if event == "expired":
                 self.on_demand.expired(now)
+
+    def _run_deferred(self) -> None:
+        """Run plugins' deferred work; a frame presented from another thread waits while off."""
+        pushed = self.display.frames_pushed
+        self.display.process_deferred_updates()
+        if self.layer() != OFF:
+            self.display.flush_pending()
+        elif self.display.frames_pushed != pushed:
+            self.display.blank()  # deferred work drew while the panel is off
 
     def _take(self, key: str) -> bool:
         present = key in self._changed
@@ -150,57 +188,17 @@ class RenderLoop:
             self._changed.discard(key)
         return present
 
-    def _current_key(self, now: float) -> tuple[str, str, str | None] | None:
-        entry = self.controller.current(now)
-        if entry is None:
-            return None
-        od = self.controller.on_demand
-        return (entry.plugin_id, entry.mode, od.request_id if od else None)
-
-    def _render(self, now: float) -> None:
-        entry = self.controller.current(now)
-        key = self._current_key(now)
-        if entry is None:
-            if not self._blank:
-                self.display.blank()
-                self._blank = True
-                self._last_key = None
-            self._frame_due = now + STATIC_INTERVAL
-            return
-        self._blank = False
-        force = key != self._last_key
-        if force:
-            self._last_key = key
-            self.display.set_scrolling_state(False)
+    def _set_live(self, live: dict[str, list[str]], now: float) -> None:
+        for event in self.controller.set_live(live, now):
             self.publisher.mark_dirty()
-        if self._draw(entry, force):
-            self.controller.had_content()
-            interval = self._interval(self.plugins.instances.get(entry.plugin_id))
-            late = not (self._frame_due <= now < self._frame_due + interval)
-            self._frame_due = (now if late or force else self._frame_due) + interval
-        else:
-            self._frame_due = now + self.controller.no_content(now)
+            if event == "live_ended":
+                logger.info("live content over; rotation resumes")
+            else:
+                logger.info("live content: %s", ", ".join(sorted(self.controller.live_modes)))
 
-    def _draw(self, entry: Entry, force: bool) -> bool:
-        plugin = self.plugins.instances.get(entry.plugin_id)
-        if plugin is None or self.updates.is_overrun(entry.plugin_id):
-            return False
-        self._fps.count += 1
-        try:
-            result = call_display(plugin, entry.mode, force)
-        except Exception as err:  # isolation boundary: one plugin's display
-            self.errors.record(entry.plugin_id, "display", err)
-            return False
-        if result is not False and self.first_frame_ms is None:
-            self.first_frame_ms = round((time.time() - self.started_at) * 1000, 1)
-            logger.info("first frame %.0f ms after start", self.first_frame_ms)
-        return result is not False
-
-    def _interval(self, plugin: Any) -> float:
-        fast = getattr(plugin, "needs_high_fps", False) is True
-        if fast or self.display.is_currently_scrolling():
-            return 1.0 / self.display.refresh_hz
-        return STATIC_INTERVAL
+    def layer(self) -> str:
+        """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
+        return self.frames.layer()
 
     def _publish(self, now: float) -> None:
         self.publisher.maybe_publish(now, self.state)
@@ -210,8 +208,9 @@ class RenderLoop:
         self.publisher.preview(now, self.display.frames_pushed, lambda: self.display.image)
 
     def _wait(self, now: float) -> None:
-        deadlines = [self._frame_due, self.publisher.next_due()]
-        more = (self.controller.next_deadline(), self.updates.next_due())
+        deadlines = [self.frames.due, self.publisher.next_due()]
+        more = (self.controller.next_deadline(), self.updates.next_due(),
+                self.panel.next_due(), self.live.next_due())
         deadlines += [d for d in more if d is not None]
         timeout = min(deadlines) - now
         if timeout > 0:
@@ -229,17 +228,27 @@ class RenderLoop:
         changed = self.hooks.apply_config(config, seq)
         self.config, self.config_seq = config, seq
         self._plugins_changed(changed, now)
-        self._apply_display_settings()
+        self._configure(now)
         logger.info(
             "config reloaded (seq %s): %d plugins, changed: %s; held until update() returns: %s",
             seq, len(self.plugins.instances), ", ".join(changed) or "none",
             ", ".join(sorted(self.hooks.held)) or "none",
         )
 
+    def _configure(self, now: float) -> None:
+        """Apply the config's schedules, brightness and full-screen mode."""
+        self.panel.configure(self.config)
+        self.panel.evaluate(now)
+        self._apply_display_settings()
+        self.live.reset()
+        if self.frames.full_screen is not None:
+            self.frames.full_screen.configure(self.config)
+
     def _plugins_changed(self, changed: list[str], now: float) -> None:
         self._rebuild(now)
         for plugin_id in changed:
             self.updates.request(plugin_id, now)
+        self.live.reset()
         self.publisher.mark_dirty()
 
     def _rebuild(self, now: float) -> None:
@@ -251,39 +260,15 @@ class RenderLoop:
         self.updates.sync(instances, intervals, now)
 
     def _apply_display_settings(self) -> None:
-        if (brightness := self.display.apply_config(self.config)) is not None:
-            logger.info("brightness %d", brightness)
+        brightness = self.panel.brightness(configured_brightness(self.config))
+        if (applied := self.display.apply_config({**self.config, "brightness": brightness})):
+            logger.info("brightness %d (%s)", applied, self.panel.describe())
 
     # -- state ---------------------------------------------------------------
 
     def state(self, service: str = "running") -> dict[str, Any]:
-        """Return the ``display_state`` record as of now."""
-        now = self.clock()
-        entry = self.controller.current(now) if service == "running" else None
-        on_demand = self.controller.snapshot_on_demand()
-        for key in ("started_at", "ends_at"):
-            on_demand[key] = self.publisher.to_wall(on_demand[key], now)
-        return {
-            "service": service,
-            "pid": os.getpid(),
-            "started_at": self.started_at,
-            "updated_at": time.time(),
-            "plugin_id": entry.plugin_id if entry else None,
-            "mode": entry.mode if entry else None,
-            "on_demand": on_demand,
-            "brightness": self.backend.brightness,
-            "fps": self._fps.rate(now),
-            "config_seq": self.config_seq,
-            "last_request_id": self.controller.last_request_id,
-            "requests": self.on_demand.outcomes(),
-            "loaded_plugins": sorted(self.plugins.instances),
-            "load_errors": dict(getattr(self.plugins, "load_errors", {}) or {}),
-            "backend": self.backend.name,
-            "width": self.display.width,
-            "height": self.display.height,
-            "frames_pushed": self.display.frames_pushed,
-            "first_frame_ms": self.first_frame_ms,
-        }
+        """Return the ``display_state`` record as of now (``status.py``)."""
+        return display_state(self, service)
 
     def _shutdown(self) -> None:
         self.hooks.shutdown()

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from shared.config.limits import check_limit
+from shared.config.values import check_value
 from shared.errors import ValidationError
 
 TRUE_WORDS = frozenset({"on", "true", "1", "yes"})
@@ -99,7 +100,8 @@ def coerce_value(name: str, raw: Any, kind: str | None, *, form: bool = False) -
     Only a form body (``form=True``) may send a list for a single value (a repeated
     field, such as a hidden "off" input before its checkbox): the last value counts. In
     a JSON body a list where the template has a single value is refused. Numbers must
-    be finite and inside the setting's range (``limits``).
+    be finite and inside the setting's range (``limits``); text must be allowed there
+    (``values``: choices such as ``sync.follower_position``, times of day).
     """
     if isinstance(raw, list) and not (kind or "").startswith("list"):
         if form:
@@ -123,6 +125,7 @@ def coerce_value(name: str, raw: Any, kind: str | None, *, form: bool = False) -
         return number
     if kind == "str":
         if isinstance(raw, str):
+            check_value(name, raw)
             return raw
         raise _invalid(name, raw, "must be text")
     if kind is not None and kind.startswith("list"):

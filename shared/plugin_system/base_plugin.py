@@ -8,10 +8,12 @@ the render thread). Returning ``False`` from ``display`` means "no content now".
 Read the panel size from ``display_manager.width`` and ``display_manager.height``:
 ``display_manager.matrix`` is ``None`` when the service runs without hardware.
 
-This class holds only the core lifecycle. Further capabilities (dynamic duration,
-live priority, Vegas mode, adaptive layout) are separate mixin classes in their own
-modules, composed into ``BasePlugin``'s bases; they keep their state in attributes
-created lazily, so ``__init__`` here stays the only constructor plugins call.
+This class holds only the core lifecycle. Further capabilities are mixin classes in
+their own modules, composed into ``BasePlugin``'s bases: ``duration.DurationMixin``
+(display duration, dynamic duration) and ``live_priority.LivePriorityMixin`` (live
+content takes over the rotation); Vegas mode and adaptive layout join the same way.
+They keep their state in attributes created lazily, so ``__init__`` here stays the only
+constructor plugins call.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ import logging
 from abc import ABC, abstractmethod
 from typing import Any
 
-FALLBACK_DISPLAY_DURATION = 15.0
+from shared.plugin_system.duration import FALLBACK_DISPLAY_DURATION, DurationMixin
+from shared.plugin_system.live_priority import LivePriorityMixin
+
+__all__ = ["FALLBACK_DISPLAY_DURATION", "BasePlugin"]
 
 
-class BasePlugin(ABC):
+class BasePlugin(DurationMixin, LivePriorityMixin, ABC):
     """Base class of all plugins.
 
     Args:
@@ -36,9 +41,6 @@ class BasePlugin(ABC):
         plugin_manager: the manager that loaded the plugin (``font_manager``,
             ``config_manager``).
     """
-
-    #: Seconds to show the plugin when neither its config nor its manifest says.
-    default_duration: float | None = None
 
     def __init__(
         self,
@@ -85,31 +87,6 @@ class BasePlugin(ABC):
         """Release threads, files and connections before the plugin is dropped."""
         return None
 
-    def get_display_duration(self) -> float:
-        """Return seconds to show: config display_duration, manifest default, else 15."""
-        for candidate in (
-            self.config.get("display_duration"),
-            self._manifest_value("default_duration"),
-            self.default_duration,
-        ):
-            if isinstance(candidate, int | float) and _positive_number(candidate):
-                return float(candidate)
-        return FALLBACK_DISPLAY_DURATION
-
-    @property
-    def display_duration(self) -> float:
-        """The seconds to show this plugin (see get_display_duration)."""
-        return self.get_display_duration()
-
     def _get_font_manager(self) -> Any:
         """Return the shared font manager, or None when there is none."""
         return getattr(self.plugin_manager, "font_manager", None)
-
-    def _manifest_value(self, key: str) -> Any:
-        getter = getattr(self.plugin_manager, "get_manifest", None)
-        manifest = getter(self.plugin_id) if callable(getter) else None
-        return manifest.get(key) if isinstance(manifest, dict) else None
-
-
-def _positive_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0

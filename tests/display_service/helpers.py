@@ -121,13 +121,20 @@ def running_loop(
     watch: bool = True,
     load_config: Callable[[], dict[str, Any]] | None = None,
     update_budget: float = 30.0,
+    wall: Callable[[], float] = time.time,
+    full_screen: Any = None,
 ) -> Iterator[tuple[RenderLoop, Bus]]:
-    """Run a render loop on its own thread over a bus in ``tmp_path``; stop it after."""
+    """Run a render loop on its own thread over a bus in ``tmp_path``; stop it after.
+
+    ``wall`` is the loop's wall clock (the one schedules are read against);
+    ``full_screen`` an optional mode that replaces the rotation.
+    """
     bus = Bus(tmp_path / "bus")
     config = config if config is not None else {}
     loop = RenderLoop(
         display=display, plugins=host, bus=bus, config=config,
-        load_config=load_config or (lambda: config), update_budget=update_budget,
+        load_config=load_config or (lambda: config), update_budget=update_budget, wall=wall,
+        full_screen=full_screen,
     )
     watcher = bus.watch(
         ["display_on_demand_request", "config_changed", "preview_viewer"], loop.notify

@@ -1,0 +1,101 @@
+"""What the next frame shows, and drawing it: the layers above the plugin call.
+
+By priority: an on-demand request, live content, the full-screen mode when one is set
+and active (``full_screen.py``), then the rotation (``controller.py``). While the power
+schedule says off, the panel is blank unless an on-demand request is active: an
+explicit request shows even at night.
+
+A frame is drawn when its time has come or when what should be shown changed (another
+entry, a new slot of the same entry, another request, power on or off), so a change is
+drawn at the loop's next wake, never at the end of the current entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from display_service.controller import LIVE, ON_DEMAND, ROTATION, Controller
+from display_service.display_manager import DisplayManager
+from display_service.frames import STATIC_INTERVAL, FramePainter
+from display_service.full_screen import FullScreenMode
+from display_service.schedules import PanelSchedule
+
+FULL_SCREEN, OFF = "full_screen", "off"
+Key = tuple[Any, ...]
+_START: Key = ("<start>",)  # differs from every real key: the first frame always draws
+
+
+class Compositor:
+    """Pick the layer to show, draw its frame, and keep the next frame's deadline."""
+
+    def __init__(self, *, controller: Controller, panel: PanelSchedule, painter: FramePainter,
+                 display: DisplayManager, full_screen: FullScreenMode | None,
+                 on_switch: Callable[[], None]) -> None:
+        self.controller = controller
+        self.panel = panel
+        self.painter = painter
+        self.display = display
+        self.full_screen = full_screen
+        self.on_switch = on_switch
+        self.due = 0.0
+        self._last_key: Key | None = _START
+        self._starts_seen = -1
+
+    def layer(self) -> str:
+        """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
+        layer = self.controller.layer()
+        if layer != ON_DEMAND and not self.panel.power_on:
+            return OFF
+        fs = self.full_screen
+        return FULL_SCREEN if layer == ROTATION and fs is not None and fs.active() else layer
+
+    def key(self, now: float) -> Key | None:
+        """Return what identifies the shown slot; None when the panel is blank."""
+        layer = self.layer()
+        entry = self.controller.current(now)
+        if layer == FULL_SCREEN:
+            return (FULL_SCREEN,)
+        if layer == OFF or entry is None:
+            return None
+        od = self.controller.on_demand
+        return (entry.plugin_id, entry.mode, od.request_id if od else None,
+                self.controller.starts)
+
+    def needs_frame(self, now: float) -> bool:
+        """Return whether a frame is due now or what is shown changed."""
+        return now >= self.due or self.key(now) != self._last_key
+
+    def render(self, now: float) -> None:
+        """Draw the frame for ``now`` and set ``due`` for the next one."""
+        key = self.key(now)
+        force = key != self._last_key
+        if force:
+            self._last_key = key
+            self.display.set_scrolling_state(False)
+            self.on_switch()
+        entry = self.controller.current(now)
+        if key is None or entry is None:
+            if force:
+                self.display.blank()
+            self.due = now + STATIC_INTERVAL
+            return
+        if self.full_screen is not None and key == (FULL_SCREEN,):
+            self.due = self.full_screen.render(now, force)
+            return
+        if self._starts_seen != self.controller.starts:
+            self._starts_seen = self.controller.starts
+            if entry.dynamic:
+                self.painter.reset_cycle(entry)
+        if not self.painter.draw(entry, force):
+            self.due = now + self.controller.no_content(now)
+            return
+        self.controller.had_content()
+        if entry.dynamic and self.controller.layer() in (ROTATION, LIVE) and (
+                self.painter.cycle_complete(entry)):
+            self.controller.cycle_complete(now)
+            self.due = now  # the next entry's first frame, at once
+            return
+        interval = self.painter.interval(entry)
+        late = not (self.due <= now < self.due + interval)
+        self.due = (now if late or force else self.due) + interval

@@ -1,0 +1,87 @@
+"""Power and dim schedules as the render thread applies them.
+
+The schedule math is in ``shared/schedules.py``; this keeps the parsed schedules, the
+current state (panel on or off, dimmed or not) and when to look again. The render loop
+calls ``evaluate`` when ``next_due()`` has come (the loop includes it in its wait
+deadlines, so it wakes at the boundary itself, not by polling) and after a config
+reload, then applies the brightness and blanks or draws.
+
+The next boundary is computed on the wall clock and turned into a time on the loop's
+monotonic clock. Should the wall clock jump (a Pi without a real-time clock sets it
+from the network some time after boot), the state is re-evaluated at least every
+``RECHECK`` seconds while a schedule is enabled.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, tzinfo
+from typing import Any
+
+from shared.schedules import (
+    Schedule,
+    dim_brightness,
+    dim_schedule,
+    power_schedule,
+    zone_for,
+)
+
+RECHECK = 60.0
+
+
+class PanelSchedule:
+    """Whether the panel is on and whether it is dimmed, per the config's schedules."""
+
+    def __init__(self, wall: Callable[[], float] = time.time) -> None:
+        self.wall = wall
+        self.power_on = True
+        self.dimmed = False
+        self._power = Schedule(False, (None,) * 7)
+        self._dim = Schedule(False, (None,) * 7)
+        self._zone: tzinfo = UTC
+        self._dim_brightness: int | None = None
+        self._next: float | None = None
+
+    def configure(self, config: dict[str, Any]) -> None:
+        """Read the schedules of a (re)loaded config; ``evaluate`` is due at once."""
+        self._power = power_schedule(config)
+        self._dim = dim_schedule(config)
+        self._zone = zone_for(config)
+        self._dim_brightness = dim_brightness(config)
+        self._next = float("-inf")
+
+    def due(self, now: float) -> bool:
+        """Return whether ``evaluate`` should run at ``now`` (loop clock)."""
+        return self._next is not None and now >= self._next
+
+    def next_due(self) -> float | None:
+        """Return when the state may next change (loop clock), or None while no schedule is on."""
+        return self._next
+
+    def evaluate(self, now: float) -> bool:
+        """Compute the state for the wall clock now; return True when it changed."""
+        wall = self.wall()
+        power = not self._power.enabled or self._power.active(wall, self._zone)
+        dimmed = self._dim.enabled and self._dim.active(wall, self._zone)
+        changes = [schedule.next_change(wall, self._zone)
+                   for schedule in (self._power, self._dim) if schedule.enabled]
+        if any(s.enabled for s in (self._power, self._dim)):
+            upcoming = [c for c in changes if c is not None]
+            delay = min([RECHECK, *(c - wall for c in upcoming)])
+            self._next = now + max(0.0, delay)
+        else:
+            self._next = None
+        changed = (power, dimmed) != (self.power_on, self.dimmed)
+        self.power_on, self.dimmed = power, dimmed
+        return changed
+
+    def brightness(self, configured: int) -> int:
+        """Return the brightness to apply: the dim brightness inside the window, never higher."""
+        if self.dimmed and self._dim_brightness is not None:
+            return min(configured, self._dim_brightness)
+        return configured
+
+    def describe(self) -> str:
+        """Return the state in a few words, for the log and the state record."""
+        return ("on" if self.power_on else "off (schedule)") + (", dimmed" if self.dimmed else "")

@@ -1,0 +1,79 @@
+"""Allowed values of non-numeric core settings: one table for every save path.
+
+The numeric ranges are in ``limits``; this table holds the settings whose text must be
+one of a few words or a time of day, and ``display.double_sided``, which the raw editor
+would otherwise store as any JSON value. JSON and form saves of POST /config/main check
+each value they set (``coerce.coerce_value``); the raw editor checks every value its
+replacement changes (``limits.check_config_limits``); the schedule routes check whole
+schedule sections with ``shared.schedules.section_problems``, which uses the same rules.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable
+from typing import Any
+
+from shared.errors import ValidationError
+from shared.schedules import MODES, normalize_mode, parse_time
+
+FOLLOWER_POSITIONS = ("none", "left", "right")
+
+Rule = Callable[[Any], "str | None"]  # returns what is wrong, or None
+
+
+def _one_of(*allowed: str) -> Rule:
+    def rule(value: Any) -> str | None:
+        if isinstance(value, str) and value in allowed:
+            return None
+        return f"must be one of {', '.join(allowed)}"
+    return rule
+
+
+def _mode(value: Any) -> str | None:
+    return None if normalize_mode(value) == value else f"must be one of {', '.join(MODES)}"
+
+
+def _time_of_day(value: Any) -> str | None:
+    try:
+        parse_time(value)
+    except ValueError as err:
+        return str(err)
+    return None
+
+
+def _boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "must be true or false"
+
+
+# Dotted path (``*`` matches one key) -> rule.
+RULES: dict[str, Rule] = {
+    "sync.follower_position": _one_of(*FOLLOWER_POSITIONS),
+    "display.double_sided": _boolean,
+}
+for _section in ("schedule", "dim_schedule"):
+    RULES[f"{_section}.mode"] = _mode
+    for _key in ("start_time", "end_time"):
+        RULES[f"{_section}.{_key}"] = _time_of_day
+        RULES[f"{_section}.days.*.{_key}"] = _time_of_day
+
+
+def rule_for(name: str) -> Rule | None:
+    """Return the rule of a dotted path, or None when it has none."""
+    exact = RULES.get(name)
+    if exact is not None:
+        return exact
+    for pattern, rule in RULES.items():
+        if "*" in pattern and fnmatch.fnmatchcase(name, pattern):
+            return rule
+    return None
+
+
+def check_value(name: str, value: Any) -> None:
+    """Raise ValidationError naming the setting when ``value`` is not allowed there."""
+    rule = rule_for(name)
+    problem = rule(value) if rule is not None else None
+    if problem is not None:
+        shown = repr(value) if isinstance(value, str | bool | int | float) else type(value).__name__
+        raise ValidationError(f"{name} {problem} (got {shown})", error_code="INVALID_FIELD",
+                              details={"field": name})
