@@ -67,8 +67,10 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
                     ", ".join(added[:10]) + (" ..." if len(added) > 10 else ""))
 
     from display_service.display_manager import DisplayManager
+    from display_service.double_sided import wrap_double_sided
     from display_service.matrix.select import open_backend
     from display_service.render_loop import RenderLoop
+    from display_service.vegas import VegasMode
     from shared.cache import CacheManager
     from shared.plugin_system.manager import PluginManager
 
@@ -79,14 +81,18 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
         workdir=paths.cache_dir / "emulator",
     )
     bus.publish(HARDWARE_STATUS, hardware)  # rewritten on every start
-    display = DisplayManager(backend)
+    display = DisplayManager(wrap_double_sided(backend, config))
     plugins = PluginManager(
-        paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir)
+        paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir),
+        font_manager=display.font_manager,
     )
     plugins.load_enabled()
     loop = RenderLoop(
         display=display, plugins=plugins, bus=bus, config=config, load_config=store.load,
         started_at=started_at,
+        # Plugin failures while collecting ticker content go to the loop's error record.
+        full_screen=VegasMode(display, lambda: plugins.instances, config,
+                              on_error=lambda *failure: loop.errors.record(*failure)),
     )
     logger.info(
         "ledpanel-display %s started: backend %s (%s), %dx%d, %d plugins loaded%s, bus %s",
