@@ -49,6 +49,18 @@ LIMITS: dict[str, Limit] = {
     "dim_schedule.dim_brightness": Limit(1, 100),
     "web.port": Limit(1, 65535),
     "display_durations.*": Limit(0, low_open=True),
+    # Vegas ticker: speeds and durations the display would otherwise replace silently.
+    "vegas_scroll.scroll_speed": Limit(0, 1000, low_open=True),
+    "vegas_scroll.scroll_delay": Limit(0.001, 1),
+    "vegas_scroll.vegas_min_cycle_duration": Limit(1, 86400),
+    "vegas_scroll.vegas_max_cycle_duration": Limit(1, 86400),
+    "vegas_scroll.separator_padding": Limit(0, 256),
+    "vegas_scroll.default_panel_count": Limit(1, 16),
+    "vegas_scroll.static_hold_duration": Limit(0, 3600),
+    "vegas_scroll.buffer_ahead": Limit(0, 16),
+    "vegas_scroll.content_refresh_interval": Limit(1, 86400),
+    "vegas_scroll.live_poll_interval": Limit(1, 3600),
+    "vegas_scroll.live_hold_duration": Limit(0, 86400),
     # The matrix library's option limits: one table in shared.hardware.
     **{f"{RUNTIME}.{name}": Limit(low, high) for name, (low, high) in RUNTIME_RANGES.items()},
     **{f"{HARDWARE}.{name}": Limit(low, high) for name, (low, high) in LIBRARY_RANGES.items()},

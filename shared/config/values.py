@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shared.errors import ValidationError
 from shared.schedules import MODES, normalize_mode, parse_time
@@ -46,10 +47,24 @@ def _boolean(value: Any) -> str | None:
     return None if isinstance(value, bool) else "must be true or false"
 
 
+def _timezone(value: Any) -> str | None:
+    if not isinstance(value, str) or not value:
+        return "must be an IANA time zone name such as Europe/Berlin"
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        return "is not a known time zone (use a name such as Europe/Berlin or UTC)"
+    return None
+
+
 # Dotted path (``*`` matches one key) -> rule.
 RULES: dict[str, Rule] = {
     "sync.follower_position": _one_of(*FOLLOWER_POSITIONS),
     "display.double_sided": _boolean,
+    "timezone": _timezone,
+    "vegas_scroll.enabled": _boolean,
+    "vegas_scroll.frame_based_scrolling": _boolean,
+    "vegas_scroll.default_vegas_mode": _one_of("scroll", "fixed", "static"),
 }
 for _section in ("schedule", "dim_schedule"):
     RULES[f"{_section}.mode"] = _mode

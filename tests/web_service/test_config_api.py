@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from shared import bus as keys
 
 
@@ -287,3 +289,25 @@ def test_dim_brightness_out_of_range_is_refused(web):
     response = web.client.post("/api/v3/config/main", json={"dim_schedule": {"dim_brightness": 0}})
     assert response.status_code == 400
     assert "dim_brightness" in response.get_json()["message"]
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"vegas_scroll": {"scroll_speed": -1}}, "vegas_scroll.scroll_speed"),
+    ({"vegas_scroll": {"scroll_delay": 0}}, "vegas_scroll.scroll_delay"),
+    ({"vegas_scroll": {"buffer_ahead": 100000}}, "vegas_scroll.buffer_ahead"),
+    ({"vegas_scroll": {"default_vegas_mode": "sideways"}}, "vegas_scroll.default_vegas_mode"),
+    ({"timezone": "Mars/Olympus"}, "timezone"),
+    ({"timezone": "../../etc/passwd"}, "timezone"),
+])
+def test_values_the_display_would_silently_replace_are_refused(web, body, field):
+    before = web.paths.config_file.read_bytes()
+    response = web.client.post("/api/v3/config/main", json=body)
+    assert response.status_code == 400, response.get_json()
+    assert field in response.get_json()["message"]
+    assert web.paths.config_file.read_bytes() == before
+
+
+def test_a_known_timezone_is_accepted(web):
+    response = web.client.post("/api/v3/config/main", json={"timezone": "Europe/Berlin"})
+    assert response.status_code == 200, response.get_json()
+    assert web.config()["timezone"] == "Europe/Berlin"

@@ -25,6 +25,17 @@ RANGES: list[tuple[str, Any, Any, Any, Any]] = [
     ("display.hardware.row_address_type", 0, 5, -1, 6),
     ("display.hardware.scan_mode", 0, 1, -1, 2),
     ("display.hardware.multiplexing", 0, None, -1, None),
+    ("vegas_scroll.scroll_speed", 1, 1000, 0, 1001),
+    ("vegas_scroll.scroll_delay", 0.001, 1, 0, 1.5),
+    ("vegas_scroll.vegas_min_cycle_duration", 1, 86400, 0, 86401),
+    ("vegas_scroll.vegas_max_cycle_duration", 1, 86400, 0, 86401),
+    ("vegas_scroll.separator_padding", 0, 256, -1, 257),
+    ("vegas_scroll.default_panel_count", 1, 16, 0, 17),
+    ("vegas_scroll.static_hold_duration", 0, 3600, -1, 3601),
+    ("vegas_scroll.buffer_ahead", 0, 16, -1, 17),
+    ("vegas_scroll.content_refresh_interval", 1, 86400, 0, 86401),
+    ("vegas_scroll.live_poll_interval", 1, 3600, 0, 3601),
+    ("vegas_scroll.live_hold_duration", 0, 86400, -1, 86401),
 ]
 
 

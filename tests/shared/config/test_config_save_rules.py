@@ -436,9 +436,9 @@ def test_non_finite_numbers_are_refused_inside_plugin_sections(stored: dict[str,
 
 
 def test_whole_numbers_keep_every_digit(stored: dict[str, Any]) -> None:
-    new = apply_json_body(stored, {"vegas_scroll": {"content_refresh_interval":
-                                                    "12345678901234567891"}})
-    assert new["vegas_scroll"]["content_refresh_interval"] == 12345678901234567891
+    new = apply_json_body(stored, {"display": {"hardware": {"multiplexing":
+                                                            "12345678901234567891"}}})
+    assert new["display"]["hardware"]["multiplexing"] == 12345678901234567891
 
 
 @pytest.mark.parametrize("body, field", [
