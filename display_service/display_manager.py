@@ -61,6 +61,8 @@ class DisplayManager:
         # The real binding's matrix object in hardware mode; None in fallback mode.
         self.matrix: Any = getattr(backend, "matrix", None)
         self.refresh_hz = _positive(refresh_hz) or DEFAULT_REFRESH_HZ
+        # What refresh_hz goes back to when the config sets no limit (0 or no key).
+        self.default_refresh_hz = self.refresh_hz
         self.font_manager = font_manager if font_manager is not None else FontManager()
         self.image = Image.new("RGB", (self.width, self.height))
         self.draw = ImageDraw.Draw(self.image)
@@ -113,10 +115,13 @@ class DisplayManager:
     # -- config --------------------------------------------------------------
 
     def apply_config(self, config: dict[str, Any]) -> int | None:
-        """Apply brightness and refresh rate from config; return the new brightness if changed."""
+        """Apply brightness and refresh rate from config; return the new brightness if changed.
+
+        ``display.hardware.limit_refresh_rate_hz`` above 0 is the refresh rate; 0, no key
+        or an unusable value means no limit, and the rate goes back to the default.
+        """
         hz = _positive(hardware_section(config).get("limit_refresh_rate_hz"))
-        if hz is not None:
-            self.refresh_hz = hz
+        self.refresh_hz = self.default_refresh_hz if hz is None else hz
         brightness = configured_brightness(config)
         if brightness == self.backend.brightness:
             return None

@@ -6,7 +6,9 @@ pushed, so each side reads normally from its own front. Mounting a side upside d
 mirrored is what ``display.hardware.pixel_mapper_config`` is for.
 
 The setting is read when the display service starts (like the other panel settings);
-``wrap_double_sided`` is applied to the backend before the display manager is built.
+``wrap_double_sided`` is applied to the backend before the display manager is built,
+inside the orientation (``display_service.orientation.wrap_backend``), so a turned
+picture is what both halves show.
 A chain too narrow to halve (odd width) is used as a single panel, with a warning.
 """
 

@@ -1,8 +1,12 @@
 """The real panel: the rpi-rgb-led-matrix Python binding (module ``rgbmatrix``).
 
-- The settings are checked against ``shared.hardware`` before the library is called:
-  on bad options the library returns no matrix instead of raising, and the next call
-  crashes the process.
+- The settings are checked against ``shared.hardware`` before the library is called,
+  and those rules are the only guard: on options it refuses, the library returns no
+  matrix, and with older bindings the Python object still comes back; the next call on
+  it (even reading ``width``) crashes the process, so nothing here may probe the object
+  to find out. Newer bindings raise instead, which is a ``library`` failure. The rules
+  mirror every limit the library checks (a test holds them to a fake library that
+  refuses what the real one does).
 - ``build_options`` is the one place config values become ``RGBMatrixOptions``
   attributes, one to one, and the one place spec mapping names become the library's
   (``vendor-hat`` -> ``adafruit-hat``, ``-gen1`` -> ``-pi1``).
@@ -90,6 +94,11 @@ def build_options(binding: Any, hardware: dict[str, Any], runtime: dict[str, Any
                 f"the installed rgbmatrix binding has no option '{name}' (too old?)",
                 rebuild_hint(),
             ) from err
+        except (TypeError, ValueError, OverflowError) as err:  # its typed C setters
+            raise MatrixLibraryError(
+                f"the installed rgbmatrix binding does not take {name} {value!r}: {err}",
+                rebuild_hint(),
+            ) from err
     return options
 
 
@@ -125,17 +134,19 @@ class RGBMatrixBackend:
                 f"rgbmatrix is importable but this is not a Raspberry Pi "
                 f"(board: {board or 'unknown'})", NOT_A_PI_HINT)
         options = build_options(binding, hardware, runtime)
+        # Nothing reads the new object to check it: on a matrix the library did not make,
+        # that read is the crash. A binding that raises, or returns None, is handled.
         try:
             matrix = binding.RGBMatrix(options=options)
-            width, height = (0, 0) if matrix is None else (matrix.width, matrix.height)
+            if matrix is None:
+                raise MatrixLibraryError("the matrix library returned no matrix for these "
+                                         "options", init_hint())
+            return cls(matrix)
+        except MatrixLibraryError:
+            raise
         except Exception as err:  # the library boundary: any failure means no panel
             raise MatrixLibraryError(f"the matrix library failed to start: {err}",
                                      init_hint()) from err
-        if not width or not height:
-            raise MatrixLibraryError(
-                "the matrix library returned no matrix for these options "
-                f"(width {width}, height {height})", init_hint())
-        return cls(matrix)
 
     @property
     def width(self) -> int:

@@ -12,8 +12,14 @@ Order, so the reported cause is the real one:
    not starting, gives cause ``library`` with a hint, the only cause that has one.
 
 Every fallback runs the headless canvas at the effective size (after pixel mappers),
-so plugins lay out for the panel that is configured. The record is published on the
-bus as ``hardware_status`` on every start.
+so plugins lay out for the panel that is configured. A geometry value that breaks its
+rule is replaced by its default for that size (a warning says so), so a refused
+setting such as rows 100000 never sizes a canvas. The record is published on the bus
+as ``hardware_status`` on every start.
+
+``orientation`` is never read by the matrix library (the daemon rotates frames itself,
+``display_service.orientation``), so an invalid stored value does not refuse the panel:
+it is a warning and the picture is not rotated. The web still refuses to save one.
 """
 
 from __future__ import annotations
@@ -33,11 +39,13 @@ from display_service.matrix.rgbmatrix_backend import (
     rebuild_hint,
 )
 from shared.hardware import (
+    ORIENTATION,
     BoardReader,
     Problem,
     check_config,
     effective_size,
     errors,
+    geometry_replacements,
     read_board_model,
     requested_size,
 )
@@ -77,10 +85,12 @@ def open_backend(
     """
     hardware = hardware_section(config)
     effective = _size(effective_size(hardware))
+    resized = [p.as_dict() for p in geometry_replacements(hardware)]
     status: dict[str, Any] = {
         "ok": False, "backend": HeadlessMatrix.name, "cause": None, "error": None,
         "hint": None, "requested_size": _size(requested_size(hardware)),
-        "effective_size": effective, "warnings": [], "board": None, "at": time.time(),
+        "effective_size": effective, "warnings": list(resized), "board": None,
+        "at": time.time(),
     }
     brightness = configured_brightness(config)
     if force_headless:
@@ -88,11 +98,12 @@ def open_backend(
         return HeadlessMatrix(effective["width"], effective["height"], brightness), status
     board = board_reader()
     status["board"] = board
-    problems = check_config(config, board=board)
+    problems = [_orientation_warning(p) if p.setting == ORIENTATION else p
+                for p in check_config(config, board=board)]
     emulated = emulator or _section(config, "").get("emulator") is True
     try:
         if emulated:
-            status["warnings"] = [p.as_warning().as_dict() for p in problems]
+            status["warnings"] = [p.as_warning().as_dict() for p in problems] + resized
             adapter = _section(config, "").get("emulator_adapter") or DEFAULT_ADAPTER
             backend: MatrixBackend = open_emulator(
                 effective["width"], effective["height"], brightness=brightness,
@@ -103,8 +114,10 @@ def open_backend(
             backend = _open_real(config, problems, board)
     except MatrixSettingsRefused as err:
         status.update(cause="settings", error=err.message, problems=err.details["problems"])
+        status["warnings"] += resized
     except MatrixLibraryError as err:
         status.update(cause="library", error=err.message, hint=err.hint)
+        status["warnings"] += resized
     else:
         size = {"width": backend.width, "height": backend.height}
         if size != effective:
@@ -118,9 +131,15 @@ def open_backend(
     return HeadlessMatrix(effective["width"], effective["height"], brightness), status
 
 
+def _orientation_warning(problem: Problem) -> Problem:
+    """Return an orientation problem as a warning: the library never reads the setting."""
+    return Problem(problem.setting, f"{problem.message}; the picture is not rotated",
+                   "warning", problem.involves)
+
+
 def _open_real(config: dict[str, Any], problems: list[Problem],
                board: str | None) -> RGBMatrixBackend:
-    refused = errors(problems)  # orientation too, which the backend does not read
+    refused = errors(problems)
     if refused:
         raise MatrixSettingsRefused(refused)
     return RGBMatrixBackend.open(hardware_section(config), _section(config, "runtime"),

@@ -10,6 +10,10 @@ field, and re-sending the stored value is not a change.
 
 In emulator mode (``display.emulator`` true in the new config) nothing is refused: the
 problems come back as warnings and the save proceeds.
+
+The panel settings are read only when the display service starts: a save that changes
+one (``restart_settings_changed``) tells the client to restart it. The brightness is the
+exception: the running display applies it at once.
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ from shared.hardware.rules import HARDWARE, ORIENTATION, RUNTIME, Problem, check
 
 ERROR_CODE = "HARDWARE_SETTING_REFUSED"
 CHECKED_SETTINGS = (HARDWARE, RUNTIME, ORIENTATION)
+# Read once, when the display service starts (also every display.emulator* key).
+RESTART_SETTINGS = (HARDWARE, RUNTIME, "display.double_sided", ORIENTATION)
+# Under RESTART_SETTINGS but applied by the running display.
+LIVE_SETTINGS = frozenset({f"{HARDWARE}.brightness"})
+RESTART_MESSAGE = "Saved; restart the display service to apply the panel settings"
 
 
 def emulator_mode(config: dict[str, Any]) -> bool:
@@ -33,15 +42,19 @@ def emulator_mode(config: dict[str, Any]) -> bool:
 
 def changed_hardware_settings(stored: dict[str, Any], new: dict[str, Any]) -> set[str]:
     """Return the dotted hardware, runtime and orientation settings whose value changed."""
-    changed: set[str] = set()
-    for path in CHECKED_SETTINGS:
-        old_leaves = _leaves(_at(stored, path), path)
-        new_leaves = _leaves(_at(new, path), path)
-        for name in old_leaves.keys() | new_leaves.keys():
-            old, value = old_leaves.get(name, _MISSING), new_leaves.get(name, _MISSING)
-            if type(old) is not type(value) or old != value:
-                changed.add(name)
-    return changed
+    return _changed_leaves(stored, new, CHECKED_SETTINGS)
+
+
+def restart_settings_changed(stored: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Return the changed settings the display service reads only at start, sorted.
+
+    ``display.hardware.*`` (but the brightness), ``display.runtime.*``,
+    ``display.double_sided``, ``orientation`` and every ``display.emulator*`` key.
+    """
+    emulator = {f"display.{key}" for config in (stored, new)
+                for key in _object(config.get("display")) if str(key).startswith("emulator")}
+    changed = _changed_leaves(stored, new, (*RESTART_SETTINGS, *sorted(emulator)))
+    return sorted(changed - LIVE_SETTINGS)
 
 
 def check_hardware_save(
@@ -80,6 +93,23 @@ def refused_error(problems: list[Problem]) -> ValidationError:
 
 
 _MISSING = object()
+
+
+def _changed_leaves(stored: dict[str, Any], new: dict[str, Any],
+                    paths: tuple[str, ...]) -> set[str]:
+    changed: set[str] = set()
+    for path in paths:
+        old_leaves = _leaves(_at(stored, path), path)
+        new_leaves = _leaves(_at(new, path), path)
+        for name in old_leaves.keys() | new_leaves.keys():
+            old, value = old_leaves.get(name, _MISSING), new_leaves.get(name, _MISSING)
+            if type(old) is not type(value) or old != value:
+                changed.add(name)
+    return changed
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _at(config: dict[str, Any], path: str) -> Any:

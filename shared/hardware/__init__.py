@@ -23,12 +23,14 @@ from shared.hardware.mappings import (
     suggest_mapping,
 )
 from shared.hardware.pixel_mappers import (
+    MAX_CANVAS_PIXELS,
     PixelMapperError,
     mapped_size,
     parse_pixel_mappers,
     unknown_mappers,
 )
 from shared.hardware.rules import (
+    DEFAULT_GEOMETRY,
     HARDWARE,
     LIBRARY_RANGES,
     ORIENTATION,
@@ -39,16 +41,19 @@ from shared.hardware.rules import (
     check_hardware_settings,
     effective_size,
     errors,
+    geometry_replacements,
     panel_geometry,
     requested_size,
 )
 
 __all__ = [
+    "DEFAULT_GEOMETRY",
     "DEVICE_TREE_MODEL",
     "FIFTH_GENERATION_MAPPINGS",
     "HARDWARE",
     "LIBRARY_RANGES",
     "MAPPINGS",
+    "MAX_CANVAS_PIXELS",
     "ORIENTATION",
     "RUNTIME",
     "RUNTIME_RANGES",
@@ -60,6 +65,7 @@ __all__ = [
     "check_hardware_settings",
     "effective_size",
     "errors",
+    "geometry_replacements",
     "is_fifth_generation",
     "is_raspberry_pi",
     "library_mapping_name",

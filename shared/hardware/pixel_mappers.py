@@ -11,9 +11,18 @@ library. Formulas follow the library's size mapping:
   divisible by parallel.
 - ``V-mapper`` / ``V-mapper:Z``: ``(W * parallel // chain, H * chain // parallel)``.
 - ``StackToRow``: ``(W * parallel, H // parallel)``.
-- ``Remap:<w>,<h>|<x>,<y>[o]|...``: ``(w, h)``; exactly chain_length * parallel tiles.
+- ``Remap:<w>,<h>|<x>,<y><o>|...``: ``(w, h)``; exactly chain_length * parallel tiles,
+  each with an orientation ``o`` (n, s, e, w, or x for a panel left out), as the library
+  requires. A panel is ``W // chain_length`` by ``H // parallel`` (e and w turn it on
+  its side) and must lie inside ``(w, h)``.
 - Any other name: the library ignores it, so the size is unchanged (reported as a
   warning by the rules).
+
+No size may exceed ``MAX_CANVAS_PIXELS``: the area of the largest panel the geometry
+rules allow (128 columns x 255 panels by 64 rows x 6 chains, about 36 MB a frame in
+RGB). Every mapper but ``Remap`` keeps or shrinks the area, so the cap only binds a
+``Remap`` size, which is otherwise free: the library, the fallback canvas and the
+emulator would all allocate it.
 """
 
 from __future__ import annotations
@@ -29,7 +38,10 @@ ROWS = "display.hardware.rows"
 
 KNOWN_MAPPERS = ("Rotate", "Mirror", "U-mapper", "V-mapper", "StackToRow", "Remap")
 _INTEGER = re.compile(r"[+-]?\d+")
-_TILE = re.compile(r"\s*-?\d+\s*,\s*-?\d+\s*[nsewx]?\s*", re.IGNORECASE)
+_TILE = re.compile(r"\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*([nsewx])\s*", re.IGNORECASE)
+# The largest canvas any mapper may produce: the largest panel the geometry rules allow
+# (cols 128 x chain_length 255, rows 64 x parallel 6).
+MAX_CANVAS_PIXELS = 128 * 255 * 64 * 6
 
 
 class PixelMapperError(ValueError):
@@ -83,6 +95,12 @@ def mapped_size(
                 f"{step.name} leaves no pixels ({width}x{height}) for this panel geometry",
                 (SETTING, COLS, ROWS, CHAIN, PARALLEL),
             )
+        if width * height > MAX_CANVAS_PIXELS:
+            raise PixelMapperError(
+                f"{step.name} makes a {width}x{height} canvas ({width * height} px); "
+                f"at most {MAX_CANVAS_PIXELS} px is supported",
+                (SETTING, COLS, ROWS, CHAIN, PARALLEL),
+            )
     return width, height
 
 
@@ -126,7 +144,7 @@ def _stack_to_row(step: MapperStep, w: int, h: int, _chain: int, parallel: int) 
     return w * parallel, h // parallel
 
 
-def _remap(step: MapperStep, _w: int, _h: int, chain: int, parallel: int) -> tuple[int, int]:
+def _remap(step: MapperStep, w: int, h: int, chain: int, parallel: int) -> tuple[int, int]:
     size, *tiles = step.param.split("|")
     width_text, _, height_text = size.partition(",")
     if not (_INTEGER.fullmatch(width_text.strip()) and _INTEGER.fullmatch(height_text.strip())):
@@ -134,15 +152,35 @@ def _remap(step: MapperStep, _w: int, _h: int, chain: int, parallel: int) -> tup
     width, height = int(width_text), int(height_text)
     if width <= 0 or height <= 0:
         raise PixelMapperError(f"Remap needs a positive size, got {width}x{height}")
+    if width * height > MAX_CANVAS_PIXELS:
+        raise PixelMapperError(
+            f"Remap size {width}x{height} is {width * height} px; at most "
+            f"{MAX_CANVAS_PIXELS} px is supported")
     if len(tiles) != chain * parallel:
         raise PixelMapperError(
             f"Remap needs exactly chain_length x parallel = {chain * parallel} tiles, "
             f"got {len(tiles)}",
             (SETTING, CHAIN, PARALLEL),
         )
-    bad = [tile for tile in tiles if not _TILE.fullmatch(tile)]
-    if bad:
-        raise PixelMapperError(f"Remap tiles are written <x>,<y> plus n, s, e or w; got '{bad[0]}'")
+    placed = []
+    for tile in tiles:
+        match = _TILE.fullmatch(tile)
+        if match is None:
+            raise PixelMapperError(
+                f"Remap tiles are written <x>,<y> and an orientation (n, s, e, w, or x to "
+                f"leave the panel out); got '{tile}'")
+        placed.append((int(match[1]), int(match[2]), match[3].lower()))
+    panel_w, panel_h = w // chain, h // parallel
+    for number, (x, y, turn) in enumerate(placed, 1):
+        if turn == "x":
+            continue
+        tile_w, tile_h = (panel_h, panel_w) if turn in "ew" else (panel_w, panel_h)
+        if x < 0 or y < 0 or x + tile_w > width or y + tile_h > height:
+            raise PixelMapperError(
+                f"Remap tile {number} ({x},{y}{turn}) covers {x},{y} to "
+                f"{x + tile_w - 1},{y + tile_h - 1}, outside the {width}x{height} canvas",
+                (SETTING, COLS, ROWS, CHAIN, PARALLEL),
+            )
     return width, height
 
 

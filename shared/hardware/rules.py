@@ -51,8 +51,13 @@ ORIENTATIONS = (0, 90, 180, 270)
 BOOLEAN_OPTIONS = ("disable_hardware_pulsing", "inverse_colors", "show_refresh_rate")
 TEXT_OPTIONS = ("pixel_mapper_config", "panel_type", "led_rgb_sequence")
 
-# Geometry used for sizes when a setting is missing or unusable.
-DEFAULT_GEOMETRY = {"rows": 32, "cols": 64, "chain_length": 1, "parallel": 1}
+# Geometry used for sizes when a setting is missing or breaks its range: the config
+# template's values (a test keeps them equal).
+DEFAULT_GEOMETRY = {"rows": 32, "cols": 64, "chain_length": 2, "parallel": 1}
+# The ranges a geometry value must be in to size a canvas. Parallel is bounded by the
+# mapping with the most outputs: the combination with the mapping is reported on its own
+# and does not make the size absurd.
+GEOMETRY_RANGES: dict[str, tuple[int, int]] = {**PANEL_RANGES, "parallel": (1, MAX_OUTPUTS)}
 
 
 @dataclass(frozen=True)
@@ -137,13 +142,33 @@ def errors(problems: list[Problem]) -> list[Problem]:
 
 
 def panel_geometry(hardware: Any) -> dict[str, int]:
-    """Return rows, cols, chain_length, parallel; a missing or unusable value is the default."""
+    """Return rows, cols, chain_length, parallel for sizing a canvas.
+
+    A value that is missing, not a whole number or outside its range (rows also odd) is
+    replaced by ``DEFAULT_GEOMETRY``'s, so a refused setting never sizes a canvas:
+    rows 100000 would otherwise make the fallback canvas 100000 px high.
+    """
     hardware = hardware if isinstance(hardware, dict) else {}
     geometry = {}
     for name, default in DEFAULT_GEOMETRY.items():
         value = hardware.get(name)
-        geometry[name] = value if _is_int(value) and value >= 1 else default
+        geometry[name] = value if _usable_geometry(name, value) else default
     return geometry
+
+
+def geometry_replacements(hardware: Any) -> list[Problem]:
+    """Return a warning for each geometry value ``panel_geometry`` replaced by its default.
+
+    A missing value is not reported: the default is what the config means then.
+    """
+    hardware = hardware if isinstance(hardware, dict) else {}
+    return [
+        Problem(f"{HARDWARE}.{name}",
+                f"{name} {hardware[name]!r} breaks its rule; the canvas is sized with the "
+                f"default {name} {default}", "warning")
+        for name, default in DEFAULT_GEOMETRY.items()
+        if name in hardware and not _usable_geometry(name, hardware[name])
+    ]
 
 
 def requested_size(hardware: Any) -> tuple[int, int]:
@@ -153,7 +178,11 @@ def requested_size(hardware: Any) -> tuple[int, int]:
 
 
 def effective_size(hardware: Any) -> tuple[int, int]:
-    """Return the size after the pixel mappers; the requested size when they are malformed."""
+    """Return the size after the pixel mappers; the requested size when they are malformed.
+
+    Always at most ``MAX_CANVAS_PIXELS``: the geometry is bounded by ``panel_geometry``
+    and a mapper making a larger canvas is malformed.
+    """
     g = panel_geometry(hardware)
     mappers = hardware.get("pixel_mapper_config") if isinstance(hardware, dict) else None
     try:
@@ -161,6 +190,13 @@ def effective_size(hardware: Any) -> tuple[int, int]:
                            mappers if isinstance(mappers, str) else "")
     except PixelMapperError:
         return requested_size(hardware)
+
+
+def _usable_geometry(name: str, value: Any) -> bool:
+    low, high = GEOMETRY_RANGES[name]
+    if not _is_int(value) or not low <= value <= high:
+        return False
+    return name != "rows" or value % 2 == 0
 
 
 def _check_int(

@@ -104,14 +104,64 @@ def test_backend_open_checks_the_rules_itself(binding: Any) -> None:
     assert binding.made == []
 
 
-def test_no_matrix_from_the_library_is_a_library_failure(binding: Any) -> None:
-    # A panel type our rules pass but this library does not know: it returns no matrix.
+def test_a_matrix_the_library_refused_crashes_on_any_use(binding: Any) -> None:
+    # Older bindings hand back an object with no matrix behind it; its next use, even
+    # reading width (the old "no matrix" guard), is a crash no except clause can catch.
+    options = build_options(binding, {**HARDWARE, "rows": 7}, {})
+    matrix = binding.RGBMatrix(options=options)
+    assert fake_rgbmatrix.refusal_of(matrix) and binding.refused
+    with pytest.raises(fake_rgbmatrix.LibraryCrash):
+        _ = matrix.width
+    with pytest.raises(fake_rgbmatrix.LibraryCrash):
+        matrix.CreateFrameCanvas()
+    with pytest.raises(fake_rgbmatrix.LibraryCrash):
+        matrix.brightness = 50
+
+
+def test_an_unknown_panel_type_is_not_a_refusal(binding: Any) -> None:
+    # The library prints "Unknown panel type; typo?" and starts the panel anyway.
     backend, status = open_backend(config(panel_type="FM9999"), force_headless=False,
                                    board_reader=on(PI4))
-    assert len(binding.made) == 1 and binding.made[0].width == 0
-    assert backend.name == "headless" and (backend.width, backend.height) == (128, 32)
-    assert status["cause"] == "library"
+    assert backend.name == "rgbmatrix" and status["ok"] is True
+    assert binding.refused == []
+
+
+def test_a_binding_that_returns_none_is_a_library_failure(monkeypatch) -> None:
+    class Nothing(fake_rgbmatrix.RGBMatrix):
+        def __new__(cls, options: Any = None) -> Any:
+            return None
+
+    fake_rgbmatrix.install(monkeypatch, RGBMatrix=Nothing)
+    backend, status = open_backend(config(), force_headless=False, board_reader=on(PI4))
+    assert backend.name == "headless" and status["cause"] == "library"
     assert "returned no matrix" in status["error"] and status["hint"]
+
+
+def test_a_canvas_the_library_cannot_make_is_a_library_failure(monkeypatch) -> None:
+    class NoCanvas(fake_rgbmatrix.RGBMatrix):
+        def CreateFrameCanvas(self) -> Any:
+            raise Exception("C++ CreateFrameCanvas failed")
+
+    fake_rgbmatrix.install(monkeypatch, RGBMatrix=NoCanvas)
+    backend, status = open_backend(config(), force_headless=False, board_reader=on(PI4))
+    assert backend.name == "headless" and status["cause"] == "library"
+    assert "CreateFrameCanvas failed" in status["error"]
+
+
+def test_a_value_the_bindings_typed_setter_refuses_is_a_library_failure(monkeypatch) -> None:
+    class Unsigned(fake_rgbmatrix.RGBMatrixOptions):
+        __slots__ = ()
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            if name == "gpio_slowdown" and value < 0:  # uint8_t in some bindings
+                raise OverflowError("can't convert negative value to uint8_t")
+            super().__setattr__(name, value)
+
+    fake_rgbmatrix.install(monkeypatch, RGBMatrixOptions=Unsigned)
+    backend, status = open_backend(config(runtime={"gpio_slowdown": -1}),
+                                   force_headless=False, board_reader=on(PI4))
+    assert backend.name == "headless" and status["cause"] == "library"
+    assert "gpio_slowdown -1" in status["error"] and "make build-python" in status["hint"]
 
 
 def test_a_library_that_raises_on_start_is_a_library_failure(monkeypatch) -> None:
@@ -179,3 +229,26 @@ def test_fallback_canvas_has_the_effective_size(monkeypatch: pytest.MonkeyPatch)
     assert status["cause"] == "library"
     assert (backend.width, backend.height) == (128, 64)
     assert status["effective_size"] == {"width": 128, "height": 64}
+
+
+@pytest.mark.parametrize(("setting", "value"), [("rows", 7), ("rows", 100000),
+                                                ("cols", 100000), ("chain_length", 0)])
+def test_a_refused_geometry_value_never_sizes_the_fallback_canvas(
+        binding: Any, setting: str, value: int) -> None:
+    backend, status = open_backend(config(**{setting: value}), force_headless=False,
+                                   board_reader=on(PI4))
+    assert binding.made == [] and status["cause"] == "settings"
+    assert (backend.width, backend.height) == (128, 32)  # 64 x 2 by 32, the template's
+    assert status["effective_size"] == status["requested_size"] == {"width": 128,
+                                                                    "height": 32}
+    warning = [w for w in status["warnings"] if w["setting"] == f"display.hardware.{setting}"]
+    assert warning and "default" in warning[0]["message"]
+
+
+def test_a_huge_remap_falls_back_at_the_size_before_the_mappers(binding: Any) -> None:
+    backend, status = open_backend(
+        config(chain_length=1, pixel_mapper_config="Remap:100000,100000|0,0n"),
+        force_headless=False, board_reader=on(PI4))
+    assert binding.made == [] and status["cause"] == "settings"
+    assert "display.hardware.pixel_mapper_config" in status["error"]
+    assert (backend.width, backend.height) == (64, 32)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from PIL import Image
 
 from display_service.display_manager import DisplayManager
@@ -123,3 +124,17 @@ def test_apply_config_sets_brightness_and_refresh_rate() -> None:
     assert display.refresh_hz == 60
     assert display.apply_config(config) is None
     assert display.apply_config({"display": {"hardware": {"brightness": 300}}}) == 100
+
+
+@pytest.mark.parametrize("unlimited", [
+    {"display": {"hardware": {"limit_refresh_rate_hz": 0}}},
+    {"display": {"hardware": {}}},
+    {},
+])
+def test_refresh_rate_goes_back_to_the_default_when_the_limit_is_removed(
+        unlimited: dict) -> None:
+    display, _backend = make()
+    display.apply_config({"display": {"hardware": {"limit_refresh_rate_hz": 60}}})
+    assert display.refresh_hz == 60
+    display.apply_config(unlimited)
+    assert display.refresh_hz == 100.0

@@ -48,7 +48,7 @@ def test_missing_binding_reports_cause_library_with_a_rebuild_hint(
     monkeypatch.setitem(sys.modules, "rgbmatrix", None)  # import raises ImportError
     backend, status = open_backend({}, force_headless=False)
     assert backend.name == "headless"
-    assert (backend.width, backend.height) == (64, 32)
+    assert (backend.width, backend.height) == (128, 32)  # the template's geometry
     assert status["cause"] == "library"
     assert "rgbmatrix module not available" in status["error"]
     assert "make build-python" in status["hint"]
@@ -56,8 +56,10 @@ def test_missing_binding_reports_cause_library_with_a_rebuild_hint(
 
 def test_bad_hardware_values_fall_back_to_defaults() -> None:
     config = {"display": {"hardware": {"rows": "x", "cols": True, "chain_length": 0}}}
-    backend, _status = open_backend(config, force_headless=True)
-    assert (backend.width, backend.height) == (64, 32)
+    backend, status = open_backend(config, force_headless=True)
+    assert (backend.width, backend.height) == (128, 32)
+    assert [w["setting"] for w in status["warnings"]] == [
+        "display.hardware.rows", "display.hardware.cols", "display.hardware.chain_length"]
 
 
 def test_emulator_and_headless_flags_are_parsed() -> None:

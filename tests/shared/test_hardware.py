@@ -7,17 +7,22 @@ from typing import Any
 
 import pytest
 
+from shared.config.template import load_template
 from shared.hardware import (
+    DEFAULT_GEOMETRY,
     FIFTH_GENERATION_MAPPINGS,
     MAPPINGS,
     Problem,
     check_config,
     check_hardware_settings,
+    geometry_replacements,
     is_fifth_generation,
     is_raspberry_pi,
     library_mapping_name,
     mapping_outputs,
+    panel_geometry,
     read_board_model,
+    requested_size,
     suggest_mapping,
 )
 
@@ -170,3 +175,32 @@ def test_board_model_is_read_from_the_device_tree(tmp_path: Path) -> None:
     assert is_raspberry_pi(PI4) and not is_raspberry_pi(None) and not is_raspberry_pi("x86")
     assert is_fifth_generation(PI5) and is_fifth_generation("Raspberry Pi Compute Module 5")
     assert not is_fifth_generation(PI4) and not is_fifth_generation(None)
+
+
+# -- the geometry that sizes a canvas ---------------------------------------------
+
+def test_default_geometry_is_the_config_templates() -> None:
+    hardware = load_template()["display"]["hardware"]
+    assert DEFAULT_GEOMETRY == {name: hardware[name] for name in DEFAULT_GEOMETRY}
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("rows", 7), ("rows", 100000), ("rows", 33), ("rows", 0), ("cols", 8), ("cols", 4096),
+    ("chain_length", 0), ("chain_length", 10**9), ("parallel", 0), ("parallel", 7),
+    ("rows", "32"), ("cols", True), ("chain_length", 2.0),
+])
+def test_a_value_breaking_its_range_sizes_with_the_default(name: str, value: Any) -> None:
+    hardware = {**VALID, name: value}
+    assert panel_geometry(hardware)[name] == DEFAULT_GEOMETRY[name]
+    assert requested_size(hardware) == requested_size({**VALID, name: DEFAULT_GEOMETRY[name]})
+    replaced = geometry_replacements(hardware)
+    assert [(p.setting, p.severity) for p in replaced] == [
+        (f"display.hardware.{name}", "warning")]
+    assert f"default {name} {DEFAULT_GEOMETRY[name]}" in replaced[0].message
+
+
+def test_values_in_range_size_the_canvas_and_missing_ones_are_not_warned() -> None:
+    hardware = {"rows": 64, "cols": 128, "chain_length": 255, "parallel": 6}
+    assert requested_size(hardware) == (128 * 255, 64 * 6)
+    assert geometry_replacements(hardware) == []
+    assert geometry_replacements({}) == [] and requested_size({}) == (128, 32)

@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 
-from shared.config.hardware_rule import changed_hardware_settings, check_hardware_save
+from shared.config.hardware_rule import (
+    changed_hardware_settings,
+    check_hardware_save,
+    restart_settings_changed,
+)
 from shared.config.template import load_template
 from shared.errors import ValidationError
 
@@ -64,3 +68,41 @@ def test_emulator_mode_returns_warnings(stored: dict[str, Any]) -> None:
     warnings = check_hardware_save(new, stored, board_reader=lambda: None)
     assert [(w["setting"], w["severity"]) for w in warnings] == [
         ("display.hardware.parallel", "warning")]
+
+
+# -- which saves need a display service restart ------------------------------------
+
+@pytest.mark.parametrize(("path", "value"), [
+    (("display", "hardware", "rows"), 16),
+    (("display", "hardware", "limit_refresh_rate_hz"), 0),
+    (("display", "runtime", "gpio_slowdown"), 1),
+    (("display", "double_sided"), True),
+    (("orientation",), 90),
+    (("display", "emulator"), True),
+    (("display", "emulator_adapter"), "browser"),
+    (("display", "emulator_port"), 9000),  # every display.emulator* key
+])
+def test_panel_settings_need_a_restart(stored: dict[str, Any], path: tuple[str, ...],
+                                       value: Any) -> None:
+    new = copy.deepcopy(stored)
+    node = new
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    assert restart_settings_changed(stored, new) == [".".join(path)]
+
+
+def test_settings_applied_while_running_need_no_restart(stored: dict[str, Any]) -> None:
+    new = with_hardware(stored, brightness=20)  # the running display applies brightness
+    new["brightness"] = 30
+    new["display"]["use_short_date_format"] = not stored["display"]["use_short_date_format"]
+    assert restart_settings_changed(stored, new) == []
+    assert restart_settings_changed(stored, copy.deepcopy(stored)) == []
+
+
+def test_a_removed_panel_setting_is_a_change(stored: dict[str, Any]) -> None:
+    new = copy.deepcopy(stored)
+    del new["display"]["hardware"]["pixel_mapper_config"]
+    del new["orientation"]
+    assert restart_settings_changed(stored, new) == [
+        "display.hardware.pixel_mapper_config", "orientation"]

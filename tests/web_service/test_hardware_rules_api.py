@@ -177,3 +177,70 @@ def test_raw_editor_keeps_a_stored_bad_setting_it_does_not_change(web) -> None:
     response = web.client.post(RAW, json=stored)
     assert response.status_code == 200, response.get_json()
     assert web.config()["display"]["hardware"]["hardware_mapping"] == "nope"
+
+
+# -- sizes are bounded ----------------------------------------------------------------
+
+@pytest.mark.parametrize("mapper", [
+    "Remap:100000,100000|0,0n",     # ~30 GB of canvas
+    "Remap:64,32|64,0n",            # the panel lies outside the declared size
+])
+def test_a_remap_the_panel_cannot_have_is_refused(web, mapper: str) -> None:
+    before = web.paths.config_file.read_bytes()
+    refused(web.client.post(MAIN, json=hardware(chain_length=1, pixel_mapper_config=mapper)),
+            "display.hardware.pixel_mapper_config")
+    assert web.paths.config_file.read_bytes() == before
+
+
+# -- saves that need a display service restart ------------------------------------------
+
+RESTART = "Saved; restart the display service to apply the panel settings"
+
+
+@pytest.mark.parametrize(("body", "setting"), [
+    (hardware(rows=16), "display.hardware.rows"),
+    ({"display": {"runtime": {"gpio_slowdown": 2}}}, "display.runtime.gpio_slowdown"),
+    ({"display": {"double_sided": True}}, "display.double_sided"),
+    ({"orientation": 90}, "orientation"),
+    ({"display": {"emulator_adapter": "browser"}}, "display.emulator_adapter"),
+])
+def test_a_panel_setting_save_asks_for_a_restart(web, body: dict[str, Any],
+                                                 setting: str) -> None:
+    response = web.client.post(MAIN, json=body)
+    answer = response.get_json()
+    assert response.status_code == 200, answer
+    assert answer["data"]["restart_required"] is True
+    assert answer["data"]["restart_settings"] == [setting]
+    assert answer["message"] == RESTART
+
+
+@pytest.mark.parametrize("body", [
+    {"brightness": 40},
+    hardware(brightness=40),          # the running display applies it at once
+    hardware(rows=32),                # as stored: nothing changed
+])
+def test_other_saves_need_no_restart(web, body: dict[str, Any]) -> None:
+    answer = web.client.post(MAIN, json=body).get_json()
+    assert answer["status"] == "success", answer
+    assert answer["data"]["restart_required"] is False
+    assert answer["data"]["restart_settings"] == []
+    assert answer["message"] == "Configuration saved"
+
+
+def test_a_form_save_asks_for_a_restart_too(web) -> None:
+    response = web.client.post(MAIN, data={"__form_section": "display.hardware",
+                                           "display.hardware.rows": "16"})
+    assert response.get_json()["data"]["restart_required"] is True
+
+
+def test_the_raw_editor_asks_for_a_restart_when_a_panel_setting_changed(web) -> None:
+    replacement = web.config()
+    replacement["brightness"] = 20
+    answer = web.client.post(RAW, json=replacement).get_json()
+    assert answer["data"]["restart_required"] is False
+    assert answer["message"] == "Configuration file replaced"
+    replacement["display"]["hardware"]["pwm_bits"] = 8
+    answer = web.client.post(RAW, json=replacement).get_json()
+    assert answer["data"]["restart_required"] is True
+    assert answer["data"]["restart_settings"] == ["display.hardware.pwm_bits"]
+    assert answer["message"] == RESTART

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, request
 
+from shared.config.hardware_rule import RESTART_MESSAGE, restart_settings_changed
 from shared.config.save_rules import plan_main_save, plan_raw_save
 from shared.errors import ValidationError
 from web_service.api.requests import body_object, is_form, parse_json
@@ -27,19 +28,25 @@ def post_main() -> Reply:
 
     ``data.warnings`` lists hardware problems that did not refuse the save (board
     guidance; every problem in emulator mode), each with its ``setting``.
+    ``data.restart_required`` is true when the save changed a panel setting the display
+    service reads only at start (listed in ``data.restart_settings``).
     """
     svc = services()
     body = body_object()
     form = is_form() or "__form_section" in body
     warnings: list[dict[str, str]] = []
+    restart: list[str] = []
 
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         warnings.clear()
-        return plan_main_save(main, secrets, body, form=form,
-                              schema_for=svc.catalog.schema_for, warnings=warnings)
+        new_main, new_secrets, sections = plan_main_save(
+            main, secrets, body, form=form, schema_for=svc.catalog.schema_for,
+            warnings=warnings)
+        restart[:] = restart_settings_changed(main, new_main)
+        return new_main, new_secrets, sections
 
     changed = svc.save_config(plan)
-    return ok({"changed_sections": changed, "warnings": warnings}, "Configuration saved")
+    return _saved(changed, warnings, restart, "Configuration saved")
 
 
 @bp.get("/config/raw/main")
@@ -59,12 +66,22 @@ def post_raw() -> Reply:
                               error_code="INVALID_CONFIG")
 
     warnings: list[dict[str, str]] = []
+    restart: list[str] = []
 
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         warnings.clear()
         new_main, sections = plan_raw_save(main, replacement, schema_for=svc.catalog.schema_for,
                                            stored_secrets=secrets, warnings=warnings)
+        restart[:] = restart_settings_changed(main, new_main)
         return new_main, secrets, sections
 
     changed = svc.save_config(plan)
-    return ok({"changed_sections": changed, "warnings": warnings}, "Configuration file replaced")
+    return _saved(changed, warnings, restart, "Configuration file replaced")
+
+
+def _saved(changed: list[str], warnings: list[dict[str, str]], restart: list[str],
+           message: str) -> Reply:
+    """Answer a save; a changed panel setting asks for a display service restart."""
+    return ok({"changed_sections": changed, "warnings": warnings,
+               "restart_required": bool(restart), "restart_settings": restart},
+              RESTART_MESSAGE if restart else message)
