@@ -8,6 +8,18 @@ explicit request shows even at night.
 A frame is drawn when its time has come or when what should be shown changed (another
 entry, a new slot of the same entry, another request, power on or off), so a change is
 drawn at the loop's next wake, never at the end of the current entry.
+
+No stale pictures: when the shown plugin draws nothing (``display()`` returned False,
+raised, or the plugin is skipped), the rotation tries the next entry at once, whose
+frame replaces the old picture; when there is nothing left to try (a whole round drew
+nothing, or the on-demand plugin draws nothing) the panel is blanked, so it never goes
+on showing the previous plugin's picture under another plugin's name.
+
+Dynamic duration: the plugin is asked ``is_cycle_complete()`` after each frame it draws;
+the controller ends the slot no sooner than ``MIN_DYNAMIC_SLOT`` after it began (a
+plugin that always says "complete" would otherwise be redrawn thousands of times a
+second). The next entry's first frame follows at once; when the same entry starts a
+new cycle (it is alone in the list), its first frame comes at its usual cadence.
 """
 
 from __future__ import annotations
@@ -41,6 +53,7 @@ class Compositor:
         self.due = 0.0
         self._last_key: Key | None = _START
         self._starts_seen = -1
+        self._blanked = False  # the panel was blanked under the shown plugin: redraw it all
 
     def layer(self) -> str:
         """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
@@ -48,7 +61,13 @@ class Compositor:
         if layer != ON_DEMAND and not self.panel.power_on:
             return OFF
         fs = self.full_screen
-        return FULL_SCREEN if layer == ROTATION and fs is not None and fs.active() else layer
+        if fs is not None and fs.active():
+            # Live content outranks the full-screen mode only when the mode allows it
+            # (vegas_scroll.live_priority / live_interrupt).
+            allows = getattr(fs, "allows_live_interrupt", None)
+            if layer == ROTATION or (layer == LIVE and callable(allows) and not allows()):
+                return FULL_SCREEN
+        return layer
 
     def key(self, now: float) -> Key | None:
         """Return what identifies the shown slot; None when the panel is blank."""
@@ -87,15 +106,22 @@ class Compositor:
             self._starts_seen = self.controller.starts
             if entry.dynamic:
                 self.painter.reset_cycle(entry)
-        if not self.painter.draw(entry, force):
-            self.due = now + self.controller.no_content(now)
+        if not self.painter.draw(entry, force or self._blanked):
+            wait = self.controller.no_content(now)
+            self.due = now + wait
+            if wait > 0:  # nothing else to try now: take the old picture off the panel
+                self.display.blank()
+                self._blanked = True
             return
+        self._blanked = False
         self.controller.had_content()
         if entry.dynamic and self.controller.layer() in (ROTATION, LIVE) and (
-                self.painter.cycle_complete(entry)):
-            self.controller.cycle_complete(now)
-            self.due = now  # the next entry's first frame, at once
-            return
+                self.painter.cycle_complete(entry)) and self.controller.cycle_complete(now):
+            following = self.controller.current(now)
+            if following is not None and following.key != entry.key:
+                self.due = now  # the next entry's first frame, at once
+                return
+            # The same entry starts a new cycle: its first frame at the usual cadence.
         interval = self.painter.interval(entry)
         late = not (self.due <= now < self.due + interval)
         self.due = (now if late or force else self.due) + interval

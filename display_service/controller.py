@@ -7,7 +7,9 @@ Priority: on-demand > live priority > rotation. The layer below the one shown is
 paused, not advanced.
 
 - **Rotation**: each entry is shown for its duration, then the next (wrapping). A
-  dynamic-duration entry ends on ``cycle_complete()``, at the latest after its cap.
+  dynamic-duration entry ends on ``cycle_complete()``, at the latest after its cap,
+  never sooner than ``MIN_DYNAMIC_SLOT`` after it began (a plugin saying "complete" at
+  once keeps the slot that long, so such plugins cannot make the rotation spin).
 - **Live priority** (``set_live``): while plugins report live content, their live
   modes are shown in rotation order instead; then the rotation resumes.
 - **On-demand**: one plugin mode, for ``duration`` seconds unless pinned (default: the
@@ -22,45 +24,33 @@ once; after a whole round with nothing to show the caller waits ``NO_CONTENT_BAC
 ``starts`` counts rotation and live slots that began afresh once shown (a resumed
 entry does not count again), so the caller knows when ``reset_cycle_state()`` is due.
 
-On-demand states: ``idle`` (none, or the last one expired), ``active``, ``stopped``
-(the last stop request was applied), ``error`` (the last start request was refused;
-``error`` says why, and any previous on-demand has ended).
+On-demand states and the request record: ``on_demand_record.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from display_service.rotation import (
-    DEFAULT_DURATION,
-    Cursor,
-    Entry,
-    build_entries,
-    live_entries,
-    positive,
+from display_service.on_demand_record import (
+    ACTIVE,
+    ERROR,
+    IDLE,
+    STOPPED,
+    OnDemand,
+    request_problem,
+    snapshot,
 )
+from display_service.rotation import DEFAULT_DURATION, Cursor, Entry, build_entries, live_entries
 
-__all__ = ["DEFAULT_DURATION", "Controller", "Entry", "OnDemand", "build_entries"]
+__all__ = ["ACTIVE", "DEFAULT_DURATION", "ERROR", "IDLE", "STOPPED", "Controller", "Entry",
+           "OnDemand", "build_entries"]
 
 NO_CONTENT_BACKOFF = 1.0
 MIN_RESUME = 3.0
+MIN_DYNAMIC_SLOT = 1.0
 
-IDLE, ACTIVE, STOPPED, ERROR = "idle", "active", "stopped", "error"
 ROTATION, LIVE, ON_DEMAND = "rotation", "live", "on_demand"
-
-
-@dataclass(frozen=True)
-class OnDemand:
-    """The active on-demand request."""
-
-    plugin_id: str
-    mode: str
-    pinned: bool
-    request_id: str | None
-    started_at: float
-    ends_at: float | None  # None: until stopped
 
 
 class Controller:
@@ -128,10 +118,16 @@ class Controller:
         return events
 
     def cycle_complete(self, now: float) -> bool:
-        """The shown plugin finished its cycle: end a dynamic entry; return True if it ended."""
+        """The shown plugin finished its cycle: end a dynamic entry; return True if it ended.
+
+        Before ``MIN_DYNAMIC_SLOT`` in the slot, the slot is set to end then instead.
+        """
         cursor = self._shown()
         entry = cursor.current()
         if self.on_demand is not None or entry is None or not entry.dynamic:
+            return False
+        if now < cursor.started + MIN_DYNAMIC_SLOT:
+            cursor.ends = min(cursor.ends, cursor.started + MIN_DYNAMIC_SLOT)
             return False
         self._start(cursor, cursor.index + 1, now)
         return True
@@ -210,13 +206,7 @@ class Controller:
         """Activate an on-demand request; return None, or why it was refused."""
         self.last_request_id = request_id
         modes = self.modes_of(plugin_id)
-        problem = None
-        if not modes:
-            problem = f"plugin {plugin_id!r} is not loaded"
-        elif mode and mode not in modes:
-            problem = f"plugin {plugin_id!r} has no mode {mode!r} (modes: {', '.join(modes)})"
-        elif duration is not None and positive(duration) is None:
-            problem = f"duration must be a positive number of seconds, not {duration!r}"
+        problem = request_problem(plugin_id, mode, duration, modes)
         if problem is not None:
             self.refuse(request_id, problem, now)
             return problem
@@ -306,14 +296,4 @@ class Controller:
 
     def snapshot_on_demand(self) -> dict[str, Any]:
         """Return the on-demand block for the published state (times on this clock)."""
-        od = self.on_demand
-        return {
-            "state": self.state,
-            "plugin_id": od.plugin_id if od else None,
-            "mode": od.mode if od else None,
-            "request_id": od.request_id if od else self.last_request_id,
-            "pinned": od.pinned if od else False,
-            "started_at": od.started_at if od else None,
-            "ends_at": od.ends_at if od else None,
-            "error": self.error,
-        }
+        return snapshot(self.on_demand, self.state, self.last_request_id, self.error)

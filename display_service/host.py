@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+import logging
+import weakref
+from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
 from display_service.plugin_errors import PluginErrors
 from display_service.rotation import Entry, build_entries
+
+logger = logging.getLogger(__name__)
 
 Busy = Callable[[str], bool]
 
@@ -28,7 +32,9 @@ class PluginHost(Protocol):
     def unload_all(self, busy: Busy | None = None) -> None: ...
 
 
-_DISPLAY_TAKES_MODE: dict[type, bool] = {}
+# Weak keys: a plugin reloaded from a new module gets a new class, and the old class
+# (with its module) must be free to go.
+_DISPLAY_TAKES_MODE: weakref.WeakKeyDictionary[type, bool] = weakref.WeakKeyDictionary()
 
 
 def call_display(plugin: Any, mode: str, force_clear: bool) -> Any:
@@ -49,11 +55,13 @@ def call_display(plugin: Any, mode: str, force_clear: bool) -> Any:
     return plugin.display(force_clear=force_clear)
 
 
-def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors) -> list[Entry]:
+def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors,
+             exclude: Collection[str] = ()) -> list[Entry]:
     """Return the rotation for the loaded plugins; a failing hook is recorded, not fatal.
 
     A plugin whose ``supports_dynamic_duration()`` is True gets dynamic entries capped at
     its ``get_dynamic_duration_cap()`` (``rotation.DEFAULT_DYNAMIC_CAP`` when None).
+    Plugins in ``exclude`` (loaded, but on their way out) get no entry.
     """
 
     def modes(plugin_id: str) -> list[str]:
@@ -82,9 +90,30 @@ def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors) -> 
             errors.record(plugin_id, "supports_dynamic_duration", err)
             return None
 
-    return build_entries(
-        list(host.instances), modes, own_duration, config.get("display_durations"), dynamic_cap
-    )
+    shown = [p for p in host.instances if p not in exclude]
+    return build_entries(shown, modes, own_duration, config.get("display_durations"), dynamic_cap)
+
+
+def leaving(host: PluginHost, plugin_id: str) -> bool:
+    """Return True when the current config unloads a plugin (disabled, or gone from disk).
+
+    Asked for a plugin whose hooks are held back while its update() runs: it is still
+    loaded, but no longer belongs in the rotation. Uses the plugin manager's
+    ``get_manifest``, ``prepared_config`` and ``is_enabled``; a host without them (or
+    one that fails to answer) says False, so the plugin stays until it is unloaded.
+    """
+    get_manifest = getattr(host, "get_manifest", None)
+    prepared_config = getattr(host, "prepared_config", None)
+    is_enabled = getattr(host, "is_enabled", None)
+    if not (callable(get_manifest) and callable(prepared_config) and callable(is_enabled)):
+        return False
+    try:
+        if get_manifest(plugin_id) is None:
+            return True
+        return is_enabled(plugin_id, prepared_config(plugin_id)) is False
+    except Exception:  # isolation boundary: the manager's view of one plugin
+        logger.debug("%s: could not tell whether it is being unloaded", plugin_id, exc_info=True)
+        return False
 
 
 def update_interval(host: PluginHost, plugin_id: str) -> float | None:

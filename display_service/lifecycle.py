@@ -2,8 +2,9 @@
 
 A config reload runs on the render thread and may call a plugin's ``on_config_change``,
 or ``on_disable`` and ``cleanup`` when the plugin was disabled or removed. A plugin whose
-``update()`` is queued or running on the update pool is not touched then: the plugin
-manager lists it in ``deferred`` and it keeps its old config (and its rotation slot).
+``update()`` is starting or running on its thread is not touched then: the plugin
+manager lists it in ``deferred`` and it keeps its old config (and, unless the change
+disables it, its rotation slot: see below).
 The scheduler wakes the render loop whenever an update returns, and at the loop's next
 iteration ``settle()`` applies the config current at that moment. Latest wins: after
 several reloads during one update only the newest prepared config is delivered, once,
@@ -11,6 +12,12 @@ and none when it equals the config the plugin already has. No new update of a pl
 starts while it has a hook held back. The render thread never waits on an update.
 A plugin whose update never returns keeps its old config until a restart (while
 overrun it is skipped in the rotation anyway).
+
+A held-back plugin that the new config disables (or whose folder is gone) leaves the
+rotation at once: ``leaving`` lists it and the render loop builds the rotation without
+it (no slot, no on-demand, no live content). It stays loaded, and its ``on_disable`` and
+``cleanup`` still wait for its update to return, so a disabled plugin whose update
+hangs is off the panel now and cleaned up when (if ever) the update returns.
 
 ``display()`` may still run while ``update()`` does (the plugin's own business).
 
@@ -23,7 +30,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from display_service.host import PluginHost
+from display_service.host import PluginHost, leaving
 from display_service.updates import UpdateScheduler
 
 logger = logging.getLogger(__name__)
@@ -37,6 +44,7 @@ class PluginHooks:
     def __init__(self, plugins: PluginHost, updates: UpdateScheduler) -> None:
         self.plugins = plugins
         self.updates = updates
+        self.leaving: set[str] = set()
 
     @property
     def held(self) -> set[str]:
@@ -50,19 +58,32 @@ class PluginHooks:
         except Exception:  # isolation boundary: the plugin manager's reload
             logger.exception("config reload (seq %s): applying to plugins failed", seq)
             return []
+        finally:
+            self._find_leaving()
 
     def settle(self) -> list[str]:
         """Deliver held-back hooks to plugins whose update has returned; return those changed."""
         if not self.plugins.deferred:
+            self.leaving.clear()
             return []
         try:
             changed = self.plugins.apply_deferred(busy=self.updates.busy)
         except Exception:  # isolation boundary: the plugin manager's reload
             logger.exception("applying held-back config changes failed")
             return []
+        finally:  # only a reload changes who is leaving; here some may have left
+            self.leaving &= self.plugins.deferred & set(self.plugins.instances)
         if changed:
             logger.info("held-back config change applied after update(): %s", ", ".join(changed))
         return changed
+
+    def _find_leaving(self) -> None:
+        held = self.plugins.deferred & set(self.plugins.instances)
+        found = {p for p in held if leaving(self.plugins, p)}
+        for plugin_id in sorted(found - self.leaving):
+            logger.info("%s: disabled; out of the rotation now, cleaned up when its update() "
+                        "returns", plugin_id)
+        self.leaving = found
 
     def shutdown(self) -> None:
         """Stop updates, give running ones a moment, then unload the plugins."""

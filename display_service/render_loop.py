@@ -98,7 +98,7 @@ class RenderLoop:
         self.started_at = started_at or time.time()
         self.fps = FpsMeter(clock())
         self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
-                                    self.started_at)
+                                    self.started_at, clock)
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
                                  on_switch=self.publisher.mark_dirty)
@@ -167,7 +167,8 @@ class RenderLoop:
             self._apply_display_settings()
             self.publisher.mark_dirty()
         if self.live.due(now, self._updates_done):
-            self._set_live(self.live.poll(now, self.plugins.instances, self._updates_done), now)
+            shown = {p: i for p, i in self.plugins.instances.items() if p not in self.hooks.leaving}
+            self._set_live(self.live.poll(now, shown, self._updates_done), now)
         for event in self.controller.tick(now):
             self.publisher.mark_dirty()
             if event == "expired":
@@ -253,11 +254,13 @@ class RenderLoop:
 
     def _rebuild(self, now: float) -> None:
         instances = dict(self.plugins.instances)
-        for event in self.controller.rebuild(rotation(self.plugins, self.config, self.errors), now):
+        entries = rotation(self.plugins, self.config, self.errors, exclude=self.hooks.leaving)
+        for event in self.controller.rebuild(entries, now):
             if event == "expired":
                 self.on_demand.expired(now)
         intervals = {p: update_interval(self.plugins, p) or 0.0 for p in instances}
         self.updates.sync(instances, intervals, now)
+        self.painter.forget(instances)
 
     def _apply_display_settings(self) -> None:
         brightness = self.panel.brightness(configured_brightness(self.config))

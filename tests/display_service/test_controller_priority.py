@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from display_service.controller import LIVE, ON_DEMAND, ROTATION, Controller
+from display_service.controller import LIVE, MIN_DYNAMIC_SLOT, ON_DEMAND, ROTATION, Controller
 from display_service.rotation import DEFAULT_DYNAMIC_CAP, Entry, build_entries
 
 ROTATION_ENTRIES = [Entry("a", "a1", 10), Entry("a", "a2", 10), Entry("b", "b1", 20)]
@@ -38,6 +38,25 @@ def test_a_dynamic_entry_outlasts_its_duration_until_the_cap() -> None:
     assert shown(controller) == ("d", "d1")
     assert controller.tick(60) == ["advanced"]
     assert shown(controller) == ("f", "f1")
+
+
+def test_a_cycle_complete_at_once_keeps_the_slot_for_the_minimum() -> None:
+    controller = Controller(dynamic_rotation(), now=0)
+    starts = controller.starts
+    assert controller.cycle_complete(now=0.1) is False  # too soon: the slot ends at 1 s
+    assert shown(controller) == ("d", "d1")
+    assert controller.next_deadline() == MIN_DYNAMIC_SLOT
+    assert controller.tick(MIN_DYNAMIC_SLOT) == ["advanced"]
+    assert shown(controller) == ("f", "f1") and controller.starts == starts + 1
+
+
+def test_a_lone_dynamic_entry_restarts_no_sooner_than_the_minimum() -> None:
+    controller = Controller([Entry("d", "d1", 10, cap=60)], now=0)
+    assert controller.cycle_complete(now=0) is False
+    assert controller.tick(0.5) == []
+    assert controller.cycle_complete(now=MIN_DYNAMIC_SLOT) is True  # a new slot of d1
+    assert controller.cycle_complete(now=MIN_DYNAMIC_SLOT) is False
+    assert controller.next_deadline() == 2 * MIN_DYNAMIC_SLOT
 
 
 def test_cycle_complete_does_not_end_a_fixed_entry() -> None:

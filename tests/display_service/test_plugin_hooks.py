@@ -294,3 +294,33 @@ def test_the_scheduler_says_busy_holds_back_and_wakes_when_an_update_returns() -
     finally:
         release.set()
         scheduler.shutdown()
+
+
+def test_a_disabled_plugin_with_a_hung_update_leaves_the_rotation_at_once(
+    tmp_path: Path,
+) -> None:
+    display = make_display()
+    current = _config("one")
+    manager = _manager(tmp_path, dict(current), display)
+    slow, quick = manager.instances["slow"], manager.instances["quick"]
+    with running_loop(tmp_path, display, manager, dict(current),
+                      load_config=lambda: dict(current)) as (_loop, bus):
+        try:
+            assert slow.in_update.wait(10), "the first update() never started"
+            wait_until(lambda: slow.displays >= 1, timeout=10)
+            _reload(bus, current, _config("one", slow_enabled=False), seq=2)
+            shown, drawn = slow.displays, quick.displays
+            wait_until(lambda: quick.displays >= drawn + 4, timeout=10)  # several rounds
+            assert slow.displays == shown  # not in the rotation any more...
+            request_id = bus.request("display_on_demand_request",
+                                     {"action": "start", "plugin_id": "slow"})
+            refused = bus.wait_for(
+                "display_state", lambda s: (s or {}).get("last_request_id") == request_id, 10
+            ) or {}
+            assert refused["on_demand"]["state"] == "error"  # ...nor on demand
+            assert "slow" in refused["loaded_plugins"]  # but loaded until update() returns
+            assert [e for e in slow.events if e[0] != "update"] == []
+        finally:
+            slow.release.set()
+        wait_until(lambda: _state(bus).get("loaded_plugins") == ["quick"], timeout=10)
+    assert [e[0] for e in slow.events] == ["update", "on_disable", "cleanup"]
