@@ -67,8 +67,8 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
                     ", ".join(added[:10]) + (" ..." if len(added) > 10 else ""))
 
     from display_service.display_manager import DisplayManager
-    from display_service.double_sided import wrap_double_sided
     from display_service.matrix.select import open_backend
+    from display_service.orientation import wrap_backend
     from display_service.render_loop import RenderLoop
     from display_service.vegas import VegasMode
     from shared.cache import CacheManager
@@ -80,8 +80,10 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
         config, force_headless=args.headless, emulator=getattr(args, "emulator", False),
         workdir=paths.cache_dir / "emulator",
     )
+    # Plugins draw on the panel halved (display.double_sided), then turned (orientation).
+    surface = wrap_backend(backend, config, hardware)
     bus.publish(HARDWARE_STATUS, hardware)  # rewritten on every start
-    display = DisplayManager(wrap_double_sided(backend, config))
+    display = DisplayManager(surface)
     plugins = PluginManager(
         paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir),
         font_manager=display.font_manager,
@@ -91,8 +93,13 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
         display=display, plugins=plugins, bus=bus, config=config, load_config=store.load,
         started_at=started_at,
         # Plugin failures while collecting ticker content go to the loop's error record.
-        full_screen=VegasMode(display, lambda: plugins.instances, config,
-                              on_error=lambda *failure: loop.errors.record(*failure)),
+        full_screen=VegasMode(
+            display, lambda: plugins.instances, config,
+            on_error=lambda *failure: loop.errors.record(*failure),
+            # Overrun or slow plugins are left out of the ticker like out of the rotation.
+            skip=lambda plugin_id: (loop.updates.is_overrun(plugin_id)
+                                    or loop.painter.skipped(plugin_id)),
+        ),
     )
     logger.info(
         "ledpanel-display %s started: backend %s (%s), %dx%d, %d plugins loaded%s, bus %s",

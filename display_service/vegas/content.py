@@ -25,12 +25,19 @@ What it shows:
 
 Images are made RGB and panel-high (centred vertically, not scaled). A plugin that
 raises is reported through ``on_error(plugin_id, "vegas", error)`` and skipped for
-this cycle; the others still join.
+this cycle; the others still join. ``skip(plugin_id)`` leaves plugins out before any of
+their hooks is called (the loop passes its "update() overrun" check). Each plugin's
+content is timed: one that takes longer than ``budget`` seconds (its segments are still
+used) is passed to ``on_slow(plugin_id, seconds)``, or reported through ``on_error`` as
+a ``SlowContentError`` when there is no ``on_slow``. The capture runs on the render
+thread, so the budget cannot cut a call short: it only tells the caller whom to leave out
+next time (``VegasMode`` does, for ``SLOW_SKIP_CYCLES`` cycles).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -44,10 +51,21 @@ from display_service.vegas.strip import Segment
 logger = logging.getLogger(__name__)
 
 ErrorSink = Callable[[str, str, BaseException], None]
+SlowSink = Callable[[str, float], None]
 
 MAX_SEGMENT_WIDTH = 4096  # wider content is cut: one image never holds more
 MAX_ITEMS = 64  # images taken from one plugin per cycle
 _CONTENT_TYPE_MODES = {"multi": "scroll", "static": "fixed"}
+
+
+class SlowContentError(Exception):
+    """A plugin's Vegas content took longer than the capture budget."""
+
+    def __init__(self, seconds: float, budget: float, consequence: str = "") -> None:
+        message = f"vegas content took {seconds:.2f} s (budget {budget:g} s)"
+        super().__init__(f"{message}: {consequence}" if consequence else message)
+        self.seconds = seconds
+        self.budget = budget
 
 
 def collect_segments(
@@ -60,6 +78,10 @@ def collect_segments(
     fonts: Any = None,
     on_error: ErrorSink | None = None,
     panel_width: int | None = None,
+    skip: Callable[[str], bool] | None = None,
+    budget: float | None = None,
+    on_slow: SlowSink | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> list[Segment]:
     """Return the content segments of one ticker cycle, separators not included.
 
@@ -73,18 +95,31 @@ def collect_segments(
         panel_width: the width a fixed segment takes per ``vegas_panel_count``; the
             whole display width by default (pass ``display.hardware.cols`` to count
             physical panels of a chain instead).
+        skip: returns True for a plugin to leave out of this cycle.
+        budget: seconds one plugin's content may take; None: not timed.
+        on_slow: receives ``(plugin_id, seconds)`` for a plugin over ``budget``.
+        clock: the clock the content is timed on.
     """
     settings = read_settings(config)
     factory = surface_factory or (lambda w, h: CaptureSurface(w, h, fonts))
-    report = on_error or _log_error
+    report = on_error or log_error
     segments: list[Segment] = []
     for plugin_id in ordered_plugin_ids(plugins, config, settings):
+        if skip is not None and skip(plugin_id):
+            continue
         plugin = plugins[plugin_id]
+        started = clock()
         try:
             segments += plugin_segments(plugin, plugin_id, _section(config, plugin_id, plugin),
                                         settings, width, height, factory, panel_width)
         except Exception as err:  # isolation boundary: one plugin's Vegas content
             report(plugin_id, "vegas", err)
+        seconds = clock() - started
+        if budget is not None and seconds > budget:
+            if on_slow is not None:
+                on_slow(plugin_id, seconds)
+            else:
+                report(plugin_id, "vegas", SlowContentError(seconds, budget))
     return segments
 
 
@@ -222,7 +257,11 @@ def _section(config: dict[str, Any], plugin_id: str, plugin: Any) -> dict[str, A
     return section if isinstance(section, dict) else {}
 
 
-def _log_error(plugin_id: str, where: str, error: BaseException) -> None:
+def log_error(plugin_id: str, where: str, error: BaseException) -> None:
+    """Log a plugin failure (the ``on_error`` used when the caller gives none)."""
+    if isinstance(error, SlowContentError):
+        logger.warning("%s: %s", plugin_id, one_line(error))
+        return
     logger.warning("%s: %s content failed, left out this cycle: %s",
                    plugin_id, where, one_line(error))
     logger.debug("%s: %s traceback", plugin_id, where, exc_info=error)

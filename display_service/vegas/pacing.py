@@ -74,6 +74,17 @@ class Pacer:
         target = pixel(pos) + 1
         return max(now, self._anchor_t + self._time_for(target - self._anchor_pos))
 
+    def reaches(self, now: float, target: int) -> float | None:
+        """Return when ``pixel(position)`` reaches ``target`` (``now`` if it has already).
+
+        None while a hold is registered: the answer would depend on it (callers fall
+        back to ``next_change``).
+        """
+        self.position(now)  # drops the holds already passed
+        if self._holds:
+            return None
+        return max(now, self._anchor_t + self._time_for(target - self._anchor_pos))
+
     def holding(self, now: float) -> bool:
         """Return True while a hold keeps the position still."""
         pos = self.position(now)

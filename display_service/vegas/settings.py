@@ -12,8 +12,11 @@ hand-edited config can never stop the ticker. Keys this package reads:
   ``default_vegas_mode``, ``default_panel_count``: which plugins join, and how.
 - ``static_hold_duration``: seconds a static segment holds still at the left edge.
 - ``buffer_ahead``: segments placed beyond the right edge of the panel.
-- ``live_priority``, ``live_interrupt``: parsed for the caller; the ticker itself only
-  offers the ``VegasTicker.interrupt`` hook.
+- ``live_priority``, ``live_interrupt``: whether, and when, live content may take the
+  panel from the ticker (``VegasMode.allows_live_interrupt``).
+
+Not read (reserved): ``content_refresh_interval``, ``live_poll_interval``,
+``live_hold_duration``, ``live_resume_position``.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ class VegasTicker:
 
     _strip: Strip
     _list: list[Segment]  # the newest content list
-    _pending: list[Segment]  # placed before the list resumes (interrupt)
+    _pending: list[Segment]  # placed before the list resumes (unseen content after a cut)
     _next: int  # index of the list's next segment to place
     _cycle: int  # id of the newest list
     _cycle_x: int | None  # strip x where the newest list begins
@@ -82,9 +82,19 @@ class VegasTicker:
         return self._last_image
 
     def next_frame_due(self, now: float | None = None) -> float:
-        """Return when the picture next changes: the next whole pixel, or a hold's end."""
+        """Return when the picture next changes: the next whole pixel, or a hold's end.
+
+        While only blank gap is on the panel and nothing is queued (the content source
+        had nothing), nothing can change before the gap's end reaches the right edge,
+        when the source is asked again (``EMPTY_RETRY``), or before the cycle cut
+        (``vegas_max_cycle_duration``): that is the answer then, not the next pixel.
+        """
         now = self._clock() if now is None else now
-        return now if self._dirty else self._pacer.next_change(now)
+        if self._dirty:
+            return now
+        due = self._pacer.next_change(now)
+        idle = self._blank_until(now)
+        return due if idle is None else max(due, idle)
 
     def reconfigure(self, config: dict[str, Any], now: float | None = None) -> None:
         """Apply a new config from ``now`` on: no jump, the queued segments stay."""
@@ -120,17 +130,24 @@ class VegasTicker:
         else:
             self._pacer.resume(now, self._last_pos)
 
-    def interrupt(self, segments: list[Segment], now: float | None = None) -> None:
-        """Show ``segments`` next, right after what is on the panel now (live-content hook).
+    def plugin_shown(self) -> str | None:
+        """Return the plugin whose content covers most of the last frame drawn.
 
-        What was queued beyond the right edge is put back, so the ticker resumes where
-        it left off. The ticker never calls this itself: whoever polls plugins for live
-        content (``vegas_scroll.live_priority`` / ``live_interrupt``) decides when.
+        The leftmost one on a tie; None before the first frame and while only
+        separators or blank gap are on the panel.
         """
-        now = self._clock() if now is None else now
-        x = pixel(self._pacer.position(now))
-        unseen = self._trim(x + self.width, keep_from=0)
-        self._pending = [s for s in map(self._checked, segments) if s is not None] + unseen
+        if self._last_x is None:
+            return None
+        left, right = self._last_x, self._last_x + self.width
+        columns: dict[str, int] = {}
+        for placed in self._strip.placed:
+            if placed.x >= right:
+                break
+            plugin_id = placed.segment.plugin_id
+            seen = min(placed.end, right) - max(placed.x, left)
+            if plugin_id is not None and seen > 0:
+                columns[plugin_id] = columns.get(plugin_id, 0) + seen
+        return max(columns, key=columns.__getitem__) if columns else None
 
     # -- figures for tests and benchmarks -----------------------------------------
 
@@ -167,6 +184,23 @@ class VegasTicker:
         while self._strip.tail < right or (self._ahead(right) < buffer and not self._waiting()):
             if not self._place_next() and self._strip.tail >= right:
                 break
+
+    def _blank_until(self, now: float) -> float | None:
+        """Return when a blank panel can next change; None unless only gap is ahead.
+
+        Only gap from the left edge on and nothing pending: the next change is when the
+        right edge passes the strip's tail (``_fill`` places the next segment, asking
+        the source), or the cycle cut, whichever comes first.
+        """
+        if self._pending:
+            return None
+        x = pixel(self._pacer.position(now))
+        if any(p.segment.mode != GAP for p in self._strip.placed if p.end > x):
+            return None
+        due = self._pacer.reaches(now, self._strip.tail - self.width + 1)
+        if due is not None and self._shown_cycle >= 0 and self._cut_cycle != self._shown_cycle:
+            due = min(due, self._shown_since + self.settings.max_cycle)
+        return due
 
     def _waiting(self) -> bool:
         return bool(self._strip.placed) and self._strip.placed[-1].segment.mode == GAP
@@ -259,8 +293,8 @@ class VegasTicker:
 
         Content of cycles before ``keep_from`` is dropped for good. Of the rest, the
         newest list's segments are placed again from its list; the other unseen content
-        (interrupt segments, older queued cycles, the unseen part of a segment cut at
-        ``edge``) is returned in strip order.
+        (segments put back by an earlier cut, older queued cycles, the unseen part of a
+        segment cut at ``edge``) is returned in strip order.
         """
         removed, trimmed = self._strip.trim_after(edge)
         static_cut = trimmed is not None and trimmed.segment.mode == "static"

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import textwrap
+import time
 from pathlib import Path
+
+from PIL import Image
 
 from shared.bus import Bus
 from tests.daemons import ROOT, Instance, start_display
@@ -27,9 +32,13 @@ PLUGIN = textwrap.dedent('''
                       "width": self.display_manager.width}
             Path(__file__).with_name("report.json").write_text(json.dumps(report))
             self.display_manager.draw_text("hi", x=0, y=0)
+            self.display_manager.draw.rectangle((20, 0, 27, 7), fill=(255, 0, 255))
             self.display_manager.update_display()
             return True
 ''')
+
+
+MAGENTA = (255, 0, 255)
 
 
 def _instance(tmp_path: Path, **config_overrides: object) -> Instance:
@@ -73,14 +82,34 @@ def test_plugins_get_the_shared_font_manager(tmp_path: Path) -> None:
     assert report["native_5x7"] == 7
 
 
-def test_vegas_mode_takes_over_the_panel_when_enabled(tmp_path: Path) -> None:
+def _magenta_columns(frame: dict) -> frozenset[int]:
+    image = Image.open(io.BytesIO(base64.b64decode(frame["png_base64"]))).convert("RGB")
+    return frozenset(x for x in range(image.width) for y in range(image.height)
+                     if image.getpixel((x, y)) == MAGENTA)
+
+
+def test_vegas_mode_scrolls_the_plugins_content_across_the_panel(tmp_path: Path) -> None:
     instance = _instance(tmp_path, vegas_scroll__enabled=True)
     display = start_display(instance)
+    bus = Bus(instance.cache_dir)
     try:
-        first = _state(instance, lambda s: s.get("showing") == "full_screen")
-        _state(instance, lambda s: s["frames_pushed"] > first["frames_pushed"] + 5)
+        state = _state(instance, lambda s: s.get("showing") == "full_screen")
+        assert state["mode"] == "vegas"
+        bus.publish("preview_viewer", {"until": time.time() + 30})
+        seen: dict[int, frozenset[int]] = {}  # preview frame serial -> magenta columns
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            frame = bus.read("preview_frame")
+            if frame and frame["frame"] not in seen:
+                seen[frame["frame"]] = _magenta_columns(frame)
+                if len({columns for columns in seen.values() if columns}) >= 2:
+                    break
+            time.sleep(0.05)
     finally:
         assert display.stop() == 0, display.output()
+    showing = [columns for columns in seen.values() if columns]
+    assert showing, f"the probe's magenta never reached the panel in {len(seen)} frames"
+    assert len(set(showing)) >= 2, "the probe's content did not move"
 
 
 def test_double_sided_halves_the_drawing_surface(tmp_path: Path) -> None:
@@ -94,3 +123,19 @@ def test_double_sided_halves_the_drawing_surface(tmp_path: Path) -> None:
     hardware = Bus(instance.cache_dir).read("hardware_status")
     full_width = hardware["effective_size"]["width"]
     assert state["width"] == report["width"] == full_width // 2
+
+
+def test_orientation_turns_the_drawing_surface(tmp_path: Path) -> None:
+    instance = _instance(tmp_path, orientation=90, display__double_sided=True)
+    display = start_display(instance)
+    try:
+        state = _state(instance, lambda s: s.get("frames_pushed"))
+        report = json.loads((instance.plugins_dir / "probe" / "report.json").read_text())
+    finally:
+        assert display.stop() == 0, display.output()
+    hardware = Bus(instance.cache_dir).read("hardware_status")
+    panel = hardware["effective_size"]
+    # plugins draw on a half of the chain (double-sided), turned on its side
+    assert (state["width"], state["height"]) == (panel["height"], panel["width"] // 2)
+    assert report["width"] == state["width"]
+    assert hardware["drawing_size"] == {"width": state["width"], "height": state["height"]}

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from display_service.vegas import CaptureSurface, collect_segments
+from display_service.vegas import CaptureSurface, SlowContentError, collect_segments
 from display_service.vegas.content import MAX_SEGMENT_WIDTH, ordered_plugin_ids
 from display_service.vegas.settings import read_settings
 from tests.display_service.vegas.fakes import (
@@ -161,3 +161,49 @@ def test_capture_surface_offers_the_drawing_surface() -> None:
     assert surface.presented == 1 and surface.image.getbbox() is not None
     surface.clear()
     assert surface.image.getbbox() is None
+
+
+class _Ticking:
+    """A clock the plugins move: each ``get_vegas_content`` call costs its plugin's time."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _timed(plugin_id: str, clock: _Ticking, seconds: float, calls: list[str]) -> ContentPlugin:
+    def content() -> Image.Image:
+        calls.append(plugin_id)
+        clock.now += seconds
+        return solid(10, (9, 9, 9))
+
+    return ContentPlugin(plugin_id, content)
+
+
+def test_skip_leaves_a_plugin_out_before_any_of_its_hooks_runs() -> None:
+    calls: list[str] = []
+    clock = _Ticking()
+    plugins = {"busy": _timed("busy", clock, 0, calls), "ok": _timed("ok", clock, 0, calls)}
+    segments = collect_segments(plugins, {}, WIDTH, HEIGHT, skip=lambda pid: pid == "busy")
+    assert [s.plugin_id for s in segments] == ["ok"]
+    assert calls == ["ok"]
+
+
+def test_content_over_the_budget_is_kept_and_reported() -> None:
+    calls: list[str] = []
+    clock = _Ticking()
+    plugins = {"quick": _timed("quick", clock, 0.1, calls),
+               "slow": _timed("slow", clock, 0.8, calls)}
+    slow: list[tuple[str, float]] = []
+    segments = collect_segments(plugins, {}, WIDTH, HEIGHT, budget=0.5, clock=clock,
+                                on_slow=lambda pid, seconds: slow.append((pid, seconds)))
+    assert [s.plugin_id for s in segments] == ["quick", "slow"]
+    assert slow == [("slow", pytest.approx(0.8))]
+    failures: list[tuple[str, str, BaseException]] = []
+    collect_segments(plugins, {}, WIDTH, HEIGHT, budget=0.5, clock=clock,
+                     on_error=lambda *failure: failures.append(failure))
+    assert [(pid, where) for pid, where, _err in failures] == [("slow", "vegas")]
+    assert isinstance(failures[0][2], SlowContentError)
+    assert "0.80 s" in str(failures[0][2])

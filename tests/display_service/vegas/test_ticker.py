@@ -1,4 +1,4 @@
-"""The ticker: composition, frame identity, cycles, live hook, bounded memory."""
+"""The ticker: composition, frame identity, cycles, idle pacing, bounded memory."""
 
 from __future__ import annotations
 
@@ -199,6 +199,48 @@ def test_empty_content_shows_blank_and_is_asked_again_rarely() -> None:
     assert RED in {ticker.frame().getpixel((c, 0)) for c in range(WIDTH)}
 
 
+def _paced(ticker: VegasTicker, clock: FakeClock, until: float) -> list[tuple[float, Any]]:
+    """Draw frames only when ``next_frame_due`` says, like the render loop; return them."""
+    frames = []
+    while clock.now < until:
+        frames.append((clock.now, ticker.frame()))
+        clock.now = max(clock.now + 1e-9, ticker.next_frame_due())
+    return frames
+
+
+@pytest.mark.parametrize("frame_based", [False, True])
+def test_a_blank_ticker_sleeps_until_the_source_is_asked_again(frame_based: bool) -> None:
+    clock = FakeClock()
+    source = CountingSource([])
+    ticker = _ticker(source, clock, frame_based_scrolling=frame_based)
+    start = clock.now
+    frames = _paced(ticker, clock, start + 10.0)
+    assert all(image.getbbox() is None for _at, image in frames)
+    assert len(frames) <= 10.0 / EMPTY_RETRY + 3  # not 50 a second
+    assert 2 <= source.calls <= 10.0 / EMPTY_RETRY + 2
+    source.segments = [_segment(30, RED, "late")]
+    asked_at = clock.now
+    frames = _paced(ticker, clock, asked_at + EMPTY_RETRY + 1.0)
+    first = next((at, image) for at, image in frames if image.getbbox() is not None)
+    assert first[0] <= asked_at + EMPTY_RETRY + 0.1  # asked again at the gap's end
+    image = first[1]  # it enters at the right edge: no pixel of it was skipped
+    assert image.getpixel((WIDTH - 1, 0)) == RED and image.getpixel((WIDTH - 2, 0)) == BLACK
+
+
+def test_after_the_content_the_ticker_stops_waking_every_pixel() -> None:
+    clock = FakeClock()
+    source = CountingSource([_segment(30, RED, "once")])
+    ticker = _ticker(source, clock)
+    start = clock.now
+    frames = _paced(ticker, clock, start + 3.0)  # (64 + 30) px at 50 px/s: gone at 1.9 s
+    source.segments = []
+    frames += _paced(ticker, clock, start + 13.0)
+    shown = [at for at, image in frames if image.getbbox() is not None]
+    assert len(shown) >= 90  # every pixel of the content was drawn
+    after = [at for at, _image in frames if at > shown[-1]]
+    assert len(after) <= 10.0 / EMPTY_RETRY + 4
+
+
 def test_failing_source_does_not_stop_the_ticker() -> None:
     clock = FakeClock()
 
@@ -208,20 +250,6 @@ def test_failing_source_does_not_stop_the_ticker() -> None:
     ticker = _ticker(source, clock)
     _run(ticker, clock, 1.0)
     assert ticker.frame().getbbox() is None
-
-
-def test_interrupt_shows_live_content_next_then_resumes_where_it_left_off() -> None:
-    clock = FakeClock()
-    start = clock.now
-    ticker = _ticker(CountingSource([_gradient(200)]), clock)
-    _at_pixel(clock, start, 10)
-    ticker.frame()
-    ticker.interrupt([_segment(20, GREEN, "live")])  # after strip pixel 74 (the right edge)
-    _at_pixel(clock, start, 11)
-    image = ticker.frame()
-    assert image.getpixel((WIDTH - 2, 0)) == (73, 0, 0) and image.getpixel((WIDTH - 1, 0)) == GREEN
-    _at_pixel(clock, start, 94)  # the live segment has passed: the gradient goes on at 74
-    assert ticker.frame().getpixel((0, 0)) == (74, 0, 0)
 
 
 def test_reset_starts_over_with_fresh_content() -> None:
