@@ -121,3 +121,8 @@ def test_systemd_analyze_verify_finds_no_problem(tmp_path: Path) -> None:
     ours = [line for line in (result.stdout + result.stderr).splitlines()
             if "ledpanel-" in line]
     assert result.returncode == 0 and not ours, result.stdout + result.stderr
+
+
+def test_display_unit_gets_a_scheduling_edge_for_frame_pacing():
+    unit = parse_unit(UNITS_DIR / "ledpanel-display.service")
+    assert one(unit, "Service", "Nice") == "-5"
