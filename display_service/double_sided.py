@@ -20,6 +20,7 @@ from typing import Any
 from PIL import Image
 
 from display_service.matrix.protocol import MatrixBackend
+from display_service.matrix.wrapper import BackendWrapper
 
 logger = logging.getLogger(__name__)
 
@@ -30,30 +31,16 @@ def double_sided(config: dict[str, Any]) -> bool:
     return isinstance(display, dict) and display.get("double_sided") is True
 
 
-class DoubleSidedBackend:
+class DoubleSidedBackend(BackendWrapper):
     """A backend of half the chain's width whose frames appear on both halves."""
 
     def __init__(self, backend: MatrixBackend) -> None:
-        self.inner = backend
-        self.name = backend.name
-        self.matrix = getattr(backend, "matrix", None)
+        super().__init__(backend)
         self._canvas = Image.new("RGB", (backend.width, backend.height))
 
     @property
     def width(self) -> int:
         return self.inner.width // 2
-
-    @property
-    def height(self) -> int:
-        return self.inner.height
-
-    @property
-    def brightness(self) -> int:
-        return self.inner.brightness
-
-    @brightness.setter
-    def brightness(self, value: int) -> None:
-        self.inner.brightness = value
 
     def show(self, image: Image.Image) -> None:
         """Push ``image`` (half the chain wide) to both halves of the chain."""
@@ -61,12 +48,6 @@ class DoubleSidedBackend:
         self._canvas.paste(half, (0, 0))
         self._canvas.paste(half, (self.width, 0))
         self.inner.show(self._canvas)
-
-    def clear(self) -> None:
-        self.inner.clear()
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def wrap_double_sided(backend: MatrixBackend, config: dict[str, Any]) -> MatrixBackend:

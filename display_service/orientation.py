@@ -27,6 +27,7 @@ from PIL import Image
 
 from display_service.double_sided import wrap_double_sided
 from display_service.matrix.protocol import MatrixBackend
+from display_service.matrix.wrapper import BackendWrapper
 from shared.hardware.rules import ORIENTATION, ORIENTATIONS
 
 logger = logging.getLogger(__name__)
@@ -47,16 +48,14 @@ def orientation(config: dict[str, Any]) -> int:
     return 0
 
 
-class OrientationBackend:
+class OrientationBackend(BackendWrapper):
     """A backend whose surface is the panel turned by ``degrees`` (90, 180 or 270)."""
 
     def __init__(self, backend: MatrixBackend, degrees: int) -> None:
         if degrees not in _CLOCKWISE:
             raise ValueError(f"orientation must be 90, 180 or 270 here, got {degrees!r}")
-        self.inner = backend
+        super().__init__(backend)
         self.degrees = degrees
-        self.name = backend.name
-        self.matrix = getattr(backend, "matrix", None)
         self._turn = _CLOCKWISE[degrees]
 
     @property
@@ -67,24 +66,10 @@ class OrientationBackend:
     def height(self) -> int:
         return self.inner.width if self.degrees in (90, 270) else self.inner.height
 
-    @property
-    def brightness(self) -> int:
-        return self.inner.brightness
-
-    @brightness.setter
-    def brightness(self, value: int) -> None:
-        self.inner.brightness = value
-
     def show(self, image: Image.Image) -> None:
         """Turn ``image`` (the surface's size) clockwise and push it to the panel."""
         frame = image if image.mode == "RGB" else image.convert("RGB")
         self.inner.show(frame.transpose(self._turn))
-
-    def clear(self) -> None:
-        self.inner.clear()
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def wrap_orientation(backend: MatrixBackend, config: dict[str, Any]) -> MatrixBackend:
