@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 STARTED_AT = time.time()  # before the heavy imports, for the first-frame figure
@@ -36,9 +37,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Run the display daemon until SIGTERM or SIGINT."""
     args = parse_args(argv)
-    from display_service.daemon import exit_process, run
+    from display_service.daemon import run
 
-    exit_process(run(args, started_at=STARTED_AT))
+    sys.exit(run(args, started_at=STARTED_AT))
 
 
 if __name__ == "__main__":

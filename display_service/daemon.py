@@ -1,7 +1,9 @@
 """Wire the display daemon: paths, config, backend, plugins, the bus and the render loop.
 
 Exit codes: 0 after SIGTERM/SIGINT, 2 when the cache (bus) directory is unusable,
-1 when the config cannot be read at start.
+1 when the config cannot be read at start. Every thread the daemon starts (updates, the
+bus writer, the bus watcher) is a daemon thread, so a plugin ``update()`` that never
+returns does not hold up the exit.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ import logging
 import os
 import signal
 import sys
-import threading
 from types import FrameType
 
 from shared.bus import (
@@ -127,13 +128,3 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     logger.info("ledpanel-display stopped")
     return EXIT_OK
 
-
-def exit_process(code: int) -> None:
-    """Exit with ``code``, without waiting for a plugin update that never returns."""
-    logging.shutdown()
-    workers = [t for t in threading.enumerate() if t.name.startswith("plugin-update")]
-    if any(t.is_alive() for t in workers):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    sys.exit(code)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from display_service.controller import Controller
@@ -20,7 +21,8 @@ from shared.bus import DISPLAY_ON_DEMAND_CONFIG
 
 logger = logging.getLogger("display_service.on_demand")
 
-# A start request found this old (e.g. left over from before a restart) is dropped.
+# A request this old by its ``requested_at`` (e.g. left over from before a restart) is
+# not applied; its outcome is ``error``, "request is stale; ignored".
 STALE_AFTER = 60.0
 KEEP_OUTCOMES = 16
 
@@ -42,8 +44,10 @@ def _duration(value: Any) -> tuple[float | None, str | None]:
 class OnDemandHandler:
     """Turn one request into controller calls, a bus record and one log line."""
 
-    def __init__(self, controller: Controller, writer: BusWriter, publisher: StatePublisher):
+    def __init__(self, controller: Controller, writer: BusWriter, publisher: StatePublisher,
+                 wall: Callable[[], float] = time.time):
         self.controller = controller
+        self.wall = wall  # the clock ``requested_at`` is read against
         self.writer = writer
         self.publisher = publisher
         self._outcomes: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -75,7 +79,8 @@ class OnDemandHandler:
         request_id = str(request_id) if request_id is not None else None
         self.publisher.mark_dirty()
         requested_at = request.get("requested_at")
-        if isinstance(requested_at, int | float) and time.time() - requested_at > STALE_AFTER:
+        if (isinstance(requested_at, int | float) and not isinstance(requested_at, bool)
+                and self.wall() - requested_at > STALE_AFTER):
             logger.info("on-demand %s request %s is stale; ignored", action, request_id)
             self._record(request_id, action, "error", "request is stale; ignored")
             return

@@ -91,7 +91,8 @@ class RenderLoop:
         self.writer = BusWriter(bus)
         self.publisher = StatePublisher(bus, self.writer, clock)
         self.controller = Controller([], clock())
-        self.on_demand = OnDemandHandler(self.controller, self.writer, self.publisher)
+        self.on_demand = OnDemandHandler(self.controller, self.writer, self.publisher,
+                                        wall)
         self.panel = PanelSchedule(wall)
         self.live = LiveWatch(self.errors)
         self.config_seq: Any = None

@@ -16,16 +16,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, tzinfo
 from typing import Any
 
-from shared.schedules import (
-    Schedule,
-    dim_brightness,
-    dim_schedule,
-    power_schedule,
-    zone_for,
-)
+from shared.schedules import Schedules
 
 RECHECK = 60.0
 
@@ -37,18 +30,12 @@ class PanelSchedule:
         self.wall = wall
         self.power_on = True
         self.dimmed = False
-        self._power = Schedule(False, (None,) * 7)
-        self._dim = Schedule(False, (None,) * 7)
-        self._zone: tzinfo = UTC
-        self._dim_brightness: int | None = None
+        self._schedules = Schedules.from_config({})
         self._next: float | None = None
 
     def configure(self, config: dict[str, Any]) -> None:
         """Read the schedules of a (re)loaded config; ``evaluate`` is due at once."""
-        self._power = power_schedule(config)
-        self._dim = dim_schedule(config)
-        self._zone = zone_for(config)
-        self._dim_brightness = dim_brightness(config)
+        self._schedules = Schedules.from_config(config)
         self._next = float("-inf")
 
     def due(self, now: float) -> bool:
@@ -61,14 +48,11 @@ class PanelSchedule:
 
     def evaluate(self, now: float) -> bool:
         """Compute the state for the wall clock now; return True when it changed."""
-        wall = self.wall()
-        power = not self._power.enabled or self._power.active(wall, self._zone)
-        dimmed = self._dim.enabled and self._dim.active(wall, self._zone)
-        changes = [schedule.next_change(wall, self._zone)
-                   for schedule in (self._power, self._dim) if schedule.enabled]
-        if any(s.enabled for s in (self._power, self._dim)):
-            upcoming = [c for c in changes if c is not None]
-            delay = min([RECHECK, *(c - wall for c in upcoming)])
+        wall, schedules = self.wall(), self._schedules
+        power, dimmed = schedules.power_on(wall), schedules.dim_active(wall)
+        if schedules.enabled:
+            change = schedules.next_transition(wall)
+            delay = RECHECK if change is None else min(RECHECK, change - wall)
             self._next = now + max(0.0, delay)
         else:
             self._next = None
@@ -78,9 +62,7 @@ class PanelSchedule:
 
     def brightness(self, configured: int) -> int:
         """Return the brightness to apply: the dim brightness inside the window, never higher."""
-        if self.dimmed and self._dim_brightness is not None:
-            return min(configured, self._dim_brightness)
-        return configured
+        return self._schedules.brightness(configured, self.dimmed)
 
     def describe(self) -> str:
         """Return the state in a few words, for the log and the state record."""

@@ -1,7 +1,9 @@
 """Schedule math: when the panel is on (``schedule``) and when it is dimmed (``dim_schedule``).
 
 Pure: no I/O and no clock of its own; callers pass ``now`` as POSIX seconds or an aware
-``datetime``. Used by the web (validation) and the display daemon (applying them).
+``datetime``. Used by the web (validation: ``section_problems``) and the display daemon
+(applying them: ``Schedules.from_config(config)``, read once per config reload, then
+``power_on``, ``dim_active``, ``brightness``/``brightness_at`` and ``next_transition``).
 
 Both sections share one shape::
 
@@ -151,53 +153,63 @@ def day_values(section: dict[str, Any], day: str) -> dict[str, Any]:
     return values
 
 
-def power_schedule(config: dict[str, Any]) -> Schedule:
-    """Return the power schedule; a window with a bad time keeps the panel on all that day."""
-    return Schedule.from_section(config.get("schedule"), unreadable=ALL_DAY)
+@dataclass(frozen=True)
+class Schedules:
+    """A config's power and dim schedules, read once (``from_config``) and asked many times."""
 
+    power: Schedule
+    dim: Schedule
+    zone: tzinfo
+    dim_level: int | None
 
-def dim_schedule(config: dict[str, Any]) -> Schedule:
-    """Return the dim schedule; a window with a bad time dims nothing."""
-    return Schedule.from_section(config.get("dim_schedule"))
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> Schedules:
+        """Read both schedules, the time zone and ``dim_schedule.dim_brightness`` (1-100).
 
+        In the power schedule a window with a bad time keeps the panel on all that day; in
+        the dim schedule it dims nothing.
+        """
+        if not isinstance(config, dict):
+            config = {}
+        section = config.get("dim_schedule")
+        level = section.get("dim_brightness") if isinstance(section, dict) else None
+        if isinstance(level, bool) or not isinstance(level, int | float):
+            level = None
+        return cls(
+            power=Schedule.from_section(config.get("schedule"), unreadable=ALL_DAY),
+            dim=Schedule.from_section(section),
+            zone=zone_for(config),
+            dim_level=None if level is None else max(1, min(100, int(level))),
+        )
 
-def power_on(config: dict[str, Any], now: Moment) -> bool:
-    """Return whether the power schedule lets the panel show content at ``now``."""
-    schedule = power_schedule(config)
-    return not schedule.enabled or schedule.active(now, zone_for(config))
+    @property
+    def enabled(self) -> bool:
+        """Return whether either schedule is on (otherwise nothing ever changes)."""
+        return self.power.enabled or self.dim.enabled
 
+    def power_on(self, now: Moment) -> bool:
+        """Return whether the power schedule lets the panel show content at ``now``."""
+        return not self.power.enabled or self.power.active(now, self.zone)
 
-def dim_active(config: dict[str, Any], now: Moment) -> bool:
-    """Return whether the dim schedule dims the panel at ``now``."""
-    schedule = dim_schedule(config)
-    return schedule.enabled and schedule.active(now, zone_for(config))
+    def dim_active(self, now: Moment) -> bool:
+        """Return whether the dim schedule dims the panel at ``now``."""
+        return self.dim.enabled and self.dim.active(now, self.zone)
 
+    def brightness(self, configured: int, dimmed: bool) -> int:
+        """Return the brightness to show: the dim level when ``dimmed``, never raised."""
+        if not dimmed or self.dim_level is None:
+            return configured
+        return min(configured, self.dim_level)
 
-def dim_brightness(config: dict[str, Any]) -> int | None:
-    """Return the configured ``dim_schedule.dim_brightness`` (1-100), or None."""
-    section = config.get("dim_schedule")
-    value = section.get("dim_brightness") if isinstance(section, dict) else None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return max(1, min(100, int(value)))
+    def brightness_at(self, now: Moment, configured: int) -> int:
+        """Return the brightness to show at ``now``."""
+        return self.brightness(configured, self.dim_active(now))
 
-
-def brightness_at(config: dict[str, Any], now: Moment, configured: int) -> int:
-    """Return the brightness to show at ``now``: dimmed inside the dim window, never raised."""
-    dimmed = dim_brightness(config)
-    if dimmed is None or not dim_active(config, now):
-        return configured
-    return min(configured, dimmed)
-
-
-def next_transition(config: dict[str, Any], now: Moment) -> float | None:
-    """Return when the power or dim state next changes (POSIX seconds), if ever."""
-    zone = zone_for(config)
-    changes = []
-    for schedule in (power_schedule(config), dim_schedule(config)):
-        if schedule.enabled and (change := schedule.next_change(now, zone)) is not None:
-            changes.append(change)
-    return min(changes) if changes else None
+    def next_transition(self, now: Moment) -> float | None:
+        """Return when the power or dim state next changes (POSIX seconds), if ever."""
+        changes = [change for schedule in (self.power, self.dim) if schedule.enabled
+                   and (change := schedule.next_change(now, self.zone)) is not None]
+        return min(changes) if changes else None
 
 
 def section_problems(section: Any, name: str) -> list[tuple[str, str]]:

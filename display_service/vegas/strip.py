@@ -71,10 +71,6 @@ class Strip:
         self.tail = placed.end
         return placed
 
-    def skip_to(self, x: int) -> None:
-        """Move the tail to ``x`` when it is behind it (nothing is placed in between)."""
-        self.tail = max(self.tail, x)
-
     def drop_before(self, x: int) -> None:
         """Forget every segment that ends at or before strip pixel ``x``."""
         while self.placed and self.placed[0].end <= x:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,10 @@ import pytest
 
 from shared.bus import Bus
 from tests.daemons import ROOT, Instance, start_display
+
+# The display unit's TimeoutStopSec: after it systemd kills the daemon.
+_UNIT = (ROOT / "systemd" / "ledpanel-display.service").read_text()
+TIMEOUT_STOP_SEC = float(re.findall(r"^TimeoutStopSec=(\d+)$", _UNIT, re.MULTILINE)[0])
 
 MANIFEST = {
     "name": "Test plugin",
@@ -114,3 +120,53 @@ def test_unwritable_cache_dir_exits_non_zero_with_a_clear_message(tmp_path: Path
     assert f"cache directory {cache_dir}" in result.stderr
     assert "cannot start" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+HUNG_PLUGIN_CODE = textwrap.dedent(
+    """
+    import threading
+    from pathlib import Path
+
+    from shared.plugin_system.base_plugin import BasePlugin
+
+
+    class HungPlugin(BasePlugin):
+        def update(self):
+            (Path(__file__).parent / "update-started").touch()
+            threading.Event().wait()  # never returns
+
+        def display(self, force_clear=False, display_mode=None):
+            self.display_manager.clear()
+            self.display_manager.draw_text("hung", x=0, y=0)
+            self.display_manager.update_display()
+            return True
+    """
+)
+
+
+def test_sigterm_exits_0_within_the_units_stop_timeout_while_an_update_hangs(
+        tmp_path: Path) -> None:
+    instance = Instance(tmp_path)
+    add_plugin(instance.plugins_dir, "hung", "HungPlugin", ["hung_main"])
+    (instance.plugins_dir / "hung" / "manager.py").write_text(HUNG_PLUGIN_CODE)
+    instance.write_config({"hung": {"enabled": True}})
+    started = instance.plugins_dir / "hung" / "update-started"
+    bus = Bus(instance.cache_dir)
+    daemon = start_display(instance)
+    try:
+        shown = bus.wait_for("display_state", lambda s: bool(s and s.get("plugin_id")), 15)
+        assert shown and shown["plugin_id"] == "hung", daemon.output()
+        deadline = time.monotonic() + 10
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert started.exists(), daemon.output()
+    finally:
+        sent = time.monotonic()
+        code = daemon.stop(timeout=TIMEOUT_STOP_SEC)
+        took = time.monotonic() - sent
+    # The unit's TimeoutStopSec; stop() kills (and returns -9) if it is exceeded.
+    assert code == 0, daemon.output()
+    assert took < TIMEOUT_STOP_SEC
+    assert (bus.read("display_state") or {}).get("service") == "stopped"
+    assert "Traceback" not in daemon.output()
+    assert "Fatal Python error" not in daemon.output()

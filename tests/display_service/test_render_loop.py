@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from display_service.on_demand import STALE_AFTER
 from tests.display_service.helpers import (
     BlockingUpdatePlugin,
     ColorPlugin,
@@ -109,6 +110,56 @@ def test_refused_request_is_acknowledged_with_an_error(tmp_path: Path) -> None:
         ) or {}
     assert acked["on_demand"]["state"] == "error"
     assert "ghost" in acked["on_demand"]["error"]
+
+
+def test_requests_handled_in_one_wake_each_get_their_own_outcome(tmp_path: Path) -> None:
+    display = make_display()
+    plugins = {"a": ColorPlugin("a", {}, display), "b": ColorPlugin("b", {}, display)}
+    # No bus watcher: the loop wakes only when told, so both requests are waiting then.
+    with running_loop(tmp_path, display, FakeHost(plugins), watch=False) as (loop, bus):
+        wait_until(lambda: state(bus).get("plugin_id") == "a")
+        start_id = bus.request("display_on_demand_request",
+                               {"action": "start", "plugin_id": "b", "pinned": True})
+        stop_id = bus.request("display_on_demand_request", {"action": "stop"})
+        loop.notify("display_on_demand_request")
+        answered = bus.wait_for(
+            "display_state", lambda s: stop_id in ((s or {}).get("requests") or {}), 5
+        ) or {}
+    requests = answered["requests"]
+    assert requests[start_id]["state"] == "active"
+    assert (requests[start_id]["plugin_id"], requests[start_id]["action"]) == ("b", "start")
+    assert requests[stop_id]["state"] == "stopped"
+    assert requests[stop_id]["action"] == "stop"
+    assert answered["last_request_id"] == stop_id
+    assert answered["on_demand"]["state"] == "stopped"
+    assert bus.pending("display_on_demand_request") == []
+
+
+def test_a_request_older_than_a_minute_is_answered_stale_and_not_applied(
+        tmp_path: Path) -> None:
+    display = make_display()
+    plugins = {"a": ColorPlugin("a", {}, display), "b": ColorPlugin("b", {}, display)}
+
+    def wall() -> float:  # the loop's wall clock, a little over a minute ahead
+        return time.time() + STALE_AFTER + 5
+
+    with running_loop(tmp_path, display, FakeHost(plugins), wall=wall) as (_loop, bus):
+        wait_until(lambda: state(bus).get("plugin_id") == "a")
+        request_id = bus.request("display_on_demand_request",
+                                 {"action": "start", "plugin_id": "b", "pinned": True})
+        answered = bus.wait_for(
+            "display_state", lambda s: request_id in ((s or {}).get("requests") or {}), 5
+        ) or {}
+        time.sleep(0.2)  # a frame or two later: still not shown
+        assert state(bus).get("showing") == "rotation"
+    outcome = answered["requests"][request_id]
+    assert outcome["state"] == "error"
+    assert "stale" in outcome["error"]
+    assert outcome["plugin_id"] is None
+    assert answered["on_demand"]["state"] != "active"
+    assert answered["plugin_id"] == "a"
+    assert plugins["b"].displays == 0
+    assert bus.read("display_on_demand_config") is None
 
 
 def test_an_overrunning_update_skips_the_plugin_until_it_returns(tmp_path: Path) -> None:

@@ -8,16 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from shared.schedules import (
-    DAYS,
-    brightness_at,
-    dim_active,
-    next_transition,
-    parse_time,
-    power_on,
-    section_problems,
-    zone_for,
-)
+from shared.schedules import DAYS, Moment, Schedules, parse_time, section_problems, zone_for
 
 NEW_YORK = ZoneInfo("America/New_York")
 
@@ -25,6 +16,24 @@ NEW_YORK = ZoneInfo("America/New_York")
 def at(year: int, month: int, day: int, hour: int, minute: int = 0,
        zone: tzinfo = UTC) -> datetime:
     return datetime(year, month, day, hour, minute, tzinfo=zone)
+
+
+# The display reads a config once (``Schedules.from_config``) and asks it each boundary;
+# these read it afresh per question, which is the same code.
+def power_on(config: dict[str, Any], now: Moment) -> bool:
+    return Schedules.from_config(config).power_on(now)
+
+
+def dim_active(config: dict[str, Any], now: Moment) -> bool:
+    return Schedules.from_config(config).dim_active(now)
+
+
+def brightness_at(config: dict[str, Any], now: Moment, configured: int) -> int:
+    return Schedules.from_config(config).brightness_at(now, configured)
+
+
+def next_transition(config: dict[str, Any], now: Moment) -> float | None:
+    return Schedules.from_config(config).next_transition(now)
 
 
 def power(start: str, end: str, *, mode: str = "global", days: dict[str, Any] | None = None,
@@ -140,6 +149,15 @@ def test_dim_brightness_lowers_but_never_raises() -> None:
     assert brightness_at(dim("22:00", "07:00", level=30), inside, 80) == 30
     assert brightness_at(dim("22:00", "07:00", level=30), outside, 80) == 80
     assert brightness_at(dim("22:00", "07:00", level=95), inside, 80) == 80
+
+
+def test_dim_brightness_is_clamped_to_1_to_100_and_ignored_when_not_a_number() -> None:
+    assert Schedules.from_config(dim("22:00", "07:00", level=0)).dim_level == 1
+    assert Schedules.from_config(dim("22:00", "07:00", level=250)).dim_level == 100
+    for level in (True, "30", None):
+        config = dim("22:00", "07:00")
+        config["dim_schedule"]["dim_brightness"] = level
+        assert Schedules.from_config(config).brightness_at(at(2024, 6, 3, 23), 80) == 80
 
 
 def test_an_unreadable_power_window_keeps_the_panel_on() -> None:
