@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from shared.display_status import DEFAULT_STALE_AFTER, service_state, timestamp
 from shared.paths import DEVICE_CACHE_DIR, Paths, resolve_paths
 from shared.version import CORE_VERSION
 
 DEFAULT_URL = "http://127.0.0.1:5000"
 TIMEOUT = (2.0, 10.0)  # seconds to connect, seconds to read (on-demand waits for the ack)
 PERMISSION_HINT = " (it belongs to the service user: try sudo)"
-HEARTBEAT_STALE_AFTER = 5.0  # seconds; the web daemon uses the same figure
 
 
 class CliError(Exception):
@@ -100,8 +100,10 @@ def _status_from_bus(args: argparse.Namespace, reason: str) -> int:
         return 0
     print(f"{reason}; reading the bus in {cache_dir} directly", file=sys.stderr)
     print(f"ledpanel {CORE_VERSION} (installed code; web service unreachable)")
-    _print_summary(_service_state(state), state or {}, hardware,
-                   heartbeat_at=(state or {}).get("updated_at"))
+    display = state if isinstance(state, dict) else {}
+    _print_summary(service_state(state, time.time(), DEFAULT_STALE_AFTER), display,
+                   hardware if isinstance(hardware, dict) else None,
+                   heartbeat_at=display.get("updated_at"))
     return 0
 
 
@@ -113,25 +115,20 @@ def _bus_dir(flag: str | None) -> Path:
     return DEVICE_CACHE_DIR if DEVICE_CACHE_DIR.is_dir() else resolve_paths().cache_dir
 
 
-def _service_state(state: dict[str, Any] | None) -> str:
-    if state and state.get("service") == "stopped":
-        return "stopped"
-    age = time.time() - float((state or {}).get("updated_at") or 0)
-    return "running" if age <= HEARTBEAT_STALE_AFTER else "not_running"
-
-
 def _print_summary(service: Any, display: dict[str, Any], hardware: dict[str, Any] | None,
                    *, heartbeat_at: Any) -> None:
     service_text = str(service or "unknown").replace("_", " ")
-    if isinstance(heartbeat_at, int | float):
-        service_text += f" (heartbeat {time.time() - heartbeat_at:.1f} s ago)"
-    started = display.get("started_at")
-    if service == "running" and isinstance(started, int | float):
+    beat = timestamp(heartbeat_at)
+    if beat is not None:
+        service_text += f" (heartbeat {time.time() - beat:.1f} s ago)"
+    started = timestamp(display.get("started_at"))
+    if service == "running" and started is not None:
         service_text += f", up {_duration(time.time() - started)}"
     _row("display service", service_text)
     if display.get("plugin_id"):
         _row("showing", f"{display['plugin_id']} / {display.get('mode') or '-'}")
-    on_demand = display.get("on_demand") or {"state": "idle"}
+    on_demand = display.get("on_demand")
+    on_demand = on_demand if isinstance(on_demand, dict) and on_demand else {"state": "idle"}
     text = str(on_demand.get("state", "idle"))
     if on_demand.get("plugin_id") and text == "active":
         text += f": {on_demand['plugin_id']} / {on_demand.get('mode') or '-'}"
@@ -196,36 +193,44 @@ def _read_object(path: Path, problems: list[str]) -> dict[str, Any] | None:
 
 def _check_plugins(main: dict[str, Any], secrets: dict[str, Any], paths: Paths,
                    problems: list[str]) -> int:
-    """Validate each plugin section (secrets merged in) against its schema; return the count."""
-    from shared.config.merge import deep_merge
-    from shared.config.prepare import prepare_plugin_config, validate_plugin_config
-    from shared.config.reserved import SECRETS_RESERVED, plugin_sections
-    from shared.errors import LedpanelError
+    """Validate each plugin section (secrets merged in) against its schema; return the count.
+
+    The same routine as a web save: ``merge_secrets`` and
+    ``prepare_and_validate_sections``, one plugin at a time so each is reported.
+    """
+    from shared.config.reserved import plugin_sections
+    from shared.config.save_rules import prepare_and_validate_sections
+    from shared.config.secrets import merge_secrets
+    from shared.errors import LedpanelError, ValidationError
+    from shared.plugin_system.discovery import plugins_dir_for
     from shared.plugin_system.schema import load_schema
 
-    configured = (main.get("plugin_system") or {}).get("plugins_directory")
-    if configured is not None and not isinstance(configured, str):
+    section = main.get("plugin_system")
+    configured = section.get("plugins_directory") if isinstance(section, dict) else None
+    if section is not None and not isinstance(section, dict):
+        problems.append("config.json: plugin_system: must be an object")
+    elif configured is not None and not isinstance(configured, str):
         problems.append("config.json: plugin_system.plugins_directory: must be a string")
-        configured = None
-    plugins_dir = paths.plugins_dir(configured)
+    plugins_dir = plugins_dir_for(paths, main)
+    merged = merge_secrets(main, secrets)
     checked = 0
-    for plugin_id, section in sorted(plugin_sections(main).items()):
-        secret = secrets.get(plugin_id) if plugin_id not in SECRETS_RESERVED else None
-        merged = deep_merge(section, secret) if isinstance(secret, dict) else section
+    for plugin_id in sorted(plugin_sections(main)):
         try:
             schema = load_schema(plugin_id, paths, plugins_dir)
+            if schema is None:
+                print(f"note: {plugin_id}: no installed plugin schema; section not checked",
+                      file=sys.stderr)
+                continue
+            checked += 1
+            prepare_and_validate_sections({plugin_id: merged[plugin_id]}, {},
+                                          {plugin_id: schema}.__getitem__)
+        except ValidationError as err:
+            errors = (err.details or {}).get("errors") or {plugin_id: []}
+            lines = (f"config.json: {plugin_id}{'.' if e['field'] else ''}{e['field']}: "
+                     f"{e['message']}" for e in errors.get(plugin_id, []))
+            problems.extend(dict.fromkeys(lines) or [f"{plugin_id}: {err.message}"])
         except LedpanelError as err:
             problems.append(f"{plugin_id}: {err.message}")
-            continue
-        if schema is None:
-            print(f"note: {plugin_id}: no installed plugin schema; section not checked",
-                  file=sys.stderr)
-            continue
-        checked += 1
-        errors = validate_plugin_config(prepare_plugin_config(merged, schema), schema)
-        lines = (f"config.json: {plugin_id}{'.' if e['field'] else ''}{e['field']}: {e['message']}"
-                 for e in errors)
-        problems.extend(dict.fromkeys(lines))  # a core key the schema declares reports twice
     return checked
 
 

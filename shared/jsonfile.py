@@ -105,25 +105,7 @@ def read_json_file(path: Path, what: str) -> Any:
     from shared.errors import ConfigError
 
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError as err:
-        raise ConfigError(f"{what} {path.name} not found ({path})", error_code="FILE_NOT_FOUND",
-                          details={"file": str(path)}) from err
-    except OSError as err:
-        raise ConfigError(f"cannot read {what} {path.name} in {path.parent}: "
-                          f"{err.strerror or err}", details={"file": str(path)}) from err
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise ConfigError(
-            f"{what} {path.name} is not UTF-8 text: byte 0x{data[err.start]:02x} at line "
-            f"{line}, column {column} ({path})",
-            error_code="CONFIG_INVALID_JSON",
-            details={"file": str(path), "line": line, "column": column},
-        ) from err
+    text = decode_utf8(read_file_bytes(path, what), path, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -136,3 +118,39 @@ def read_json_file(path: Path, what: str) -> Any:
     except ValueError as err:  # a number with more digits than Python converts
         raise ConfigError(f"{what} {path.name} is not usable JSON: {err} ({path})",
                           error_code="CONFIG_INVALID_JSON", details={"file": str(path)}) from err
+
+
+def read_file_bytes(path: Path, what: str) -> bytes:
+    """Return a file's bytes; raise ConfigError ``FILE_NOT_FOUND`` or ``CONFIG_ERROR``."""
+    from shared.errors import ConfigError
+
+    path = Path(path)
+    try:
+        return path.read_bytes()
+    except FileNotFoundError as err:
+        raise ConfigError(f"{what} {path.name} not found ({path})", error_code="FILE_NOT_FOUND",
+                          details={"file": str(path)}) from err
+    except OSError as err:
+        raise ConfigError(f"cannot read {what} {path.name} in {path.parent}: "
+                          f"{err.strerror or err}", details={"file": str(path)}) from err
+
+
+def decode_utf8(data: bytes, path: Path, what: str, advice: str = "") -> str:
+    """Return ``data`` as UTF-8 text, or raise ConfigError naming the bad byte's position.
+
+    The error is ``CONFIG_INVALID_JSON`` with ``details`` ``file``, ``line`` and
+    ``column``; ``advice`` is appended to the message.
+    """
+    from shared.errors import ConfigError
+
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise ConfigError(
+            f"{what} {path.name} is not UTF-8 text: byte 0x{data[err.start]:02x} at line "
+            f"{line}, column {column} ({path}){'; ' + advice if advice else ''}",
+            error_code="CONFIG_INVALID_JSON",
+            details={"file": str(path), "line": line, "column": column},
+        ) from err

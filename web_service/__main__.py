@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         store = ConfigStore(paths)
         store.ensure()
-        port = args.port if args.port is not None else _configured_port(store.load_main())
+        port = (args.port if args.port is not None
+                else _configured_port(store.main_snapshot().data))
     except LedpanelError as err:
         logger.error("cannot start: %s", err.message)
         return 2
@@ -89,8 +90,11 @@ def _warm(catalog: PluginCatalog) -> None:
 
 
 def _configured_port(config: dict) -> int:
-    port = (config.get("web") or {}).get("port")
-    return port if isinstance(port, int) and 0 < port < 65536 else DEFAULT_PORT
+    web = config.get("web")
+    port = web.get("port") if isinstance(web, dict) else None
+    if isinstance(port, int) and not isinstance(port, bool) and 0 < port < 65536:
+        return port
+    return DEFAULT_PORT
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
 from shared import bus as keys
 from shared.bus import Bus
+from shared.display_status import service_state, timestamp
 from web_service.settings import WebSettings
 
 PREVIEW_VIEWER_WINDOW = 10.0
@@ -27,12 +27,7 @@ class DisplayLink:
     def service_state(self, state: dict[str, Any] | None = None) -> str:
         """Return ``running``, ``stopped`` or ``not_running`` from the heartbeat."""
         state = self.state() if state is None else state
-        if not state:
-            return "not_running"
-        if state.get("service") == "stopped":
-            return "stopped"
-        age = time.time() - _number(state.get("updated_at"))
-        return "running" if age <= self.settings.heartbeat_stale_after else "not_running"
+        return service_state(state, time.time(), self.settings.heartbeat_stale_after)
 
     def hardware(self) -> dict[str, Any] | None:
         """Return the hardware status record."""
@@ -64,16 +59,10 @@ class DisplayLink:
         viewer = self.bus.read(keys.PREVIEW_VIEWER) or {}
         now = time.time()
         # Refresh the viewer mark only when it is about to lapse: fewer bus writes.
-        if _number(viewer.get("until")) - now < PREVIEW_VIEWER_WINDOW / 2:
+        until = timestamp(viewer.get("until")) or 0.0
+        if until - now < PREVIEW_VIEWER_WINDOW / 2:
             self.bus.publish(keys.PREVIEW_VIEWER, {"until": now + PREVIEW_VIEWER_WINDOW})
         return self.bus.read(keys.PREVIEW_FRAME)
-
-
-def _number(value: Any) -> float:
-    """Return a bus timestamp as a float; anything else counts as long ago."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
-    return 0.0
 
 
 def _requests(state: dict[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """What the web knows of plugins: manifests and schemas read from disk, never plugin code.
 
-Records are recomputed only when a file they derive from changes (plugin folders,
-manifests, schemas, the config file), found by a handful of ``stat`` calls, so listing
-plugins stays fast without ever serving a stale answer.
+Records and schemas are recomputed only when a file they derive from changes (plugin
+folders, manifests, schemas, the config file), found by a handful of ``stat`` calls, so
+listing plugins stays fast without ever serving a stale answer. Each request refreshes
+once; a record and its schema come from the same refresh.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from shared.config.store import ConfigStore
+from shared.config.store import ConfigStore, MainSnapshot
 from shared.errors import NotFoundError, ValidationError
 from shared.paths import Paths
-from shared.plugin_system.ids import is_plain_segment
-from shared.plugin_system.records import installed_records
-from shared.plugin_system.schema import load_schema
+from shared.plugin_system.discovery import plugins_dir_for
+from shared.plugin_system.errors import PluginSchemaError
+from shared.plugin_system.ids import require_plain_segment
+from shared.plugin_system.records import PluginEntry, installed_entries
 
 _WATCHED_FILES = ("manifest.json", "config_schema.json")
 
@@ -29,23 +31,15 @@ class PluginCatalog:
         self.paths = paths
         self.store = store
         self._lock = threading.Lock()
-        self._config: dict[str, Any] | None = None
-        self._config_stat: tuple[int, ...] | None = None
+        self._snapshot: MainSnapshot | None = None
         self._plugins_dir = paths.plugins_dir()
         self._fingerprint: tuple[Any, ...] | None = None
         self._records: list[dict[str, Any]] = []
-        self._schemas: dict[str, dict[str, Any] | None] = {}
-
-    def plugins_dir(self, config: dict[str, Any] | None = None) -> Path:
-        """Return the configured plugin discovery directory."""
-        config = self.store.load_main() if config is None else config
-        configured = (config.get("plugin_system") or {}).get("plugins_directory")
-        return self.paths.plugins_dir(configured)
+        self._entries: dict[str, PluginEntry] = {}
 
     def installed(self) -> list[dict[str, Any]]:
-        """Return the installed plugin records (no ``icon``)."""
-        self._refresh()
-        return self._records
+        """Return the installed plugin records (no ``icon``); read them, never change them."""
+        return self._refresh()[0]
 
     def record(self, plugin_id: str, *, missing_status: int = 400) -> dict[str, Any]:
         """Return one installed plugin's record.
@@ -53,35 +47,45 @@ class PluginCatalog:
         An unknown id is bad input (400) when it came in a request body, and a missing
         resource (404) when it names what a GET asks for.
         """
-        check_plugin_id(plugin_id)
-        for record in self.installed():
-            if record["id"] == plugin_id:
-                return record
-        error = NotFoundError if missing_status == 404 else ValidationError
-        raise error(f"plugin {plugin_id!r} is not installed", error_code="UNKNOWN_PLUGIN")
+        return self._entry(plugin_id, missing_status).record
 
-    def schema_for(self, plugin_id: str) -> dict[str, Any] | None:
-        """Return an installed plugin's config schema, or None when it has none."""
-        record = self.record(plugin_id)
-        with self._lock:
-            if plugin_id not in self._schemas:
-                self._schemas[plugin_id] = load_schema(
-                    plugin_id, self.paths, self.plugins_dir(), Path(record["path"]))
-            return self._schemas[plugin_id]
+    def schema_for(self, plugin_id: str, *, missing_status: int = 400) -> dict[str, Any] | None:
+        """Return an installed plugin's config schema, or None when it has none.
 
-    def _refresh(self) -> None:
-        config_stat = _stat(self.paths.config_file)
+        A broken schema file raises PluginSchemaError (422) naming the plugin and file.
+        """
+        entry = self._entry(plugin_id, missing_status)
+        if entry.schema_error is not None:
+            err = entry.schema_error
+            raise PluginSchemaError(err.message, details=err.details)
+        return entry.schema
+
+    def _entry(self, plugin_id: str, missing_status: int) -> PluginEntry:
+        require_plain_segment(plugin_id)
+        entry = self._refresh()[1].get(plugin_id)
+        if entry is None:
+            error = NotFoundError if missing_status == 404 else ValidationError
+            raise error(f"plugin {plugin_id!r} is not installed", error_code="UNKNOWN_PLUGIN")
+        return entry
+
+    def _refresh(self) -> tuple[list[dict[str, Any]], dict[str, PluginEntry]]:
+        snapshot = self.store.main_snapshot()
         with self._lock:
-            if config_stat != self._config_stat or self._config is None:
-                self._config = self.store.load_main()
-                self._plugins_dir = self.plugins_dir(self._config)
-                self._config_stat = config_stat
-                self._fingerprint = None
+            if snapshot is not self._snapshot:
+                old = self._snapshot
+                if old is None or snapshot.key != old.key or snapshot.data != old.data:
+                    self._plugins_dir = plugins_dir_for(self.paths, snapshot.data)
+                    self._fingerprint = None
+                self._snapshot = snapshot
             fingerprint = _tree_stats(self._plugins_dir) + _tree_stats(self.paths.dev_plugins_dir)
             if fingerprint != self._fingerprint:
-                self._records = installed_records(self.paths, self._config)
-                self._schemas = {}
+                entries = installed_entries(self.paths, snapshot.data, self._plugins_dir)
+                self._records = [entry.record for entry in entries]
+                self._entries = {}
+                for entry in entries:  # a duplicate id: the first, as discovery sorts them
+                    self._entries.setdefault(entry.record["id"], entry)
                 self._fingerprint = fingerprint
+            return self._records, self._entries
 
 
 def _stat(path: Path) -> tuple[int, ...] | None:
@@ -104,13 +108,3 @@ def _tree_stats(directory: Path) -> tuple[Any, ...]:
         stats.append(name)
         stats.extend(_stat(directory / name / file) for file in _WATCHED_FILES)
     return tuple(stats)
-
-
-def check_plugin_id(plugin_id: object) -> str:
-    """Return ``plugin_id`` if it is one plain path segment, else raise ValidationError."""
-    if not isinstance(plugin_id, str) or not plugin_id:
-        raise ValidationError("plugin_id is required", error_code="MISSING_PLUGIN_ID")
-    if not is_plain_segment(plugin_id):
-        raise ValidationError(f"plugin_id {plugin_id!r} is not a plain name",
-                              error_code="INVALID_PLUGIN_ID")
-    return plugin_id

@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from flask import current_app
 
 from shared import bus as bus_keys
 from shared.bus import Bus
-from shared.config.store import ConfigStore
+from shared.config.store import ConfigStore, MainSnapshot
 from web_service.display_link import DisplayLink
 from web_service.plugin_catalog import PluginCatalog
 from web_service.settings import WebSettings
@@ -20,6 +20,13 @@ EXTENSION_KEY = "ledpanel"
 
 SavePlan = Callable[[dict[str, Any], dict[str, Any]],
                     tuple[dict[str, Any], dict[str, Any], list[str]]]
+
+
+class Saved(NamedTuple):
+    """What a config save did: the changed sections (sorted) and config.json as written."""
+
+    changed: list[str]
+    main: dict[str, Any]
 
 
 @dataclass
@@ -32,6 +39,8 @@ class WebServices:
     catalog: PluginCatalog
     display: DisplayLink
     started_at: float = field(default_factory=time.time)
+    # GET /config/main's rendered body, for the config snapshot it was rendered from.
+    _main_body: tuple[MainSnapshot, bytes] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, settings: WebSettings) -> WebServices:
@@ -46,11 +55,12 @@ class WebServices:
             display=DisplayLink(bus, settings),
         )
 
-    def save_config(self, plan: SavePlan) -> list[str]:
+    def save_config(self, plan: SavePlan) -> Saved:
         """Apply ``plan`` to the stored config under the lock, then tell the display.
 
         ``plan(main, secrets)`` returns ``(new_main, new_secrets, changed_sections)`` or
-        raises; nothing is written when it raises. Returns the changed sections.
+        raises; nothing is written when it raises. Returns the changed sections and the
+        main config as written (the caller owns it: no need to read the file again).
         """
         changed: list[str] = []
 
@@ -59,10 +69,23 @@ class WebServices:
             changed.extend(sections)
             return new_main, new_secrets
 
-        self.store.update(change)
+        main, _ = self.store.update(change)
         if changed:
             self.notify_config_changed(changed)
-        return sorted(changed)
+        return Saved(sorted(changed), main)
+
+    def main_body(self, render: Callable[[dict[str, Any]], bytes]) -> bytes:
+        """Return ``render(config.json)``, rendered once per change of the file.
+
+        The config is checked (one ``stat``) on every call, so the body is never stale.
+        """
+        snapshot = self.store.main_snapshot()
+        cached = self._main_body
+        if cached is not None and cached[0] is snapshot:
+            return cached[1]
+        body = render(snapshot.data)
+        self._main_body = (snapshot, body)  # one assignment: threads see old or new
+        return body
 
     def notify_config_changed(self, sections: list[str]) -> dict[str, Any]:
         """Tell the display daemon that the config was saved."""

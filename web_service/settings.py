@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shared.display_status import DEFAULT_STALE_AFTER
 from shared.paths import Paths, resolve_paths
 
 
@@ -17,4 +18,4 @@ class WebSettings:
     # How long an on-demand call waits for the display daemon's acknowledgement.
     ack_timeout: float = 2.0
     # A display heartbeat older than this means the display service is not running.
-    heartbeat_stale_after: float = 5.0
+    heartbeat_stale_after: float = DEFAULT_STALE_AFTER

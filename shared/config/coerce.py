@@ -142,6 +142,48 @@ def coerce_value(name: str, raw: Any, kind: str | None, *, form: bool = False) -
     return raw
 
 
+_KIND_NAMES = {"bool": "true or false", "int": "a whole number", "number": "a number",
+               "number?": "a number or null", "str": "text", "object": "an object"}
+
+
+def check_kind(name: str, value: Any, kind: str | None) -> None:
+    """Refuse ``value`` unless it already is of ``kind`` (``kind_for``), naming the field.
+
+    The raw editor stores values as written, so text that would read as the right type
+    (``"32"``) is refused here rather than converted as ``coerce_value`` does.
+    """
+    if kind is None or _is_kind(value, kind):
+        return
+    if kind.startswith("list") and isinstance(value, list):
+        item_kind = kind.partition(":")[2] or None
+        for index, item in enumerate(value):
+            check_kind(f"{name}[{index}]", item, item_kind)
+        return
+    wanted = "a list" if kind.startswith("list") else _KIND_NAMES.get(kind, kind)
+    raise _invalid(name, value, f"must be {wanted}")
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return number
+    if kind == "number?":
+        return value is None or number
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind.startswith("list"):
+        item_kind = kind.partition(":")[2]
+        return isinstance(value, list) and (
+            not item_kind or all(_is_kind(item, item_kind) for item in value))
+    return True
+
+
 def _kind_of(value: Any) -> str | None:
     if value is None:
         return None

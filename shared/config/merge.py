@@ -1,4 +1,4 @@
-"""Deep merge of JSON-like dicts."""
+"""Deep merge and type-strict comparison of JSON-like values."""
 
 from __future__ import annotations
 
@@ -19,3 +19,15 @@ def deep_merge(base: dict[str, Any], overlay: dict[str, Any]) -> dict[str, Any]:
         else:
             result[key] = copy.deepcopy(value)
     return result
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Return whether two JSON values are equal, types included (``1``, ``1.0`` and
+    ``True`` differ, unlike with ``==``); key order does not matter."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[key], b[key]) for key in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)

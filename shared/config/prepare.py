@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 from typing import Any
+
+from shared.plugin_system.errors import PluginSchemaError
 
 # Per-plugin keys the core owns: accepted whatever the plugin's schema says.
 # vegas_include (bool): show this plugin in the Vegas ticker; vegas_mode ("scroll",
@@ -44,26 +47,84 @@ def prepare_plugin_config(section: dict[str, Any], schema: dict[str, Any] | None
     for key in _LEGACY_BOOLEAN_CORE_KEYS:
         if isinstance(prepared.get(key), bool):
             prepared[key] = {"enabled": prepared[key]}
-    if schema:
+    if isinstance(schema, dict) and schema:
         _normalize_legacy_booleans(prepared, schema)
         _apply_defaults(prepared, schema)
     return prepared
 
 
 def validate_plugin_config(
-    section: dict[str, Any], schema: dict[str, Any] | None
+    section: dict[str, Any], schema: dict[str, Any] | None, *, plugin_id: str = "plugin"
 ) -> list[dict[str, str]]:
-    """Return one ``{"field", "message"}`` per problem; empty when the config is valid."""
+    """Return one ``{"field", "message"}`` per problem; empty when the config is valid.
+
+    A schema that is not a valid JSON Schema is the plugin's fault, not the config's:
+    it raises PluginSchemaError (422, ``INVALID_PLUGIN_SCHEMA``) naming ``plugin_id``
+    and the problem.
+    """
     if not isinstance(section, dict):
         return [{"field": "", "message": "plugin config must be a JSON object"}]
     declared = (schema.get("properties") or {}) if isinstance(schema, dict) else {}
+    if not isinstance(declared, dict):
+        declared = {}
     # A core-owned key the plugin's schema declares is checked by that schema alone.
     core_part = {k: v for k, v in section.items() if k in CORE_PLUGIN_KEYS and k not in declared}
     errors = _errors(_core_validator(), core_part)
     if schema:
+        problem = schema_problem(schema)
+        if problem is not None:
+            raise invalid_schema(plugin_id, problem)
         plugin_part = {k: v for k, v in section.items() if k not in core_part}
-        errors += _errors(_validator(schema), plugin_part)
+        try:
+            errors += _errors(_validator(schema), plugin_part)
+        except Exception as err:  # a $ref to nowhere, say: found only while validating
+            raise invalid_schema(plugin_id, f"{type(err).__name__}: {err}") from err
     return errors
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Return what makes ``schema`` an invalid JSON Schema, or None when it is valid.
+
+    Checked against the meta-schema of the draft it declares (``$schema``, default
+    2020-12). Results are remembered per schema content, so a check costs a lookup
+    after the first.
+    """
+    if not isinstance(schema, dict):
+        return "a JSON Schema here must be a JSON object"
+    try:
+        text = json.dumps(schema, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as err:
+        return f"not JSON: {err}"
+    return _schema_problem(text)
+
+
+def invalid_schema(plugin_id: str, problem: str, file: str | None = None) -> PluginSchemaError:
+    """Return the error for a plugin whose config schema is not a valid JSON Schema."""
+    where = file or "its config schema"
+    details = {"plugin_id": plugin_id, "problem": problem}
+    if file:
+        details["file"] = file
+    return PluginSchemaError(f"{plugin_id}: {where} is not a valid JSON Schema: {problem}",
+                             details=details)
+
+
+@functools.lru_cache(maxsize=256)
+def _schema_problem(text: str) -> str | None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
+
+    schema = json.loads(text)
+    try:
+        cls = validator_for(schema, default=Draft202012Validator)
+    except Exception:  # a "$schema" that is not a string: judged by the default draft
+        cls = Draft202012Validator
+    try:
+        cls.check_schema(schema)
+    except SchemaError as err:
+        where = "/".join(str(part) for part in err.absolute_path)
+        return f"{err.message} (at {where})" if where else err.message
+    return None
 
 
 # jsonschema is imported on first validation, not at start: it is slow to import and
@@ -99,12 +160,19 @@ def _types(prop: dict[str, Any]) -> set[str]:
     if isinstance(declared, str):
         return {declared}
     if isinstance(declared, list):
-        return set(declared)
+        return {kind for kind in declared if isinstance(kind, str)}
     return {"object"} if "properties" in prop else set()
 
 
+def _properties(schema: dict[str, Any]) -> dict[str, Any]:
+    # A broken schema ("properties": [1]) prepares nothing rather than failing:
+    # validation reports it (PluginSchemaError).
+    properties = schema.get("properties")
+    return properties if isinstance(properties, dict) else {}
+
+
 def _normalize_legacy_booleans(config: dict[str, Any], schema: dict[str, Any]) -> None:
-    for key, prop in (schema.get("properties") or {}).items():
+    for key, prop in _properties(schema).items():
         if not isinstance(prop, dict) or key not in config:
             continue
         types = _types(prop)
@@ -116,7 +184,7 @@ def _normalize_legacy_booleans(config: dict[str, Any], schema: dict[str, Any]) -
 
 
 def _apply_defaults(config: dict[str, Any], schema: dict[str, Any]) -> None:
-    for key, prop in (schema.get("properties") or {}).items():
+    for key, prop in _properties(schema).items():
         if not isinstance(prop, dict):
             continue
         if key not in config:

@@ -11,8 +11,15 @@
    for the settings a save changes. Ranges of single numeric settings are in ``limits``
    and checked for every save path.
 5. Raw-editor saves run auto-update setup like the General form: ``plan_raw_save``
-   reports the changed sections and ``needs_auto_update_setup`` says when.
+   reports the changed sections and ``needs_auto_update_setup`` says when. A raw save
+   checks what it changes: core values against the template's types, schedule
+   sections with ``shared.schedules.section_problems``, plugin sections against their
+   schemas; what it leaves as stored never blocks it.
 6. A blank Vegas cycle bound keeps the stored value (``coerce.BLANK_KEEPS_STORED``).
+7. A broken plugin can always be switched off: ``plan_enabled_save`` (the toggle) sets
+   ``enabled`` alone and consults no schema, and the other save paths store a change
+   to ``enabled`` alone without validation when the plugin's schema file is broken
+   (``PluginSchemaError``); any other change of its section is refused (422).
 """
 
 from __future__ import annotations
@@ -21,13 +28,14 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from shared.config.coerce import KEEP, coerce_value, kind_for
+from shared.config.coerce import KEEP, check_kind, coerce_value, kind_for, value_at
 from shared.config.core_form import FORM_SECTION_FIELD, apply_form_body, form_fields
 from shared.config.hardware_rule import check_hardware_save
 from shared.config.limits import check_config_limits, check_finite
-from shared.config.merge import deep_merge
+from shared.config.merge import deep_merge, same_json
 from shared.config.prepare import prepare_plugin_config, validate_plugin_config
 from shared.config.reserved import (
+    SECRETS_RESERVED,
     is_plugin_key,
     not_an_object,
     plugin_sections,
@@ -36,14 +44,20 @@ from shared.config.reserved import (
 from shared.config.secrets import split_secrets
 from shared.config.template import load_template
 from shared.errors import ValidationError
+from shared.plugin_system.errors import PluginSchemaError
+from shared.schedules import section_problems
+
+SCHEDULE_SECTIONS = ("schedule", "dim_schedule")
 
 __all__ = [
     "FORM_SECTION_FIELD",
     "apply_form_body",
     "apply_json_body",
     "changed_sections",
+    "check_changed_core_types",
     "check_hardware",
     "needs_auto_update_setup",
+    "plan_enabled_save",
     "plan_main_save",
     "plan_raw_save",
     "prepare_and_validate_sections",
@@ -85,7 +99,11 @@ def prepare_and_validate_sections(
     *,
     stored_secrets: JsonObject | None = None,
 ) -> dict[str, JsonObject]:
-    """Merge each plugin section onto its stored one, prepare and validate it; all or none."""
+    """Merge each plugin section onto its stored one, prepare and validate it; all or none.
+
+    The stored secrets are merged in too (the reserved legacy sections aside). A plugin
+    whose schema is broken raises PluginSchemaError (422) naming it.
+    """
     prepared: dict[str, JsonObject] = {}
     errors: dict[str, list[dict[str, str]]] = {}
     for plugin_id, partial in sections.items():
@@ -93,11 +111,11 @@ def prepare_and_validate_sections(
             errors[plugin_id] = [{"field": "", "message": "plugin config must be a JSON object"}]
             continue
         base = _object(stored_main.get(plugin_id))
-        if stored_secrets:
+        if stored_secrets and plugin_id not in SECRETS_RESERVED:
             base = deep_merge(base, _object(stored_secrets.get(plugin_id)))
         schema = schema_for(plugin_id)
         section = prepare_plugin_config(deep_merge(base, partial), schema)
-        problems = validate_plugin_config(section, schema)
+        problems = validate_plugin_config(section, schema, plugin_id=plugin_id)
         if problems:
             errors[plugin_id] = problems
         else:
@@ -156,7 +174,17 @@ def plan_main_save(
         core, sections = split_plugin_sections(body)
         new_main = apply_json_body(stored_main, core, template=template)
     _refuse_replaced_sections(stored_main, new_main)
-    schemas = {plugin_id: schema_for(plugin_id) for plugin_id in sections}
+    schemas: dict[str, JsonObject | None] = {}
+    for plugin_id in list(sections):
+        try:
+            schemas[plugin_id] = schema_for(plugin_id)
+        except PluginSchemaError:
+            # A broken plugin can always be switched off (or on): rule 7.
+            merged = deep_merge(_object(stored_main.get(plugin_id)), sections[plugin_id])
+            if not _enabled_only(_object(stored_main.get(plugin_id)), merged):
+                raise
+            del sections[plugin_id]
+            new_main[plugin_id] = merged
     prepared = prepare_and_validate_sections(
         sections, stored_main, schemas.__getitem__, stored_secrets=stored_secrets
     )
@@ -181,30 +209,40 @@ def plan_raw_save(
     schema_for: SchemaFor | None = None,
     stored_secrets: JsonObject | None = None,
     warnings: list[dict[str, str]] | None = None,
+    template: JsonObject | None = None,
 ) -> tuple[JsonObject, list[str]]:
     """Return ``(new_main, changed_sections)`` for a whole-file replacement.
 
-    The file is stored as written, but every plugin section must be a JSON object, the
-    sections of installed plugins must pass validation (when ``schema_for`` is given,
-    with the stored secrets merged in), so the raw editor cannot store what a plugin
-    would refuse, every limited core value it changes must be in range (``limits``), and
-    the hardware settings it changes must keep the hardware rules (rule 4; warnings are
-    appended to ``warnings``). Sections of plugins that are not installed
-    (``schema_for`` raises ``UNKNOWN_PLUGIN``) are kept unchecked, so a backup can be
-    restored after an uninstall. The caller runs auto-update setup when
+    The file is stored as written, but what it changes must be right: a plugin section
+    must be a JSON object; a core value must have the template's type
+    (``check_changed_core_types``); a schedule section must pass
+    ``shared.schedules.section_problems``; the section of an installed plugin must pass
+    its schema (when ``schema_for`` is given, with the stored secrets merged in), so
+    the raw editor cannot store what a plugin would refuse; every limited core value
+    must be in range (``limits``); and the hardware settings must keep the hardware
+    rules (rule 4; warnings are appended to ``warnings``). What it leaves as stored is
+    not checked, so a stored problem (or a plugin whose schema file is broken) never
+    blocks saving the rest. Sections of plugins that are not installed (``schema_for``
+    raises ``UNKNOWN_PLUGIN``) are kept unchecked, so a backup can be restored after
+    an uninstall. The caller runs auto-update setup when
     ``needs_auto_update_setup(changed)`` (rule 5).
     """
     if not isinstance(replacement, dict):
         raise ValidationError(
             "the config file must hold a JSON object", error_code="INVALID_CONFIG"
         )
+    changes = {k: v for k, v in replacement.items()
+               if k not in stored_main or not same_json(stored_main[k], v)}
     # Only what this save changes must be an object: a scalar left in the file by an
     # older version must not block every raw save until someone removes it.
-    require_object_sections({k: v for k, v in replacement.items()
-                             if k not in stored_main or stored_main[k] != v})
+    require_object_sections(changes)
+    template = load_template() if template is None else template
+    check_changed_core_types(changes, stored_main, template)
+    _check_schedule_sections(changes)
     if schema_for is not None:
-        schemas = _installed_schemas(plugin_sections(replacement), schema_for)
-        installed = {k: v for k, v in plugin_sections(replacement).items() if k in schemas}
+        sections = plugin_sections(changes)
+        schemas = _installed_schemas(sections, schema_for, stored_main)
+        installed = {k: v for k, v in sections.items() if k in schemas}
         prepare_and_validate_sections(
             installed, {}, schemas.__getitem__, stored_secrets=stored_secrets
         )
@@ -216,6 +254,70 @@ def plan_raw_save(
     changed = changed_sections(stored_main, new_main)
     _refuse_non_finite(changed, new_main)
     return new_main, changed
+
+
+def check_changed_core_types(
+    config: JsonObject, stored_main: JsonObject, template: JsonObject
+) -> None:
+    """Refuse a core value of ``config`` whose type is not the template's (``kind_for``,
+    as JSON bodies are checked), for the values that differ from ``stored_main``.
+
+    Raises ValidationError (400, ``INVALID_FIELD``) naming the dotted field. Plugin
+    sections and control fields are left out.
+    """
+    for key, value in config.items():
+        if is_plugin_key(key) or key.startswith("__"):
+            continue
+        _check_changed_kind(key, value, value_at(stored_main, [key]), key in stored_main,
+                            template, stored_main)
+
+
+def plan_enabled_save(
+    stored_main: JsonObject, plugin_id: str, enabled: bool
+) -> tuple[JsonObject, list[str]]:
+    """Return ``(new_main, changed_sections)`` with one plugin switched on or off.
+
+    Only ``<plugin_id>.enabled`` is set (a section that is not an object becomes one);
+    no schema is read, so a plugin whose schema file is broken can always be disabled.
+    """
+    if not isinstance(enabled, bool):
+        raise ValidationError("enabled must be true or false", error_code="INVALID_FIELD",
+                              details={"field": "enabled"})
+    if not is_plugin_key(plugin_id):
+        raise ValidationError(f"{plugin_id!r} is a core setting, not a plugin",
+                              error_code="UNKNOWN_PLUGIN", details={"field": "plugin_id"})
+    new_main = copy.deepcopy(stored_main)
+    section = new_main.get(plugin_id)
+    if not isinstance(section, dict):
+        section = new_main[plugin_id] = {}
+    section["enabled"] = enabled
+    return new_main, changed_sections(stored_main, new_main)
+
+
+def _check_changed_kind(name: str, value: Any, stored: Any, was_stored: bool,
+                        template: JsonObject, stored_main: JsonObject) -> None:
+    if was_stored and same_json(stored, value):
+        return
+    kind = kind_for(name, template, stored_main)
+    if isinstance(value, dict) and kind in (None, "object"):
+        stored_node = stored if isinstance(stored, dict) else {}
+        for key, item in value.items():
+            _check_changed_kind(f"{name}.{key}", item, stored_node.get(key), key in stored_node,
+                                template, stored_main)
+        return
+    check_kind(name, value, kind)
+
+
+def _check_schedule_sections(changes: JsonObject) -> None:
+    for key in SCHEDULE_SECTIONS:
+        if key not in changes:
+            continue
+        problems = section_problems(changes[key], key)
+        if problems:
+            field, message = problems[0]
+            raise ValidationError(f"{field} {message}", error_code="INVALID_FIELD",
+                                  details={"field": field, "errors": [
+                                      {"field": f, "message": m} for f, m in problems]})
 
 
 def changed_sections(
@@ -254,16 +356,33 @@ def _typed(body: JsonObject, prefix: str, template: JsonObject, stored: JsonObje
 
 
 def _installed_schemas(
-    sections: dict[str, JsonObject], schema_for: SchemaFor
+    sections: dict[str, JsonObject], schema_for: SchemaFor, stored_main: JsonObject
 ) -> dict[str, JsonObject | None]:
+    """Return the schemas of the installed plugins among ``sections``.
+
+    A plugin that is not installed is left out (kept unchecked), and so is one whose
+    schema file is broken when the section changes nothing but ``enabled`` (rule 7).
+    """
     schemas: dict[str, JsonObject | None] = {}
-    for plugin_id in sections:
+    for plugin_id, section in sections.items():
         try:
             schemas[plugin_id] = schema_for(plugin_id)
+        except PluginSchemaError:
+            if not _enabled_only(_object(stored_main.get(plugin_id)), section):
+                raise
         except ValidationError as err:
             if err.error_code != "UNKNOWN_PLUGIN":
                 raise
     return schemas
+
+
+def _enabled_only(stored_section: JsonObject, new_section: Any) -> bool:
+    """Return whether ``new_section`` differs from the stored one in ``enabled`` alone."""
+    if not isinstance(new_section, dict) or not isinstance(new_section.get("enabled"), bool):
+        return False
+    rest = {k: v for k, v in new_section.items() if k != "enabled"}
+    stored_rest = {k: v for k, v in stored_section.items() if k != "enabled"}
+    return same_json(stored_rest, rest)
 
 
 def _refuse_non_finite(changed: list[str], *configs: JsonObject) -> None:

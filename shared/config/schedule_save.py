@@ -56,8 +56,10 @@ JsonObject = dict[str, Any]
 
 def schedule_view(stored_main: JsonObject, key: str,
                   template: JsonObject | None = None) -> JsonObject:
-    """Return a schedule section in the full per-day shape: every day listed."""
-    template = load_template() if template is None else template
+    """Return a schedule section in the full per-day shape: every day listed.
+
+    ``stored_main`` is only read (it may be a shared snapshot).
+    """
     section = _stored_section(stored_main, key, template)
     view = {k: section.get(k) for k in _top_fields(key)}
     view["mode"] = normalize_mode(section.get("mode")) or section.get("mode")
@@ -70,7 +72,6 @@ def plan_schedule_save(stored_main: JsonObject, body: Any, key: str, *, form: bo
     """Return ``(new_main, changed_sections)`` for a POST to a schedule route."""
     if not isinstance(body, dict):
         raise ValidationError("the request body must be a JSON object", error_code="INVALID_JSON")
-    template = load_template() if template is None else template
     form = form or FORM_SECTION_FIELD in body
     fields = _fields(body, key)
     section = copy.deepcopy(_stored_section(stored_main, key, template))
@@ -100,11 +101,12 @@ def _top_fields(key: str) -> tuple[str, ...]:
     return (*_TOP_FIELDS, "dim_brightness") if key == DIM else _TOP_FIELDS
 
 
-def _stored_section(stored_main: JsonObject, key: str, template: JsonObject) -> JsonObject:
+def _stored_section(stored_main: JsonObject, key: str,
+                    template: JsonObject | None) -> JsonObject:
     stored = stored_main.get(key)
     if isinstance(stored, dict):
         return stored
-    default = template.get(key)
+    default = (load_template() if template is None else template).get(key)
     return copy.deepcopy(default) if isinstance(default, dict) else {}
 
 

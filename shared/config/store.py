@@ -2,24 +2,41 @@
 
 Every write takes the cross-process lock, backs up config.json and replaces the files
 atomically, so a crash at any point leaves a config that parses.
+
+Reads of config.json are parsed once per change of the file: ``main_snapshot()`` stats
+the file on every call and re-parses it when its identity (inode, mtime, size)
+differs from the cached copy's, so nothing stale is ever returned. A file modified in
+the last ``RACY_WINDOW_NS`` could be rewritten in place within one timestamp tick
+without any of the three changing, so its parsed copy is not reused until it is older.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import os
+import threading
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from shared.config.backups import BACKUP_PREFIX, make_backup
 from shared.config.lock import config_lock
+from shared.config.merge import same_json
 from shared.config.migrate import migrate
 from shared.config.secrets import keep_secrets_secret, merge_secrets
 from shared.config.template import load_template
 from shared.errors import ConfigError, ValidationError
-from shared.jsonfile import atomic_write_json, dumps, read_json_file
+from shared.jsonfile import (
+    atomic_write_json,
+    decode_utf8,
+    dumps,
+    read_file_bytes,
+    read_json_file,
+)
 from shared.paths import Paths
 
 JsonObject = dict[str, Any]
@@ -27,6 +44,20 @@ UpdateFn = Callable[[JsonObject, JsonObject], "tuple[JsonObject, JsonObject] | N
 
 SECRETS_MODE = 0o600
 DEFAULT_MODE = 0o644
+# Coarser than any file system's timestamp granularity we run on (FAT's is 2 s).
+RACY_WINDOW_NS = 2_000_000_000
+
+FileKey = tuple[int, int, int]
+
+
+@dataclass(frozen=True, eq=False)
+class MainSnapshot:
+    """config.json as parsed once: ``key`` is the file's (inode, mtime_ns, size), None
+    for the template (no file yet). ``data`` is shared by every caller that gets this
+    snapshot: read it, never change it (``ConfigStore.load_main`` gives a copy)."""
+
+    key: FileKey | None
+    data: JsonObject
 
 
 class ConfigStore:
@@ -35,6 +66,8 @@ class ConfigStore:
     def __init__(self, paths: Paths, *, lock_timeout: float = 10.0) -> None:
         self.paths = paths
         self.lock_timeout = lock_timeout
+        self._cache_lock = threading.Lock()
+        self._main_cache: MainSnapshot | None = None
 
     def lock(self) -> AbstractContextManager[None]:
         """Return the config lock as a context manager (reentrant within a thread)."""
@@ -59,13 +92,43 @@ class ConfigStore:
             return added
 
     def load(self) -> JsonObject:
-        """Return the main config with the secrets deep-merged in."""
-        return merge_secrets(self.load_main(), self.load_secrets())
+        """Return the main config with the secrets deep-merged in (a new object)."""
+        return merge_secrets(self.main_snapshot().data, self.load_secrets())
 
     def load_main(self) -> JsonObject:
-        """Return config.json as stored (the template if the file does not exist yet)."""
-        stored = self._read(self.paths.config_file)
-        return self.template() if stored is None else stored
+        """Return config.json as stored (the template if the file does not exist yet).
+
+        The caller owns the result and may change it; read-only callers use
+        ``main_snapshot()``, which copies nothing.
+        """
+        return copy.deepcopy(self.main_snapshot().data)
+
+    def main_snapshot(self) -> MainSnapshot:
+        """Return config.json parsed, re-read only when the file changed (see the module).
+
+        The snapshot's ``data`` is shared: read it, never change it. The same snapshot
+        object is returned for as long as the file is unchanged, so callers may key
+        their own derived caches on it.
+        """
+        path = self.paths.config_file
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None  # missing: the template; unreadable: _read raises
+        key = (info.st_ino, info.st_mtime_ns, info.st_size) if info is not None else None
+        if key is not None:
+            with self._cache_lock:
+                cached = self._main_cache
+            if cached is not None and cached.key == key:
+                return cached
+        stored = self._read(path)
+        if stored is None:
+            return MainSnapshot(None, self.template())
+        snapshot = MainSnapshot(key, stored)
+        settled = info is not None and time.time_ns() - info.st_mtime_ns >= RACY_WINDOW_NS
+        with self._cache_lock:
+            self._main_cache = snapshot if settled else None
+        return snapshot
 
     def load_secrets(self) -> JsonObject:
         """Return config_secrets.json, or an empty dict when there is none."""
@@ -81,26 +144,21 @@ class ConfigStore:
         """
         path = self.paths.config_file
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return dumps(self.template())
-        except OSError as err:
-            raise ConfigError(f"cannot read {path}: {err.strerror or err}") from err
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            line = data.count(b"\n", 0, err.start) + 1
-            column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-            raise ConfigError(
-                f"{path.name} is not UTF-8 text (byte 0x{data[err.start]:02x} at line {line}, "
-                f"column {column}), so the editor cannot show it; fix it by hand or copy "
-                f"back a backup from {self.paths.backups_dir}",
-                error_code="CONFIG_INVALID_JSON",
-                details={"file": str(path), "line": line, "column": column},
-            ) from err
+            data = read_file_bytes(path, "config file")
+        except ConfigError as err:
+            if err.error_code == "FILE_NOT_FOUND":
+                return dumps(self.template())
+            raise
+        return decode_utf8(data, path, "config file",
+                           "the editor cannot show it: fix it by hand or copy back a "
+                           f"backup from {self.paths.backups_dir}")
 
-    def save(self, main: JsonObject, secrets: JsonObject | None = None) -> None:
-        """Back up config.json, then write the main config (and the secrets, if given)."""
+    def save(self, main: JsonObject, secrets: JsonObject | None = None) -> JsonObject:
+        """Back up config.json, then write the main config (and the secrets, if given).
+
+        Returns the main config as written (a value stored in the secrets file stays
+        there, see ``keep_secrets_secret``); the caller owns it.
+        """
         _require_object(main, "config")
         if secrets is not None:
             _require_object(secrets, "secrets")
@@ -111,6 +169,7 @@ class ConfigStore:
                 atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
             make_backup(self.paths)
             self._write_main(main)
+            return main
 
     def update(self, fn: UpdateFn) -> tuple[JsonObject, JsonObject]:
         """Read, change with ``fn(main, secrets)`` and save, all under the lock.
@@ -118,20 +177,22 @@ class ConfigStore:
         Only what changed is written: a change that leaves both files as they are
         writes nothing and takes no backup (so empty saves never push real backups
         out), and a change to the secrets alone rewrites only the secrets file.
-        Returns the new ``(main, secrets)`` either way.
+        Returns the new ``(main, secrets)`` either way, main as written to config.json;
+        the caller owns both.
         """
         with self.lock():
-            main, secrets = self.load_main(), self.load_secrets()
-            main_before, secrets_before = copy.deepcopy(main), copy.deepcopy(secrets)
+            snapshot = self.main_snapshot()
+            main, secrets = copy.deepcopy(snapshot.data), self.load_secrets()
+            secrets_before = copy.deepcopy(secrets)
             result = fn(main, secrets)
             if result is not None:
                 main, secrets = result
             _require_object(main, "config")
             _require_object(secrets, "secrets")
-            main_changed = not _same_json(main, main_before)
-            secrets_changed = not _same_json(secrets, secrets_before)
-            if main_changed or not self.paths.config_file.exists():
-                self.save(main, secrets if secrets_changed else None)
+            main_changed = not same_json(main, snapshot.data)
+            secrets_changed = not same_json(secrets, secrets_before)
+            if main_changed or snapshot.key is None:  # no file yet: create it
+                main = self.save(main, secrets if secrets_changed else None)
             elif secrets_changed:
                 atomic_write_json(self.paths.secrets_file, secrets, SECRETS_MODE)
             return main, secrets
@@ -172,18 +233,6 @@ class ConfigStore:
                 details={"file": str(path)},
             )
         return data
-
-
-def _same_json(a: Any, b: Any) -> bool:
-    """Return whether two JSON values are equal, types included (``1``, ``1.0`` and
-    ``True`` differ, unlike with ``==``); key order does not matter."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same_json(a[key], b[key]) for key in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 def _require_object(value: Any, what: str) -> None:

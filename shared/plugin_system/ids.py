@@ -19,8 +19,15 @@ def is_plain_segment(value: object) -> bool:
 
 
 def require_plain_segment(value: object, what: str = "plugin_id") -> str:
-    """Return ``value`` when it is one plain path segment, else raise ValidationError."""
+    """Return ``value`` when it is one plain path segment, else raise ValidationError (400).
+
+    No id at all (absent, empty, not text) is ``MISSING_PLUGIN_ID``; an id that is not
+    one plain segment is ``INVALID_PLUGIN_ID``. ``details.field`` is ``what``.
+    """
+    if not isinstance(value, str) or not value:
+        raise ValidationError(f"{what} is required", error_code="MISSING_PLUGIN_ID",
+                              details={"field": what})
     if not is_plain_segment(value):
-        raise ValidationError(f"{what} {value!r} is not a plain name", details={"field": what})
-    assert isinstance(value, str)
+        raise ValidationError(f"{what} {value!r} is not a plain name",
+                              error_code="INVALID_PLUGIN_ID", details={"field": what})
     return value

@@ -1,48 +1,84 @@
 """Installed-plugin records for the web (GET /plugins/installed), read without plugin code.
 
 Only manifests, schemas and the config are read; no plugin module is imported. The
-manifest ``icon`` is deliberately left out of the records (the listing omits it).
+manifest ``icon`` is deliberately left out of the records (the listing omits it). A
+schema file that is broken (unreadable, not JSON, not an object, not a valid JSON
+Schema) is reported in the record's ``errors``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.config.prepare import prepare_plugin_config
+from shared.config.prepare import invalid_schema, prepare_plugin_config, schema_problem
 from shared.paths import Paths
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
 from shared.plugin_system.errors import PluginError
 from shared.plugin_system.ids import is_plain_segment
 from shared.plugin_system.manifest import resolve_enabled
-from shared.plugin_system.schema import find_schema_file, load_schema, schema_search_dirs
+from shared.plugin_system.schema import locate_schema, read_schema_file
+
+
+@dataclass
+class PluginEntry:
+    """One discovered plugin: its record, its schema (None: it has none) and, when the
+    schema file is broken, the error a save or a read of the plugin's config raises."""
+
+    record: dict[str, Any]
+    schema: dict[str, Any] | None
+    schema_error: PluginError | None = None
 
 
 def installed_records(paths: Paths, config: dict[str, Any]) -> list[dict[str, Any]]:
     """Return one record per discovered plugin, sorted by id, broken ones included."""
-    plugins_dir = plugins_dir_for(paths, config)
+    return [entry.record for entry in installed_entries(paths, config)]
+
+
+def installed_entries(
+    paths: Paths, config: dict[str, Any], plugins_dir: Path | None = None
+) -> list[PluginEntry]:
+    """Return every discovered plugin's record and schema, sorted by id.
+
+    ``config`` is only read. ``plugins_dir`` defaults to the one ``config`` names.
+    """
+    plugins_dir = plugins_dir_for(paths, config) if plugins_dir is None else plugins_dir
     infos = discover(plugins_dir, log=False)
-    return [plugin_record(info, paths, config, plugins_dir) for info in infos]
+    return [plugin_entry(info, paths, config, plugins_dir) for info in infos]
 
 
 def plugin_record(
     info: PluginInfo, paths: Paths, config: dict[str, Any], plugins_dir: Path
 ) -> dict[str, Any]:
     """Return the record of one discovered plugin."""
+    return plugin_entry(info, paths, config, plugins_dir).record
+
+
+def plugin_entry(
+    info: PluginInfo, paths: Paths, config: dict[str, Any], plugins_dir: Path
+) -> PluginEntry:
+    """Return the record and schema of one discovered plugin (its schema found once)."""
     manifest = info.manifest
     errors = list(info.errors)
     schema: dict[str, Any] | None = None
-    has_schema = False
+    schema_error: PluginError | None = None
+    path = None
     if is_plain_segment(info.id):
-        has_schema = find_schema_file(info.id, schema_search_dirs(paths, plugins_dir)) is not None
-        has_schema = has_schema or (info.directory / "config_schema.json").is_file()
+        path = locate_schema(info.id, paths, plugins_dir, info.directory)
         try:
-            schema = load_schema(info.id, paths, plugins_dir, info.directory)
+            schema = None if path is None else read_schema_file(path, info.id)
         except PluginError as err:
-            errors.append(err.message)
+            schema_error = err
+        if schema is not None and (problem := schema_problem(schema)) is not None:
+            # Still used to prepare the record (defaults such as "enabled"), as the
+            # display does; saves and reads through the catalog are refused.
+            schema_error = invalid_schema(info.id, problem, str(path))
+        if schema_error is not None:
+            errors.append(schema_error.message)
     section = config.get(info.id)
     prepared = prepare_plugin_config(section if isinstance(section, dict) else {}, schema)
-    return {
+    record = {
         "id": info.id,
         "name": _text(manifest.get("name")) or info.id,
         "version": _text(manifest.get("version")),
@@ -55,10 +91,11 @@ def plugin_record(
         "entry_point": info.entry_point,
         "class_name": info.class_name or "",
         "path": str(info.directory),
-        "has_config_schema": has_schema,
+        "has_config_schema": path is not None,
         "errors": errors,
         "warnings": list(info.warnings),
     }
+    return PluginEntry(record, schema, schema_error)
 
 
 def _text(value: Any) -> str:

@@ -2,8 +2,10 @@
 
 The schema file has a fixed name in the plugin directory; the manifest's
 ``config_schema`` field is not consulted. Lookup searches the development-symlink
-directory ``plugins/`` first, then the configured plugins directory, so a plugin
-being developed shadows an installed copy of the same id.
+directory ``plugins/`` first, then the configured plugins directory, then the plugin's
+own discovered directory, so a plugin being developed shadows an installed copy of the
+same id. A schema file that cannot be read, is not JSON or not an object raises
+``PluginSchemaError`` (422) naming the plugin and the file: the plugin's fault.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.paths import Paths
-from shared.plugin_system.errors import PluginError
+from shared.plugin_system.errors import PluginSchemaError
 from shared.plugin_system.ids import require_plain_segment
 
 SCHEMA_FILE_NAME = "config_schema.json"
@@ -35,19 +37,38 @@ def find_schema_file(plugin_id: str, search_dirs: list[Path]) -> Path | None:
     return None
 
 
+def locate_schema(
+    plugin_id: str, paths: Paths, plugins_dir: Path, plugin_dir: Path | None = None
+) -> Path | None:
+    """Return the plugin's schema file, or None when it has none (one search).
+
+    ``plugin_dir`` is the plugin's discovered directory, searched last, for a plugin
+    whose directory name differs from its id.
+    """
+    search = schema_search_dirs(paths, plugins_dir)
+    path = find_schema_file(plugin_id, search)
+    if path is None and plugin_dir is not None:
+        candidate = Path(plugin_dir) / SCHEMA_FILE_NAME
+        if candidate not in (Path(d) / plugin_id / SCHEMA_FILE_NAME for d in search):
+            path = candidate if candidate.is_file() else None
+    return path
+
+
 def read_schema_file(path: Path, plugin_id: str) -> dict[str, Any]:
-    """Read one schema file; raise PluginError with a readable message when it is bad."""
+    """Read one schema file; raise PluginSchemaError with a readable message when it is bad."""
+    details = {"plugin_id": plugin_id, "file": str(path)}
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
-        raise PluginError(
+        raise PluginSchemaError(
             f"{plugin_id}: {path} is not valid JSON: {err.msg} "
-            f"(line {err.lineno}, column {err.colno})"
+            f"(line {err.lineno}, column {err.colno})", details=details
         ) from err
-    except (OSError, UnicodeDecodeError) as err:
-        raise PluginError(f"{plugin_id}: {path} cannot be read: {err}") from err
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise PluginSchemaError(f"{plugin_id}: {path} cannot be read: {err}",
+                                details=details) from err
     if not isinstance(data, dict):
-        raise PluginError(f"{plugin_id}: {path} must hold a JSON object")
+        raise PluginSchemaError(f"{plugin_id}: {path} must hold a JSON object", details=details)
     return data
 
 
@@ -59,8 +80,5 @@ def load_schema(
     ``plugin_dir`` is the plugin's discovered directory, searched last, for a plugin
     whose directory name differs from its id.
     """
-    path = find_schema_file(plugin_id, schema_search_dirs(paths, plugins_dir))
-    if path is None and plugin_dir is not None:
-        candidate = Path(plugin_dir) / SCHEMA_FILE_NAME
-        path = candidate if candidate.is_file() else None
+    path = locate_schema(plugin_id, paths, plugins_dir, plugin_dir)
     return None if path is None else read_schema_file(path, plugin_id)

@@ -283,3 +283,81 @@ def test_status_summarises_the_api_answer(
 def test_usage_errors_return_2_without_traceback(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["on-demand", "start"]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("plugin_system", "problem"), [
+    ("x", "config.json: plugin_system: must be an object"),
+    ([1], "config.json: plugin_system: must be an object"),
+    ({"plugins_directory": 5}, "config.json: plugin_system.plugins_directory: must be a string"),
+])
+def test_validate_reports_a_plugin_system_of_the_wrong_shape_without_traceback(
+    dirs: Dirs, capsys: pytest.CaptureFixture[str], plugin_system: Any, problem: str
+) -> None:
+    dirs.write_config({"plugin_system": plugin_system,
+                       PLUGIN_ID: {"interval": 10}}, secrets={PLUGIN_ID: {"api_key": "k"}})
+    assert dirs.validate() == 1
+    captured = capsys.readouterr()
+    assert captured.out.strip().splitlines() == [problem]
+    assert "Traceback" not in captured.err
+
+
+def test_validate_names_a_plugin_whose_schema_is_not_a_json_schema(
+    dirs: Dirs, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = {"type": "object", "properties": {"interval": {"type": "integer", "minimum": "x"}}}
+    (dirs.plugins / PLUGIN_ID / "config_schema.json").write_text(json.dumps(broken))
+    dirs.write_config({PLUGIN_ID: {"interval": 10}})
+    assert dirs.validate() == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1
+    assert out[0].startswith(f"{PLUGIN_ID}: ") and "not a valid JSON Schema" in out[0]
+
+
+def test_validate_leaves_reserved_secrets_sections_out(
+    dirs: Dirs, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (dirs.plugins / "github").mkdir()
+    (dirs.plugins / "github" / "config_schema.json").write_text(json.dumps(
+        {"type": "object", "properties": {"token": {"type": "integer"}}}))
+    dirs.write_config({"github": {"enabled": True}, PLUGIN_ID: {}},
+                      secrets={"github": {"token": "core credential"},
+                               PLUGIN_ID: {"api_key": "k"}})
+    assert dirs.validate() == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("updated_at", ["yesterday", None, [1], True, "nan", {"t": 1}])
+def test_status_fallback_reads_a_malformed_heartbeat_as_not_running(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], updated_at: Any
+) -> None:
+    Bus(tmp_path).publish(keys.DISPLAY_STATE, {"updated_at": updated_at,
+                                               "started_at": "long ago"})
+    code = main(["status", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "display service:   not running" in captured.out
+    assert "Traceback" not in captured.err
+
+
+def test_service_state_is_one_rule_for_the_web_and_the_cli() -> None:
+    from shared.display_status import service_state
+
+    assert service_state(None, 100.0, 5.0) == "not_running"
+    assert service_state({}, 100.0, 5.0) == "not_running"
+    assert service_state({"service": "stopped", "updated_at": 100.0}, 100.0, 5.0) == "stopped"
+    assert service_state({"updated_at": 96.0}, 100.0, 5.0) == "running"
+    assert service_state({"updated_at": 94.0}, 100.0, 5.0) == "not_running"
+    assert service_state({"updated_at": "99"}, 100.0, 5.0) == "not_running"
+    assert service_state({"updated_at": float("nan")}, 100.0, 5.0) == "not_running"
+
+
+def test_status_fallback_survives_malformed_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bus = Bus(tmp_path)
+    bus.publish(keys.DISPLAY_STATE, {"updated_at": time.time(), "on_demand": "x",
+                                     "started_at": [1]})
+    bus.publish(keys.HARDWARE_STATUS, {"ok": True})
+    code = main(["status", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "display service:   running" in out and "on-demand:         idle" in out

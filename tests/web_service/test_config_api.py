@@ -311,3 +311,116 @@ def test_a_known_timezone_is_accepted(web):
     response = web.client.post("/api/v3/config/main", json={"timezone": "Europe/Berlin"})
     assert response.status_code == 200, response.get_json()
     assert web.config()["timezone"] == "Europe/Berlin"
+
+
+# -- raw saves check the shape of the core keys they change ---------------------------
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"plugin_system": "x"}, "plugin_system"),
+    ({"plugin_system": [1]}, "plugin_system"),
+    ({"plugin_system": {"plugins_directory": 5}}, "plugin_system.plugins_directory"),
+    ({"schedule": "x"}, "schedule"),
+    ({"display": "x"}, "display"),
+    ({"vegas_scroll": "x"}, "vegas_scroll"),
+    ({"web": "x"}, "web"),
+    ({"brightness": "loud"}, "brightness"),
+    ({"brightness": True}, "brightness"),
+    ({"display_durations": {"clock": "long"}}, "display_durations.clock"),
+])
+def test_raw_save_refuses_core_keys_of_the_wrong_type(web, change, field):
+    before = web.paths.config_file.read_bytes()
+    response = web.client.post("/api/v3/config/raw/main", json=dict(web.config(), **change))
+    body = response.get_json()
+    assert response.status_code == 400, body
+    assert body["details"]["field"] == field
+    assert field in body["message"]
+    assert web.paths.config_file.read_bytes() == before
+    assert web.bus.read(keys.CONFIG_CHANGED) is None
+    assert web.client.get("/api/v3/plugins/installed").status_code == 200
+
+
+@pytest.mark.parametrize(("section", "change", "field"), [
+    ("schedule", {"days": 5}, "schedule.days"),
+    ("dim_schedule", {"enabled": "yes"}, "dim_schedule.enabled"),
+    ("schedule", {"days": {"someday": {"enabled": True}}}, "schedule.days.someday"),
+])
+def test_raw_save_checks_the_schedule_sections_it_changes(web, section, change, field):
+    before = web.paths.config_file.read_bytes()
+    replacement = web.config()
+    replacement[section].update(change)
+    response = web.client.post("/api/v3/config/raw/main", json=replacement)
+    body = response.get_json()
+    assert response.status_code == 400, body
+    assert body["details"]["field"] == field
+    assert web.paths.config_file.read_bytes() == before
+
+
+def test_raw_save_keeps_a_stored_wrong_type_it_does_not_change(web):
+    stored = web.config()
+    stored["web"] = "x"  # a hand edit
+    web.paths.config_file.write_text(json.dumps(stored))
+    response = web.client.post("/api/v3/config/raw/main", json=dict(stored, brightness=33))
+    assert response.status_code == 200, response.get_json()
+    assert web.config()["web"] == "x" and web.config()["brightness"] == 33
+
+
+# -- config.json is parsed once per change -------------------------------------------
+
+def _age(path, seconds: float = 60.0) -> None:
+    """Date a file back, as a file saved a while ago is (a fresh one is re-read anyway)."""
+    import os
+    import time
+
+    stamp = time.time() - seconds
+    os.utime(path, (stamp, stamp))
+
+
+def _count_config_reads(web, monkeypatch) -> list[object]:
+    import shared.config.store as store_module
+
+    reads: list[object] = []
+    original = store_module.read_json_file
+
+    def spy(path, what):
+        if path == web.paths.config_file:
+            reads.append(path)
+        return original(path, what)
+
+    monkeypatch.setattr(store_module, "read_json_file", spy)
+    return reads
+
+
+@pytest.mark.parametrize("path", ["/api/v3/config/main", "/api/v3/config/schedule",
+                                  "/api/v3/config/dim-schedule"])
+def test_repeated_gets_parse_the_config_once(web, monkeypatch, path):
+    _age(web.paths.config_file)
+    reads = _count_config_reads(web, monkeypatch)
+    first = [web.client.get(path).get_json() for _ in range(3)]
+    assert len(reads) == 1
+    assert first[0] == first[1] == first[2]
+
+
+def test_a_changed_config_is_never_served_stale(web, monkeypatch):
+    _age(web.paths.config_file, 120)
+    assert web.client.get("/api/v3/config/main").get_json()["data"]["brightness"] == 90
+    # A hand edit in place: same inode, same size, an older timestamp than now.
+    text = web.paths.config_file.read_text()
+    web.paths.config_file.write_text(text.replace('"brightness": 90', '"brightness": 91'))
+    _age(web.paths.config_file, 60)
+    assert web.client.get("/api/v3/config/main").get_json()["data"]["brightness"] == 91
+    # An edit within the file system's timestamp granularity is seen too.
+    web.paths.config_file.write_text(text.replace('"brightness": 90', '"brightness": 92'))
+    assert web.client.get("/api/v3/config/main").get_json()["data"]["brightness"] == 92
+    web.paths.config_file.write_text(text.replace('"brightness": 90', '"brightness": 93'))
+    assert web.client.get("/api/v3/config/main").get_json()["data"]["brightness"] == 93
+    schedule = web.client.get("/api/v3/config/schedule").get_json()["data"]
+    assert schedule["mode"] == "global"
+
+
+def test_post_schedule_reads_the_config_once(web, monkeypatch):
+    reads = _count_config_reads(web, monkeypatch)
+    response = web.client.post("/api/v3/config/schedule", json={"start_time": "06:15"})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["data"]["start_time"] == "06:15"
+    assert len(reads) == 1
+    assert web.config()["schedule"]["start_time"] == "06:15"

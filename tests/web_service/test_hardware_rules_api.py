@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from shared import bus as keys
 from shared.hardware import board
 
 MAIN = "/api/v3/config/main"
@@ -81,8 +82,11 @@ def test_single_settings_outside_the_rules_are_refused(web, setting: str, value:
 
 
 def test_form_bodies_follow_the_same_rule(web) -> None:
+    before = web.paths.config_file.read_bytes()
     response = web.client.post(MAIN, data={"display.hardware.rows": "100"})
     refused(response, "display.hardware.rows")
+    assert web.paths.config_file.read_bytes() == before
+    assert web.bus.read(keys.CONFIG_CHANGED) is None
 
 
 @pytest.mark.parametrize("value", [90, 270, 0, 180])
@@ -168,7 +172,10 @@ def test_fifth_generation_refuses_mappings_its_backend_lacks(web) -> None:
 def test_raw_editor_refuses_a_bad_setting_it_changes(web) -> None:
     replacement = web.config()
     replacement["display"]["hardware"]["parallel"] = 2
+    before = web.paths.config_file.read_bytes()
     refused(web.client.post(RAW, json=replacement), "display.hardware.parallel")
+    assert web.paths.config_file.read_bytes() == before
+    assert web.bus.read(keys.CONFIG_CHANGED) is None
 
 
 def test_raw_editor_keeps_a_stored_bad_setting_it_does_not_change(web) -> None:

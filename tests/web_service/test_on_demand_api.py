@@ -140,3 +140,35 @@ def test_malformed_viewer_mark_does_not_break_the_preview(web):
     response = web.client.get("/api/v3/display/preview")
     assert response.status_code == 200
     assert isinstance(web.bus.read(keys.PREVIEW_VIEWER)["until"], float)
+
+
+@pytest.mark.parametrize(("form", "duration", "pinned"), [
+    ({"duration": "30", "pinned": "on"}, 30, True),
+    ({"duration": "2.5", "pinned": "false"}, 2.5, False),
+    ({"duration": " 45 ", "pinned": "1"}, 45, True),
+    ({"duration": "", "pinned": ""}, None, False),
+    ({"mode": "", "duration": "10"}, 10, False),
+])
+def test_form_start_reads_duration_and_pinned(web, form, duration, pinned):
+    response = web.client.post("/api/v3/display/on-demand/start",
+                               data={"plugin_id": "clock", **form})
+    assert response.status_code == 202, response.get_json()
+    [request] = web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST)
+    assert request["duration"] == duration and type(request["duration"]) is type(duration)
+    assert request["pinned"] is pinned
+    assert request["mode"] is None
+
+
+@pytest.mark.parametrize(("form", "field"), [
+    ({"duration": "soon"}, "duration"), ({"duration": "-3"}, "duration"),
+    ({"duration": "nan"}, "duration"), ({"duration": "1e999"}, "duration"),
+    ({"pinned": "maybe"}, "pinned"),
+])
+def test_form_start_with_an_unreadable_field_names_it(web, form, field):
+    response = web.client.post("/api/v3/display/on-demand/start",
+                               data={"plugin_id": "clock", **form})
+    body = response.get_json()
+    assert response.status_code == 400, body
+    assert body["error_code"] == "INVALID_FIELD"
+    assert body["message"].startswith(field) and body["details"]["field"] == field
+    assert web.bus.pending(keys.DISPLAY_ON_DEMAND_REQUEST) == []

@@ -57,3 +57,12 @@ def test_first_start_creates_the_config_from_the_template(tmp_path):
         assert web.stop() == 0
     assert config["display"]["hardware"]["hardware_mapping"] == "vendor-hat"
     assert json.loads((instance.config_dir / "config.json").read_text()) == config
+
+
+def test_a_web_section_of_the_wrong_shape_falls_back_to_the_default_port():
+    from web_service.__main__ import DEFAULT_PORT, _configured_port
+
+    for config in ({"web": "x"}, {"web": [1]}, {"web": {"port": True}}, {"web": {"port": "80"}},
+                   {"web": {"port": 70000}}, {}):
+        assert _configured_port(config) == DEFAULT_PORT
+    assert _configured_port({"web": {"port": 8080}}) == 8080

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, request
+from flask import Blueprint, Response, request
 
 from shared.config.hardware_rule import RESTART_MESSAGE, restart_settings_changed
 from shared.config.save_rules import plan_main_save, plan_raw_save
@@ -17,9 +17,13 @@ bp = Blueprint("config", __name__)
 
 
 @bp.get("/config/main")
-def get_main() -> Reply:
-    """Return the main config (secrets stay in their own file)."""
-    return ok(services().store.load_main())
+def get_main() -> Response:
+    """Return the main config (secrets stay in their own file).
+
+    The answer is rendered once per change of config.json (checked on every request).
+    """
+    body = services().main_body(lambda main: ok(main)[0].get_data())
+    return Response(body, status=200, mimetype="application/json")
 
 
 @bp.post("/config/main")
@@ -45,7 +49,7 @@ def post_main() -> Reply:
         restart[:] = restart_settings_changed(main, new_main)
         return new_main, new_secrets, sections
 
-    changed = svc.save_config(plan)
+    changed = svc.save_config(plan).changed
     return _saved(changed, warnings, restart, "Configuration saved")
 
 
@@ -75,7 +79,7 @@ def post_raw() -> Reply:
         restart[:] = restart_settings_changed(main, new_main)
         return new_main, secrets, sections
 
-    changed = svc.save_config(plan)
+    changed = svc.save_config(plan).changed
     return _saved(changed, warnings, restart, "Configuration file replaced")
 
 

@@ -8,9 +8,16 @@ from typing import Any
 from flask import Blueprint
 
 from shared.errors import LedpanelError, ValidationError
-from web_service.api.requests import body_object, optional
+from shared.plugin_system.ids import require_plain_segment
+from web_service.api.requests import (
+    body_object,
+    invalid_field,
+    is_form,
+    optional_bool,
+    optional_number,
+    optional_text,
+)
 from web_service.envelope import Reply, ok
-from web_service.plugin_catalog import check_plugin_id
 from web_service.services import services
 
 bp = Blueprint("display", __name__)
@@ -18,16 +25,21 @@ bp = Blueprint("display", __name__)
 
 @bp.post("/display/on-demand/start")
 def on_demand_start() -> Reply:
-    """Ask the display to show one plugin (and mode) now."""
+    """Ask the display to show one plugin (and mode) now.
+
+    JSON bodies carry typed values; a form-encoded body sends text, read as a number
+    (``duration``) or a checkbox (``pinned``: ``on``, ``true``, ``1``, ``yes`` or their
+    opposites); a blank form field counts as absent.
+    """
     svc = services()
     body = body_object()
-    plugin_id = check_plugin_id(body.get("plugin_id", body.get("plugin")))
-    mode = optional(body, "mode", str)
-    duration = optional(body, "duration", (int, float))
-    pinned = optional(body, "pinned", bool, default=False)
-    if duration is not None and not (math.isfinite(duration) and duration > 0):
-        raise ValidationError("duration must be a positive number of seconds",
-                              error_code="INVALID_FIELD")
+    form = is_form()
+    plugin_id = require_plain_segment(body.get("plugin_id", body.get("plugin")))
+    mode = optional_text(body, "mode", form=form)
+    duration = optional_number(body, "duration", form=form)
+    pinned = optional_bool(body, "pinned", form=form, default=False)
+    if duration is not None and not _positive_seconds(duration):
+        raise invalid_field("duration", "must be a positive number of seconds")
     record = svc.catalog.record(plugin_id)
     if record.get("errors"):
         raise ValidationError(f"plugin {plugin_id!r} cannot load: {record['errors'][0]}",
@@ -45,6 +57,13 @@ def on_demand_stop() -> Reply:
     """Stop on-demand; the normal rotation resumes where it left off."""
     body_object()  # a body is optional, but a malformed one is still an error
     return _send({"action": "stop"})
+
+
+def _positive_seconds(value: float) -> bool:
+    try:
+        return math.isfinite(value) and value > 0
+    except OverflowError:  # a whole number too large for a float: no one waits that long
+        return False
 
 
 def _send(payload: dict[str, Any]) -> Reply:

@@ -7,12 +7,12 @@ from typing import Any
 from flask import Blueprint, request
 
 from shared.config.prepare import prepare_plugin_config
-from shared.config.save_rules import plan_main_save
+from shared.config.save_rules import plan_enabled_save, plan_main_save
 from shared.config.schema_form import form_to_section
 from shared.errors import ValidationError
+from shared.plugin_system.ids import require_plain_segment
 from web_service.api.requests import body_object, is_form
 from web_service.envelope import Reply, ok
-from web_service.plugin_catalog import check_plugin_id
 from web_service.services import services
 
 bp = Blueprint("plugins", __name__)
@@ -26,15 +26,27 @@ def installed() -> Reply:
 
 @bp.post("/plugins/toggle")
 def toggle() -> Reply:
-    """Enable or disable a plugin."""
+    """Enable or disable a plugin.
+
+    Only ``enabled`` is saved and no schema is consulted, so a plugin whose schema file
+    is broken can always be switched off.
+    """
+    svc = services()
     body = body_object()
-    plugin_id = check_plugin_id(body.get("plugin_id"))
+    plugin_id = require_plain_segment(body.get("plugin_id"))
     enabled = body.get("enabled")
     if isinstance(enabled, str) and enabled.lower() in ("true", "false", "on", "off", "1", "0"):
         enabled = enabled.lower() in ("true", "on", "1")
     if not isinstance(enabled, bool):
-        raise ValidationError("enabled must be true or false", error_code="INVALID_FIELD")
-    _save_section(plugin_id, {"enabled": enabled})
+        raise ValidationError("enabled must be true or false", error_code="INVALID_FIELD",
+                              details={"field": "enabled"})
+    svc.catalog.record(plugin_id)
+
+    def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
+        new_main, changed = plan_enabled_save(main, plugin_id, enabled)
+        return new_main, secrets, changed
+
+    svc.save_config(plan)
     state = "enabled" if enabled else "disabled"
     return ok({"plugin_id": plugin_id, "enabled": enabled}, f"{plugin_id} {state}")
 
@@ -43,11 +55,10 @@ def toggle() -> Reply:
 def get_config() -> Reply:
     """Return a plugin's prepared config (legacy booleans normalised, defaults applied)."""
     svc = services()
-    plugin_id = check_plugin_id(request.args.get("plugin_id"))
-    svc.catalog.record(plugin_id, missing_status=404)
+    plugin_id = require_plain_segment(request.args.get("plugin_id"))
+    schema = svc.catalog.schema_for(plugin_id, missing_status=404)
     section = svc.store.load().get(plugin_id)
-    return ok(prepare_plugin_config(section if isinstance(section, dict) else {},
-                                    svc.catalog.schema_for(plugin_id)))
+    return ok(prepare_plugin_config(section if isinstance(section, dict) else {}, schema))
 
 
 @bp.post("/plugins/config")
@@ -55,14 +66,16 @@ def post_config() -> Reply:
     """Merge a partial plugin config onto the stored one, validate it, store it."""
     svc = services()
     body = body_object()
-    plugin_id = check_plugin_id(body.get("plugin_id"))
+    plugin_id = require_plain_segment(body.get("plugin_id"))
+    svc.catalog.record(plugin_id)
     if is_form():
         partial = form_to_section(body, svc.catalog.schema_for(plugin_id))
     elif isinstance(body.get("config"), dict):
         partial = body["config"]
     else:
         partial = {k: v for k, v in body.items() if k != "plugin_id"}
-    _save_section(plugin_id, partial)
+    svc.save_config(lambda main, secrets: plan_main_save(
+        main, secrets, {plugin_id: partial}, form=False, schema_for=svc.catalog.schema_for))
     return ok({"plugin_id": plugin_id}, f"{plugin_id} configuration saved")
 
 
@@ -70,13 +83,6 @@ def post_config() -> Reply:
 def get_schema() -> Reply:
     """Return a plugin's config schema (an empty object schema when it has none)."""
     svc = services()
-    plugin_id = check_plugin_id(request.args.get("plugin_id"))
-    svc.catalog.record(plugin_id, missing_status=404)
-    return ok(svc.catalog.schema_for(plugin_id) or {"type": "object", "properties": {}})
-
-
-def _save_section(plugin_id: str, partial: dict[str, Any]) -> None:
-    svc = services()
-    svc.catalog.record(plugin_id)
-    svc.save_config(lambda main, secrets: plan_main_save(
-        main, secrets, {plugin_id: partial}, form=False, schema_for=svc.catalog.schema_for))
+    plugin_id = require_plain_segment(request.args.get("plugin_id"))
+    schema = svc.catalog.schema_for(plugin_id, missing_status=404)
+    return ok(schema or {"type": "object", "properties": {}})

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import request
 
+from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ValidationError
 
 
@@ -58,8 +59,60 @@ def optional(body: dict[str, Any], name: str, kind: type | tuple[type, ...],
     if value is None:
         return default
     if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise ValidationError(f"{name} must not be a boolean", error_code="INVALID_FIELD")
+        raise invalid_field(name, "must not be a boolean")
     if not isinstance(value, kind):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise ValidationError(f"{name} must be of type {names}", error_code="INVALID_FIELD")
+        raise invalid_field(name, f"must be of type {names}")
     return value
+
+
+def optional_number(body: dict[str, Any], name: str, *, form: bool) -> int | float | None:
+    """Return ``body[name]`` as a number; a form sends text (``"30"``, ``"2.5"``).
+
+    In a form a blank field counts as absent. Anything else that is not a number
+    raises ValidationError naming the field.
+    """
+    text = _form_text(body, name) if form else None
+    if text is None:
+        return optional(body, name, (int, float))
+    if not text:
+        return None
+    try:
+        return int(text) if text.lstrip("+-").isdigit() else float(text)
+    except ValueError:
+        raise invalid_field(name, f"must be a number (got {text[:40]!r})") from None
+
+
+def optional_bool(body: dict[str, Any], name: str, *, form: bool, default: bool) -> bool:
+    """Return ``body[name]`` as a boolean; a form sends ``on``/``off``, ``true``/``false``,
+    ``1``/``0`` or ``yes``/``no`` (a blank field counts as absent)."""
+    text = _form_text(body, name) if form else None
+    if text is None:
+        return bool(optional(body, name, bool, default=default))
+    if not text:
+        return default
+    if text.lower() in TRUE_WORDS or text.lower() in FALSE_WORDS:
+        return text.lower() in TRUE_WORDS
+    raise invalid_field(name, f"must be true or false (got {text[:40]!r})")
+
+
+def optional_text(body: dict[str, Any], name: str, *, form: bool) -> str | None:
+    """Return ``body[name]`` as text; in a form a blank field counts as absent."""
+    text = _form_text(body, name) if form else None
+    if text is None:
+        return optional(body, name, str)
+    return text or None
+
+
+def invalid_field(name: str, problem: str) -> ValidationError:
+    """Return the 400 ``INVALID_FIELD`` error for a request field, naming it."""
+    return ValidationError(f"{name} {problem}", error_code="INVALID_FIELD",
+                           details={"field": name})
+
+
+def _form_text(body: dict[str, Any], name: str) -> str | None:
+    """Return a form field's text (a repeated field: the last value), None when absent."""
+    value = body.get(name)
+    if isinstance(value, list):  # a hidden "off" before its checkbox: the last counts
+        value = value[-1] if value else ""
+    return value.strip() if isinstance(value, str) else None

@@ -23,7 +23,7 @@ bp = Blueprint("schedules", __name__)
 @bp.get("/config/schedule")
 def get_schedule() -> Reply:
     """Return the power schedule."""
-    return ok(schedule_view(services().store.load_main(), POWER))
+    return ok(schedule_view(services().store.main_snapshot().data, POWER))
 
 
 @bp.post("/config/schedule")
@@ -35,7 +35,7 @@ def post_schedule() -> Reply:
 @bp.get("/config/dim-schedule")
 def get_dim_schedule() -> Reply:
     """Return the dim schedule."""
-    return ok(schedule_view(services().store.load_main(), DIM))
+    return ok(schedule_view(services().store.main_snapshot().data, DIM))
 
 
 @bp.post("/config/dim-schedule")
@@ -53,6 +53,6 @@ def _save(key: str, message: str) -> Reply:
         new_main, changed = plan_schedule_save(main, body, key, form=form)
         return new_main, secrets, changed
 
-    changed = svc.save_config(plan)
-    return ok(schedule_view(svc.store.load_main(), key),
-              message if changed else "Nothing changed; the schedule was already so")
+    saved = svc.save_config(plan)
+    return ok(schedule_view(saved.main, key),
+              message if saved.changed else "Nothing changed; the schedule was already so")

@@ -270,3 +270,68 @@ def test_ensure_removes_temp_files_left_by_killed_writers(store: ConfigStore) ->
     store.ensure()
     assert not stale.exists()
     assert other.exists()
+
+
+def _age(path: Path, seconds: float = 60.0) -> None:
+    import os
+    import time
+
+    stamp = time.time() - seconds
+    os.utime(path, (stamp, stamp))
+
+
+def test_load_main_parses_once_per_change_and_hands_out_copies(
+    store: ConfigStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shared.config.store as store_module
+
+    store.ensure()
+    _age(store.paths.config_file)
+    reads: list[Path] = []
+    original = store_module.read_json_file
+    monkeypatch.setattr(store_module, "read_json_file",
+                        lambda path, what: reads.append(path) or original(path, what))
+    first = store.load_main()
+    first["brightness"] = 1  # a caller's own copy
+    first["display"]["hardware"]["rows"] = 8
+    second = store.load_main()
+    assert second["brightness"] == 90 and second["display"]["hardware"]["rows"] == 32
+    assert store.main_snapshot().data["brightness"] == 90
+    assert reads.count(store.paths.config_file) == 1
+    # A save gives the file a new identity: read again, never stale.
+    store.update(lambda main, secrets: main.update(brightness=44))
+    assert store.load_main()["brightness"] == 44
+
+
+def test_a_config_rewritten_within_one_timestamp_tick_is_read_again(store: ConfigStore) -> None:
+    store.ensure()
+    text = store.paths.config_file.read_text()
+    for value in (11, 12, 13):  # same inode, same size, maybe the same mtime
+        edited = text.replace('"brightness": 90', f'"brightness": {value}')
+        store.paths.config_file.write_text(edited)
+        assert store.load_main()["brightness"] == value
+        assert store.main_snapshot().data["brightness"] == value
+
+
+def test_update_returns_the_main_config_as_written(store: ConfigStore) -> None:
+    store.ensure()
+    store.paths.secrets_file.write_text(json.dumps({"clock": {"token": "t"}}))
+    main, _ = store.update(lambda main, secrets: main.update(
+        clock={"token": "leaked?", "units": "metric"}))
+    assert main["clock"] == {"units": "metric"}
+    assert main == _read(store.paths.config_file)
+
+
+def test_raw_text_and_parsed_reads_report_bad_utf8_alike(store: ConfigStore) -> None:
+    store.paths.config_dir.mkdir(parents=True)
+    store.paths.config_file.write_bytes(b'{\n  "timezone": "M\xfcnchen"\n}\n')
+    errors = []
+    for read in (store.read_text, store.load_main):
+        with pytest.raises(ConfigError) as caught:
+            read()
+        errors.append(caught.value)
+    for error in errors:
+        assert error.error_code == "CONFIG_INVALID_JSON"
+        assert "config.json is not UTF-8 text: byte 0xfc at line 2, column 17" in error.message
+        assert error.details == {"file": str(store.paths.config_file), "line": 2, "column": 17}
+    assert "backup" in errors[0].message

@@ -234,3 +234,19 @@ def test_enabled_comes_from_config_then_manifest_default() -> None:
 )
 def test_plain_segment_rule(value: object, plain: bool) -> None:
     assert is_plain_segment(value) is plain
+
+
+@pytest.mark.parametrize(("value", "code"), [
+    (None, "MISSING_PLUGIN_ID"), ("", "MISSING_PLUGIN_ID"), (5, "MISSING_PLUGIN_ID"),
+    ("../etc", "INVALID_PLUGIN_ID"), ("a/b", "INVALID_PLUGIN_ID"), (".hidden", "INVALID_PLUGIN_ID"),
+])
+def test_plugin_ids_are_refused_with_one_rule_and_one_set_of_codes(value: object,
+                                                                   code: str) -> None:
+    from shared.errors import ValidationError
+    from shared.plugin_system.ids import require_plain_segment
+
+    with pytest.raises(ValidationError) as caught:
+        require_plain_segment(value)
+    assert caught.value.error_code == code
+    assert caught.value.status == 400
+    assert caught.value.details == {"field": "plugin_id"}
