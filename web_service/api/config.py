@@ -7,7 +7,8 @@ from typing import Any
 from flask import Blueprint, Response, request
 
 from shared.config.hardware_rule import RESTART_MESSAGE, restart_settings_changed
-from shared.config.save_rules import plan_main_save, plan_raw_save
+from shared.config.raw_save import plan_raw_save
+from shared.config.save_rules import plan_main_save
 from shared.errors import ValidationError
 from web_service.api.requests import body_object, is_form, parse_json
 from web_service.envelope import Reply, ok

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from shared.config.limits import LIMITS, check_config_limits, limit_for
-from shared.config.save_rules import plan_main_save, plan_raw_save
+from shared.config.raw_save import plan_raw_save
+from shared.config.save_rules import plan_main_save
 from shared.config.template import load_template
 from shared.errors import ValidationError
 

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from shared.config import save_rules
+from shared.config.raw_save import plan_raw_save
 from shared.config.save_rules import (
     apply_form_body,
     apply_json_body,
     plan_main_save,
-    plan_raw_save,
     prepare_and_validate_sections,
     split_plugin_sections,
 )
