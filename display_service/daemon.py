@@ -1,9 +1,10 @@
 """Wire the display daemon: paths, config, backend, plugins, the bus and the render loop.
 
-Exit codes: 0 after SIGTERM/SIGINT, 2 when the cache (bus) directory is unusable,
-1 when the config cannot be read at start. Every thread the daemon starts (updates, the
-bus writer, the bus watcher) is a daemon thread, so a plugin ``update()`` that never
-returns does not hold up the exit.
+Exit codes: 0 after SIGTERM/SIGINT, 2 when the cache (bus) directory is unusable. An
+unreadable config.json does not stop the daemon: it runs on the newest backup that
+parses (or the template) and reports ``config_problem`` in ``display_state``. Every
+thread the daemon starts (updates, the bus writer, the bus watcher) is a daemon thread,
+so a plugin ``update()`` that never returns does not hold up the exit.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import signal
 import sys
 from types import FrameType
+from typing import Any
 
 from shared.bus import (
     CONFIG_CHANGED,
@@ -23,12 +25,13 @@ from shared.bus import (
     Bus,
 )
 from shared.errors import CacheDirError, LedpanelError
-from shared.paths import ensure_writable_dir, resolve_paths
+from shared.jsonfile import read_json_file
+from shared.paths import Paths, ensure_writable_dir, resolve_paths
 from shared.version import CORE_VERSION
 
 logger = logging.getLogger("ledpanel-display")
 
-EXIT_OK, EXIT_CONFIG, EXIT_CACHE_DIR = 0, 1, 2
+EXIT_OK, EXIT_CACHE_DIR = 0, 2
 
 
 def setup_logging(level: str) -> None:
@@ -37,6 +40,21 @@ def setup_logging(level: str) -> None:
     if not os.environ.get("JOURNAL_STREAM"):
         fmt = "%(asctime)s " + fmt
     logging.basicConfig(level=level, format=fmt, stream=sys.stderr)
+
+
+def fallback_config(paths: Paths) -> tuple[dict[str, Any], str]:
+    """Return the newest backup that parses (else the template) and what it was."""
+    from shared.config.backups import list_backups
+    from shared.config.template import load_template
+
+    for backup in reversed(list_backups(paths)):
+        try:
+            data = read_json_file(backup, "config backup")
+        except LedpanelError:
+            continue
+        if isinstance(data, dict):
+            return data, f"backup {backup.name}"
+    return load_template(), "the template defaults"
 
 
 def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
@@ -54,13 +72,19 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     from shared.config.store import ConfigStore
 
     store = ConfigStore(paths)
+    existed = paths.config_file.exists()
+    config_problem: str | None = None
     try:
-        existed = paths.config_file.exists()
         added = store.ensure()
         config = store.load()
     except LedpanelError as err:
-        logger.error("cannot start: config in %s: %s", paths.config_dir, err.message)
-        return EXIT_CONFIG
+        # A hand-edited config.json with a typo must not leave the panel dark (systemd
+        # would restart us into the same error until it gives up): run on the newest
+        # backup that parses, leave the file alone, and say so everywhere.
+        config, source = fallback_config(paths)
+        config_problem = f"{err.message}; running on {source} until config.json is fixed"
+        logger.error("config: %s", config_problem)
+        added = []
     if not existed:
         logger.info("config: created %s from the template", paths.config_file)
     elif added:
@@ -102,6 +126,7 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
                                     or loop.painter.skipped(plugin_id)),
         ),
     )
+    loop.config_problem = config_problem
     logger.info(
         "ledpanel-display %s started: backend %s (%s), %dx%d, %d plugins loaded%s, bus %s",
         CORE_VERSION, backend.name, hardware.get("cause") or "hardware",

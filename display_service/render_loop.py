@@ -97,6 +97,8 @@ class RenderLoop:
         self.live = LiveWatch(self.errors)
         self.config_seq: Any = None
         self.started_at = started_at or time.time()
+        # Why the running config is not config.json (unreadable at start or reload).
+        self.config_problem: str | None = None
         self.fps = FpsMeter(clock())
         self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
                                     self.started_at, clock)
@@ -226,7 +228,10 @@ class RenderLoop:
             config = self.load_config()
         except Exception as err:  # keep running on the last good config
             logger.error("config reload (seq %s) failed, keeping the running config: %s", seq, err)
+            self.config_problem = str(getattr(err, "message", err))
+            self.publisher.mark_dirty()
             return
+        self.config_problem = None
         changed = self.hooks.apply_config(config, seq)
         self.config, self.config_seq = config, seq
         self._plugins_changed(changed, now)

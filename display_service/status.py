@@ -58,6 +58,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "power": "on" if loop.panel.power_on else "off",
         "dimmed": loop.panel.dimmed,
         "brightness": loop.backend.brightness,
+        "config_problem": loop.config_problem,
         "fps": shown["fps"],
         "config_seq": loop.config_seq,
         "last_request_id": controller.last_request_id,

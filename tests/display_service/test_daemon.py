@@ -170,3 +170,25 @@ def test_sigterm_exits_0_within_the_units_stop_timeout_while_an_update_hangs(
     assert (bus.read("display_state") or {}).get("service") == "stopped"
     assert "Traceback" not in daemon.output()
     assert "Fatal Python error" not in daemon.output()
+
+
+def test_unreadable_config_runs_on_the_newest_backup_instead_of_exiting(
+        instance: Instance) -> None:
+    backups = instance.config_dir / "backups"
+    backups.mkdir(parents=True)
+    good = {"alpha": {"enabled": False}, "beta": {"enabled": True}}
+    (backups / "config.json.backup.20260101_000000_000000").write_text("{broken")
+    (backups / "config.json.backup.20250101_000000_000000").write_text(json.dumps(good))
+    config_file = instance.config_dir / "config.json"
+    config_file.write_text('{"alpha": {"enabled": true},,}')
+    display = start_display(instance)
+    try:
+        state = Bus(instance.cache_dir).wait_for(
+            "display_state", lambda s: bool(s and s.get("plugin_id")), timeout=20)
+        assert state is not None, display.output()
+        assert state["plugin_id"] == "beta"  # the backup's config, not the broken file's
+        assert "20250101_000000_000000" in state["config_problem"]
+        assert "line 1" in state["config_problem"]
+    finally:
+        assert display.stop() == 0, display.output()
+    assert config_file.read_text() == '{"alpha": {"enabled": true},,}'  # left for the user

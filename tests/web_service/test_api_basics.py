@@ -26,11 +26,13 @@ def test_status_reports_display_not_running_without_heartbeat(web):
 def test_status_reads_the_display_heartbeat_fresh_from_the_bus(web):
     web.bus.publish(keys.HARDWARE_STATUS, {"ok": False, "cause": "forced", "backend": "headless"})
     web.bus.publish(keys.DISPLAY_STATE, {"updated_at": time.time(), "plugin_id": "clock",
-                                         "mode": "clock", "on_demand": {"state": "idle"}})
+                                         "mode": "clock", "on_demand": {"state": "idle"},
+                                         "config_problem": "config.json: line 3 column 1"})
     first = web.client.get("/api/v3/system/status").get_json()["data"]
     assert first["display"]["service"] == "running"
     assert first["display"]["plugin_id"] == "clock"
     assert first["hardware"]["cause"] == "forced"
+    assert first["display"]["config_problem"] == "config.json: line 3 column 1"
     web.bus.publish(keys.DISPLAY_STATE, {"updated_at": time.time(), "plugin_id": "ticker",
                                          "mode": "ticker"})
     second = web.client.get("/api/v3/system/status").get_json()["data"]

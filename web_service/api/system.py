@@ -34,6 +34,7 @@ def status() -> Reply:
             "started_at": state.get("started_at"),
             "loaded_plugins": state.get("loaded_plugins"),
             "load_errors": state.get("load_errors"),
+            "config_problem": state.get("config_problem"),
         },
         "hardware": svc.display.hardware(),
         "web": {"uptime_seconds": round(time.time() - svc.started_at, 1), "pid": os.getpid()},
