@@ -11,11 +11,11 @@ rules (rows, cols, chain, parallel, mapping) are the hardware rules behind
 
 from __future__ import annotations
 
-import fnmatch
 import math
 from dataclasses import dataclass
 from typing import Any
 
+from shared.config.lookup import path_lookup
 from shared.config.values import RULES, check_value
 from shared.errors import ValidationError
 from shared.hardware.rules import HARDWARE, LIBRARY_RANGES, RUNTIME, RUNTIME_RANGES
@@ -69,13 +69,7 @@ LIMITS: dict[str, Limit] = {
 
 def limit_for(name: str) -> Limit | None:
     """Return the range of a dotted path, or None when it has none."""
-    exact = LIMITS.get(name)
-    if exact is not None:
-        return exact
-    for pattern, limit in LIMITS.items():
-        if "*" in pattern and fnmatch.fnmatchcase(name, pattern):
-            return limit
-    return None
+    return path_lookup(LIMITS, name)
 
 
 def check_limit(name: str, value: Any, limit: Limit | None = None) -> None:

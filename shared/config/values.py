@@ -10,11 +10,11 @@ schedule sections with ``shared.schedules.section_problems``, which uses the sam
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from shared.config.lookup import path_lookup
 from shared.errors import ValidationError
 from shared.schedules import MODES, normalize_mode, parse_time
 
@@ -75,13 +75,7 @@ for _section in ("schedule", "dim_schedule"):
 
 def rule_for(name: str) -> Rule | None:
     """Return the rule of a dotted path, or None when it has none."""
-    exact = RULES.get(name)
-    if exact is not None:
-        return exact
-    for pattern, rule in RULES.items():
-        if "*" in pattern and fnmatch.fnmatchcase(name, pattern):
-            return rule
-    return None
+    return path_lookup(RULES, name)
 
 
 def check_value(name: str, value: Any) -> None:

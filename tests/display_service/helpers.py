@@ -161,3 +161,8 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
         if time.monotonic() > deadline:
             raise AssertionError(f"condition not met within {timeout} s")
         time.sleep(0.01)
+
+
+def state(bus: Bus) -> dict[str, Any]:
+    """Return the published ``display_state`` (empty before the first one)."""
+    return bus.read("display_state") or {}

@@ -16,12 +16,9 @@ from tests.display_service.helpers import (
     RaisingPlugin,
     make_display,
     running_loop,
+    state,
     wait_until,
 )
-
-
-def state(bus: Any) -> dict[str, Any]:
-    return bus.read("display_state") or {}
 
 
 def test_a_raising_plugin_is_recorded_and_skipped_not_fatal(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from tests.display_service.helpers import (
     FastPlugin,
     make_display,
     running_loop,
+    state,
     wait_until,
 )
 
@@ -61,10 +62,6 @@ class CyclePlugin(FastPlugin):
         if self.frames >= self.frames_per_cycle:
             self.mark_cycle_complete()
         return super().display(force_clear, display_mode)
-
-
-def state(bus: Any) -> dict[str, Any]:
-    return bus.read("display_state") or {}
 
 
 def test_live_content_takes_over_and_the_rotation_resumes_where_it_left_off(

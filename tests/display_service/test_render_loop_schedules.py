@@ -14,6 +14,7 @@ from tests.display_service.helpers import (
     FastPlugin,
     make_display,
     running_loop,
+    state,
     wait_until,
 )
 
@@ -27,10 +28,6 @@ class FakeWall:
 
     def __call__(self) -> float:
         return self.base + time.monotonic() - self.started
-
-
-def state(bus: Any) -> dict[str, Any]:
-    return bus.read("display_state") or {}
 
 
 def dim_config(start: str = "22:00", end: str = "07:00", **extra: Any) -> dict[str, Any]:

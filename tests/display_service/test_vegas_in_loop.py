@@ -17,6 +17,7 @@ from tests.display_service.helpers import (
     FakeHost,
     make_display,
     running_loop,
+    state,
     wait_until,
 )
 from tests.display_service.test_render_loop_rotation import LivePlugin
@@ -75,10 +76,6 @@ def ticker_columns(image: Image.Image) -> int:
     """Count the columns showing the ticker plugin's strip (blue 255)."""
     pixels = [image.getpixel((x, 0)) for x in range(WIDTH)]
     return sum(isinstance(p, tuple) and p[1:] == (0, 255) for p in pixels)
-
-
-def state(bus: Any) -> dict[str, Any]:
-    return bus.read("display_state") or {}
 
 
 def _setup(**settings: Any) -> tuple[DisplayManager, FakeHost, dict[str, Any], VegasMode]:
