@@ -25,8 +25,8 @@ def _first_frame(instance, bus: Bus) -> tuple[float, object]:
     bus.remove(keys.DISPLAY_STATE)
     started = time.perf_counter()
     display = start_display(instance)
-    state = bus.wait_for(keys.DISPLAY_STATE,
-                         lambda s: bool(s and s.get("plugin_id") and s.get("frames_pushed")), 10)
+    state = bus.wait_for(keys.DISPLAY_STATE, lambda s: bool(
+        s and s.get("plugin_id") and s.get("first_frame_ms") is not None), 10)
     elapsed = time.perf_counter() - started
     if not state:
         display.stop()

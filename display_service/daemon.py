@@ -1,10 +1,16 @@
 """Wire the display daemon: paths, config, backend, plugins, the bus and the render loop.
 
-Exit codes: 0 after SIGTERM/SIGINT, 2 when the cache (bus) directory is unusable. An
+Exit codes: 0 after SIGTERM/SIGINT, 2 when the cache (bus) directory is unusable, 3
+when another display daemon already runs on that bus directory (its lock). An
 unreadable config.json does not stop the daemon: it runs on the newest backup that
 parses (or the template) and reports ``config_problem`` in ``display_state``. Every
-thread the daemon starts (updates, the bus writer, the bus watcher) is a daemon thread,
+thread the daemon starts (updates, the bus writer, the watchers) is a daemon thread,
 so a plugin ``update()`` that never returns does not hold up the exit.
+
+Start-up order matters for "no change is ever lost": the lock first (a second copy
+stops here), then the watchers (bus keys and the config files, into the loop's inbox),
+and only then the config is read. A save or a request made at any moment after that is
+waiting in the inbox when the loop starts; one made before is in what was read.
 """
 
 from __future__ import annotations
@@ -17,21 +23,25 @@ import sys
 from types import FrameType
 from typing import Any
 
+from display_service.config_source import ConfigSource
+from display_service.inbox import Inbox
 from shared.bus import (
     CONFIG_CHANGED,
     DISPLAY_ON_DEMAND_REQUEST,
     HARDWARE_STATUS,
     PREVIEW_VIEWER,
     Bus,
+    BusWatcher,
 )
-from shared.errors import CacheDirError, LedpanelError
-from shared.jsonfile import read_json_file
+from shared.daemon_lock import DISPLAY, AlreadyRunning, DaemonLock
+from shared.errors import CacheDirError
 from shared.paths import Paths, ensure_writable_dir, resolve_paths
 from shared.version import CORE_VERSION
 
 logger = logging.getLogger("ledpanel-display")
 
-EXIT_OK, EXIT_CACHE_DIR = 0, 2
+EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
+WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER)
 
 
 def setup_logging(level: str) -> None:
@@ -42,55 +52,82 @@ def setup_logging(level: str) -> None:
     logging.basicConfig(level=level, format=fmt, stream=sys.stderr)
 
 
-def fallback_config(paths: Paths) -> tuple[dict[str, Any], str]:
-    """Return the newest backup that parses (else the template) and what it was."""
-    from shared.config.backups import list_backups
-    from shared.config.template import load_template
+class Stopper:
+    """SIGTERM/SIGINT handling from the first moment: stop the loop, or stop it at birth."""
 
-    for backup in reversed(list_backups(paths)):
-        try:
-            data = read_json_file(backup, "config backup")
-        except LedpanelError:
-            continue
-        if isinstance(data, dict):
-            return data, f"backup {backup.name}"
-    return load_template(), "the template defaults"
+    def __init__(self) -> None:
+        self.requested = False
+        self.loop: Any = None
+
+    def install(self) -> None:
+        signal.signal(signal.SIGTERM, self._on_signal)
+        signal.signal(signal.SIGINT, self._on_signal)
+
+    def attach(self, loop: Any) -> None:
+        self.loop = loop
+        if self.requested:
+            loop.stop()
+
+    def _on_signal(self, signum: int, _frame: FrameType | None) -> None:
+        logger.info("%s received: stopping", signal.Signals(signum).name)
+        self.requested = True
+        if self.loop is not None:
+            self.loop.stop()
 
 
 def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     """Run the daemon until a stop signal; return the process exit code."""
     setup_logging(args.log_level)
+    stopper = Stopper()
+    stopper.install()
     paths = resolve_paths(
         config_dir=args.config_dir, cache_dir=args.cache_dir, plugins_dir=args.plugins_dir
     )
     try:
         ensure_writable_dir(paths.cache_dir)
+        lock = DaemonLock.acquire(paths.cache_dir, DISPLAY)
     except CacheDirError as err:
         logger.error("cannot start: %s (set --cache-dir or LEDPANEL_CACHE_DIR)", err.message)
         return EXIT_CACHE_DIR
+    except AlreadyRunning as err:
+        logger.error("cannot start: %s", err.message)
+        return EXIT_ALREADY_RUNNING
 
     from shared.config.store import ConfigStore
 
-    store = ConfigStore(paths)
-    existed = paths.config_file.exists()
-    config_problem: str | None = None
+    bus, inbox = Bus(paths.cache_dir), Inbox()
+    source = ConfigSource(ConfigStore(paths))
+    watchers = [bus.watch(WATCHED_KEYS, inbox.notify), source.watch(inbox.notify)]
     try:
-        added = store.ensure()
-        config = store.load()
-    except LedpanelError as err:
-        # A hand-edited config.json with a typo must not leave the panel dark (systemd
-        # would restart us into the same error until it gives up): run on the newest
-        # backup that parses, leave the file alone, and say so everywhere.
-        config, source = fallback_config(paths)
-        config_problem = f"{err.message}; running on {source} until config.json is fixed"
-        logger.error("config: %s", config_problem)
-        added = []
-    if not existed:
-        logger.info("config: created %s from the template", paths.config_file)
+        config, problem = read_config(source)
+        loop = build_loop(args, paths, bus, config, source, inbox, started_at)
+        loop.config_problem = problem
+        stopper.attach(loop)
+        loop.run()
+    finally:
+        stop_watchers(watchers)
+        lock.release()  # after the last state write: a successor sees "stopped"
+    logger.info("ledpanel-display stopped")
+    return EXIT_OK
+
+
+def read_config(source: ConfigSource) -> tuple[dict[str, Any], str | None]:
+    """Read the config to start on; log what the start did to it."""
+    existed = source.paths.config_file.exists()
+    config, problem, added = source.load_initial()
+    if problem:
+        logger.error("config: %s", problem)
+    elif not existed:
+        logger.info("config: created %s from the template", source.paths.config_file)
     elif added:
         logger.info("config: added %d missing keys from the template: %s", len(added),
                     ", ".join(added[:10]) + (" ..." if len(added) > 10 else ""))
+    return config, problem
 
+
+def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[str, Any],
+               source: ConfigSource, inbox: Inbox, started_at: float | None) -> Any:
+    """Open the panel, load the plugins and return the render loop over them."""
     from display_service.display_manager import DisplayManager
     from display_service.matrix.select import open_backend
     from display_service.orientation import wrap_backend
@@ -99,7 +136,6 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     from shared.cache import CacheManager
     from shared.plugin_system.manager import PluginManager
 
-    bus = Bus(paths.cache_dir)
     # Rules first, then the library; any refusal falls back to the headless canvas.
     backend, hardware = open_backend(
         config, force_headless=args.headless, emulator=getattr(args, "emulator", False),
@@ -115,7 +151,7 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     )
     plugins.load_enabled()
     loop = RenderLoop(
-        display=display, plugins=plugins, bus=bus, config=config, load_config=store.load,
+        display=display, plugins=plugins, bus=bus, config=config, reader=source, inbox=inbox,
         started_at=started_at,
         # Plugin failures while collecting ticker content go to the loop's error record.
         full_screen=VegasMode(
@@ -126,11 +162,17 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
                                     or loop.painter.skipped(plugin_id)),
         ),
     )
-    loop.config_problem = config_problem
+    log_start(backend, hardware, plugins, paths)
+    return loop
+
+
+def log_start(backend: Any, hardware: dict[str, Any], plugins: Any, paths: Paths) -> None:
+    """Say in one line what started, then one line per hardware problem."""
+    from shared.display_status import describe_hardware
+
     logger.info(
-        "ledpanel-display %s started: backend %s (%s), %dx%d, %d plugins loaded%s, bus %s",
-        CORE_VERSION, backend.name, hardware.get("cause") or "hardware",
-        backend.width, backend.height, len(plugins.instances),
+        "ledpanel-display %s started: %s, %d plugins loaded%s, bus %s",
+        CORE_VERSION, describe_hardware(hardware), len(plugins.instances),
         f", {len(plugins.load_errors)} failed" if plugins.load_errors else "", paths.cache_dir,
     )
     if hardware.get("error"):
@@ -139,17 +181,7 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     for warning in hardware.get("warnings") or []:
         logger.warning("hardware: %s: %s", warning["setting"], warning["message"])
 
-    def on_signal(signum: int, _frame: FrameType | None) -> None:
-        logger.info("%s received: stopping", signal.Signals(signum).name)
-        loop.stop()
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    watcher = bus.watch([DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER], loop.notify)
-    try:
-        loop.run()
-    finally:
+def stop_watchers(watchers: list[BusWatcher]) -> None:
+    for watcher in watchers:
         watcher.stop()
-    logger.info("ledpanel-display stopped")
-    return EXIT_OK
-

@@ -2,7 +2,7 @@
 
 Frames are paced against deadlines on a monotonic clock (cadence: ``frames.py``).
 Between frames the loop waits on ``wake`` with the time to its nearest deadline (next
-frame, end of the shown entry, heartbeat, due update, schedule boundary, live poll),
+frame, end of the shown entry, due update, schedule boundary, live poll, preview),
 so watcher threads (which only set flags and call ``wake.set()``) get their change
 applied at once, in this order: config reload, config changes held back for a plugin
 whose update() was running (``lifecycle.py``; an update returning wakes the loop),
@@ -23,17 +23,18 @@ from __future__ import annotations
 
 import itertools
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 from display_service.compose import OFF, Compositor
+from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
 from display_service.controller import ACTIVE, Controller
 from display_service.display_manager import DisplayManager
 from display_service.frames import FramePainter
 from display_service.full_screen import FullScreenMode
 from display_service.host import PluginHost, rotation, update_interval
+from display_service.inbox import Inbox
 from display_service.lifecycle import PluginHooks
 from display_service.live import LiveWatch
 from display_service.matrix.select import configured_brightness
@@ -41,7 +42,7 @@ from display_service.on_demand import OnDemandHandler
 from display_service.plugin_errors import PluginErrors
 from display_service.schedules import PanelSchedule
 from display_service.state import BusWriter, FpsMeter, StatePublisher
-from display_service.status import display_state
+from display_service.status import display_state, shown
 from display_service.updates import DEFAULT_BUDGET, UpdateScheduler
 from shared.bus import (
     CONFIG_CHANGED,
@@ -67,7 +68,9 @@ class RenderLoop:
         plugins: PluginHost,
         bus: Bus,
         config: dict[str, Any],
-        load_config: Callable[[], dict[str, Any]],
+        load_config: Callable[[], dict[str, Any]] | None = None,
+        reader: ConfigReader | None = None,
+        inbox: Inbox | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         update_budget: float = DEFAULT_BUDGET,
@@ -79,9 +82,11 @@ class RenderLoop:
         self.plugins = plugins
         self.bus = bus
         self.config = config
-        self.load_config = load_config
+        self.reader = reader or CallableReader(load_config or (lambda: config))
         self.clock = clock
-        self.wake = threading.Event()
+        self.inbox = inbox or Inbox()
+        self.wake = self.inbox.wake
+        self._file_due: float | None = None  # a config file changed: read it then
         self.errors = PluginErrors()
         self._update_counter = itertools.count(1)
         self._updates_done = 0
@@ -105,16 +110,14 @@ class RenderLoop:
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
                                  on_switch=self.publisher.mark_dirty)
-        self._changed: set[str] = set()
         self._stopping = False
         self._errors_version = -1
 
     # -- called from other threads: flags only -------------------------------
 
     def notify(self, key: str) -> None:
-        """Bus watcher callback: note what changed and wake the loop."""
-        self._changed.add(key)  # set.add is atomic; the render thread takes it from here
-        self.wake.set()
+        """Watcher callback: note what changed and wake the loop."""
+        self.inbox.notify(key)
 
     def stop(self) -> None:
         """Ask the loop to finish after the current frame."""
@@ -152,11 +155,14 @@ class RenderLoop:
         self.publisher.refresh_viewer()
         self._rebuild(now)
         self._configure(now)
-        self._changed.add(DISPLAY_ON_DEMAND_REQUEST)  # one written while we were starting
+        self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
         self.writer.put(PLUGIN_ERRORS, {})
 
     def _apply_pending(self, now: float) -> None:
-        if self._take(CONFIG_CHANGED):
+        if self._take(CONFIG_FILE):  # an editor writes in steps: read after a quiet spell
+            self._file_due = now + DEBOUNCE
+        if self._take(CONFIG_CHANGED) or (self._file_due is not None and now >= self._file_due):
+            self._file_due = None
             self._reload_config(now)
         if changed := self.hooks.settle():
             self._plugins_changed(changed, now)
@@ -187,10 +193,7 @@ class RenderLoop:
             self.display.blank()  # deferred work drew while the panel is off
 
     def _take(self, key: str) -> bool:
-        present = key in self._changed
-        if present:  # discard only what was seen, or a change arriving now could be lost
-            self._changed.discard(key)
-        return present
+        return self.inbox.take(key)
 
     def _set_live(self, live: dict[str, list[str]], now: float) -> None:
         for event in self.controller.set_live(live, now):
@@ -205,6 +208,8 @@ class RenderLoop:
         return self.frames.layer()
 
     def _publish(self, now: float) -> None:
+        layer, plugin_id, mode, fps = shown(self, now)
+        self.publisher.observe((layer, plugin_id, mode), fps)
         self.publisher.maybe_publish(now, self.state)
         if self.errors.version != self._errors_version:
             self._errors_version = self.errors.version
@@ -212,9 +217,10 @@ class RenderLoop:
         self.publisher.preview(now, self.display.frames_pushed, lambda: self.display.image)
 
     def _wait(self, now: float) -> None:
-        deadlines = [self.frames.due, self.publisher.next_due()]
-        more = (self.controller.next_deadline(), self.updates.next_due(),
-                self.panel.next_due(), self.live.next_due())
+        deadlines = [self.frames.due]
+        more = (self.publisher.next_due(), self.controller.next_deadline(),
+                self.updates.next_due(), self.panel.next_due(), self.live.next_due(),
+                self._file_due)
         deadlines += [d for d in more if d is not None]
         timeout = min(deadlines) - now
         if timeout > 0:
@@ -224,11 +230,15 @@ class RenderLoop:
 
     def _reload_config(self, now: float) -> None:
         seq = (self.bus.read(CONFIG_CHANGED) or {}).get("seq")
-        try:
-            config = self.load_config()
-        except Exception as err:  # keep running on the last good config
-            logger.error("config reload (seq %s) failed, keeping the running config: %s", seq, err)
-            self.config_problem = str(getattr(err, "message", err))
+        if self.reader.unchanged():  # the save's own file event, or an edit undone
+            self.config_seq, self.config_problem = seq, None
+            self.publisher.mark_dirty()
+            return
+        config, problem = self.reader.read(self.config)
+        if config is None:
+            if problem != self.config_problem:
+                logger.error("config: %s", problem)
+            self.config_problem = problem
             self.publisher.mark_dirty()
             return
         self.config_problem = None

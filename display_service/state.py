@@ -1,4 +1,4 @@
-"""What the display daemon tells the bus: state heartbeat, on-demand config, preview.
+"""What the display daemon tells the bus: its state, on-demand config, preview frames.
 
 Writes go through ``BusWriter``, one background thread that writes bus files in the
 order they were last submitted and keeps only the newest payload per key, so the
@@ -20,8 +20,10 @@ from shared.errors import AtomicWriteError
 
 logger = logging.getLogger(__name__)
 
-HEARTBEAT = 1.0
 PREVIEW_INTERVAL = 0.2
+# A frame rate is republished when it moves by more than this share (or FPS_SLACK fps).
+FPS_TOLERANCE, FPS_SLACK = 0.2, 0.5
+FPS_WINDOW = 1.0
 _REMOVE = None
 
 
@@ -103,7 +105,13 @@ class BusWriter:
 
 
 class StatePublisher:
-    """Heartbeat on every change and at least every second; preview while watched."""
+    """``display_state`` when its content changes, never on a timer; preview while watched.
+
+    Whether the display runs is told by its lock (``shared.daemon_lock``), so an idle
+    panel writes nothing: the state is built when something marked it dirty (a switch,
+    a request, a reload, a schedule change, ``observe`` seeing another plugin or a frame
+    rate that moved) and written only when it differs from the last one written.
+    """
 
     def __init__(
         self,
@@ -117,38 +125,49 @@ class StatePublisher:
         self.clock = clock
         self.wall = wall
         self._dirty = True
-        self._last_state = float("-inf")
+        self._last: dict[str, Any] | None = None
+        self._observed: tuple[Any, float] | None = None
         self._viewer_until = 0.0
         self._preview_at = float("-inf")
         self._preview_serial: int | None = None
         self._preview_active = False
 
     def to_wall(self, moment: float | None, now: float) -> float | None:
-        """Convert a time on the loop's monotonic clock to wall-clock seconds."""
-        return None if moment is None else self.wall() - (now - moment)
+        """Convert a time on the loop's monotonic clock to wall-clock seconds (ms steps)."""
+        return None if moment is None else round(self.wall() - (now - moment), 3)
 
     def mark_dirty(self) -> None:
-        """Publish state at the next opportunity."""
+        """Build the state at the next opportunity (written only if it changed)."""
         self._dirty = True
 
-    def next_due(self) -> float:
-        """Return when the next heartbeat (or a held-back preview frame) is due."""
-        due = self._last_state + HEARTBEAT
-        if self._preview_active:
-            due = min(due, self._preview_at + PREVIEW_INTERVAL)
-        return due
+    def observe(self, showing: Any, fps: float) -> None:
+        """Mark dirty when what is shown differs or the frame rate moved noticeably."""
+        last = self._observed
+        if last is None or showing != last[0] or _fps_moved(last[1], fps):
+            self._observed = (showing, fps)
+            self._dirty = True
+
+    def next_due(self) -> float | None:
+        """Return when a held-back preview frame is due, None while nobody watches."""
+        return self._preview_at + PREVIEW_INTERVAL if self._preview_active else None
 
     def maybe_publish(self, now: float, build: Callable[[], dict[str, Any]]) -> bool:
-        """Publish ``build()`` as the state when dirty or when the heartbeat is due."""
-        if not self._dirty and now - self._last_state < HEARTBEAT:
+        """Publish ``build()`` when dirty and different from the last state written."""
+        if not self._dirty:
             return False
-        self.publish(build(), now)
+        self._dirty = False
+        state = build()
+        content = {k: v for k, v in state.items() if k != "updated_at"}
+        if content == self._last:
+            return False
+        self._last = content
+        self.writer.put(DISPLAY_STATE, state)
         return True
 
-    def publish(self, state: dict[str, Any], now: float) -> None:
-        """Queue ``state`` as ``display_state`` now."""
+    def publish(self, state: dict[str, Any]) -> None:
+        """Write ``state`` as ``display_state`` now, changed or not."""
         self._dirty = False
-        self._last_state = now
+        self._last = {k: v for k, v in state.items() if k != "updated_at"}
         self.writer.put(DISPLAY_STATE, state)
 
     # -- preview -------------------------------------------------------------
@@ -197,7 +216,7 @@ class StatePublisher:
 
 
 class FpsMeter:
-    """Frames rendered per second, over windows of at least one second."""
+    """Frames rendered per second, over windows of at least ``FPS_WINDOW`` seconds."""
 
     def __init__(self, now: float) -> None:
         self.count = 0
@@ -205,7 +224,11 @@ class FpsMeter:
         self.value = 0.0
 
     def rate(self, now: float) -> float:
-        if now - self.since >= 1.0:
+        if now - self.since >= FPS_WINDOW:
             self.value = self.count / (now - self.since)
             self.count, self.since = 0, now
         return round(self.value, 1)
+
+
+def _fps_moved(old: float, new: float) -> bool:
+    return abs(new - old) > max(FPS_TOLERANCE * old, FPS_SLACK)

@@ -1,13 +1,16 @@
 """The ``display_state`` record: what the display daemon tells the web about itself.
 
-Fields: ``service`` (``running``/``stopped``), ``pid``, ``started_at``, ``updated_at``,
-``plugin_id`` and ``mode`` of the entry shown, ``showing`` (``on_demand``, ``live``,
-``full_screen``, ``rotation``, or ``off`` while the power schedule blanks the panel),
-``on_demand`` (state block, wall-clock times), ``live_plugins``, ``power`` (``on`` or
-``off``), ``dimmed``, ``brightness`` (the value on the matrix), ``fps``, ``config_seq``,
+Fields: ``service`` (``running``/``stopped``), ``pid``, ``started_at``, ``updated_at``
+(when this record was written), ``plugin_id`` and ``mode`` of the entry shown (None
+while the panel is off), ``showing`` (``on_demand``, ``live``, ``full_screen``,
+``rotation``, or ``off`` while the power schedule blanks the panel), ``on_demand``
+(state block, wall-clock times), ``live_plugins``, ``power`` (``on`` or ``off``),
+``dimmed``, ``brightness`` (the value on the matrix), ``fps``, ``config_seq``,
 ``last_request_id``, ``requests`` (outcomes by request id), ``loaded_plugins``,
-``load_errors``, ``backend``, ``width``, ``height``, ``frames_pushed``,
-``first_frame_ms``.
+``load_errors``, ``backend``, ``width``, ``height``, ``first_frame_ms``.
+
+The record is written when its content changes, not on a timer; nothing in it counts
+frames. ``fps`` is republished when it moves noticeably (``state.FPS_TOLERANCE``).
 
 While the full-screen mode is shown (``showing: full_screen``) the rotation entry
 underneath is paused and not reported: ``plugin_id``, ``mode`` and ``fps`` come from
@@ -22,10 +25,25 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from display_service.compose import FULL_SCREEN
+from display_service.compose import FULL_SCREEN, OFF
 
 if TYPE_CHECKING:
     from display_service.render_loop import RenderLoop
+
+
+def shown(loop: RenderLoop, now: float) -> tuple[str, str | None, str | None, float]:
+    """Return the layer shown and its ``plugin_id``, ``mode`` and ``fps``.
+
+    While the panel is off (power schedule) or the service stops, no plugin is named:
+    the entry paused underneath is not what the panel shows.
+    """
+    layer = loop.layer()
+    entry = loop.controller.current(now) if layer != OFF else None
+    fps = loop.fps.rate(now)  # read even when replaced: keeps its window current
+    if layer == FULL_SCREEN:
+        fields = _full_screen(loop.frames.full_screen, now, fps)
+        return layer, fields["plugin_id"], fields["mode"], fields["fps"]
+    return (layer, entry.plugin_id if entry else None, entry.mode if entry else None, fps)
 
 
 def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
@@ -33,25 +51,17 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
     now = loop.clock()
     controller = loop.controller
     running = service == "running"
-    entry = controller.current(now) if running else None
     on_demand = controller.snapshot_on_demand()
     for key in ("started_at", "ends_at"):
         on_demand[key] = loop.publisher.to_wall(on_demand[key], now)
-    showing = loop.layer() if running else "off"
-    shown: dict[str, Any] = {
-        "plugin_id": entry.plugin_id if entry else None,
-        "mode": entry.mode if entry else None,
-        "fps": loop.fps.rate(now),  # read even when replaced: keeps its window current
-    }
-    if showing == FULL_SCREEN:
-        shown.update(_full_screen(loop.frames.full_screen, now, shown["fps"]))
+    showing, plugin_id, mode, fps = shown(loop, now) if running else (OFF, None, None, 0.0)
     return {
         "service": service,
         "pid": os.getpid(),
         "started_at": loop.started_at,
         "updated_at": time.time(),
-        "plugin_id": shown["plugin_id"],
-        "mode": shown["mode"],
+        "plugin_id": plugin_id,
+        "mode": mode,
         "showing": showing,
         "on_demand": on_demand,
         "live_plugins": sorted(controller.live_modes),
@@ -59,7 +69,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "dimmed": loop.panel.dimmed,
         "brightness": loop.backend.brightness,
         "config_problem": loop.config_problem,
-        "fps": shown["fps"],
+        "fps": fps,
         "config_seq": loop.config_seq,
         "last_request_id": controller.last_request_id,
         "requests": loop.on_demand.outcomes(),
@@ -68,7 +78,6 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "backend": loop.backend.name,
         "width": loop.display.width,
         "height": loop.display.height,
-        "frames_pushed": loop.display.frames_pushed,
         "first_frame_ms": loop.painter.first_frame_ms,
     }
 

@@ -156,9 +156,14 @@ class Bus:
         predicate: Callable[[dict[str, Any] | None], bool],
         timeout: float,
     ) -> dict[str, Any] | None:
-        """Block until ``predicate(read(key))`` holds or ``timeout`` passes; return the value."""
+        """Block until ``predicate(read(key))`` holds or ``timeout`` passes; return the value.
+
+        Waiters share one watch of the directory, started at the first wait and kept for
+        the life of the process, so a wait neither starts nor stops an observer.
+        """
         changed = threading.Event()
-        watcher = self.watch([key], lambda _key: changed.set())
+        shared = _SharedWatch.of(self.directory)
+        shared.subscribe(key, changed)
         try:
             deadline = time.monotonic() + timeout
             while True:
@@ -171,14 +176,62 @@ class Bus:
                 changed.wait(min(remaining, 0.25))
                 changed.clear()
         finally:
-            watcher.stop()
+            shared.unsubscribe(key, changed)
+
+
+class _SharedWatch:
+    """One long-lived watch per directory, waking the threads in ``Bus.wait_for``."""
+
+    _instances: dict[Path, _SharedWatch] = {}
+    _instances_lock = threading.Lock()
+
+    def __init__(self, directory: Path) -> None:
+        self._lock = threading.Lock()
+        self._waiters: dict[str, set[threading.Event]] = {}
+        self._watcher = BusWatcher(directory, None, self._changed)
+        self._watcher.start()
+
+    @classmethod
+    def of(cls, directory: Path) -> _SharedWatch:
+        key = Path(directory).resolve()
+        with cls._instances_lock:
+            found = cls._instances.get(key)
+            if found is None:
+                found = cls._instances[key] = cls(key)
+            return found
+
+    def subscribe(self, key: str, event: threading.Event) -> None:
+        with self._lock:
+            self._waiters.setdefault(key, set()).add(event)
+
+    def unsubscribe(self, key: str, event: threading.Event) -> None:
+        with self._lock:
+            waiting = self._waiters.get(key)
+            if waiting is not None:
+                waiting.discard(event)
+                if not waiting:
+                    del self._waiters[key]
+
+    def _changed(self, key: str) -> None:
+        with self._lock:
+            events = list(self._waiters.get(key, ()))
+        for event in events:
+            event.set()
+
+
+def watch_directory(directory: Path, names: Iterable[str],
+                    callback: Callable[[str], None]) -> BusWatcher:
+    """Watch ``<name>.json`` files of any directory (the config files) like bus keys."""
+    watcher = BusWatcher(Path(directory), set(names), callback)
+    watcher.start()
+    return watcher
 
 
 class _Handler:
     """Watchdog event handler (duck-typed: watchdog calls ``dispatch``)."""
 
-    def __init__(self, keys: set[str], callback: Callable[[str], None]) -> None:
-        self.keys = keys
+    def __init__(self, keys: set[str] | None, callback: Callable[[str], None]) -> None:
+        self.keys = keys  # None: every key
         self.callback = callback
 
     def dispatch(self, event: Any) -> None:
@@ -187,17 +240,33 @@ class _Handler:
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             name = os.path.basename(os.fsdecode(raw)) if raw else ""
             key = name[: -len(_SUFFIX)].split(_QUEUE_SEP, 1)[0] if name.endswith(_SUFFIX) else ""
-            if key in self.keys:
+            if key and (self.keys is None or key in self.keys):
                 try:
                     self.callback(key)
                 except Exception:  # a watcher must survive its callback
                     logger.exception("bus watch callback failed for %s", name)
 
 
+class _StoppedEmitterFilter(logging.Filter):
+    """Drop watchdog's error for an inotify read that returns after its watch stopped.
+
+    Stopping an observer while its emitter waits in a read makes watchdog log
+    "queue_events() called when the thread is inactive": the watch is gone, nothing is
+    lost, and an operator should not see an ERROR for a clean stop.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "called when the thread is inactive" not in record.getMessage()
+
+
+_QUIET = _StoppedEmitterFilter()
+
+
 class BusWatcher:
     """A running watch on some keys; inotify first, a polling observer as fallback."""
 
-    def __init__(self, directory: Path, keys: set[str], callback: Callable[[str], None]) -> None:
+    def __init__(self, directory: Path, keys: set[str] | None,
+                 callback: Callable[[str], None]) -> None:
         self.directory = directory
         self.handler = _Handler(keys, callback)
         self.observer: Any = None
@@ -208,6 +277,7 @@ class BusWatcher:
         from watchdog.observers import Observer
         from watchdog.observers.polling import PollingObserver
 
+        logging.getLogger("watchdog.observers.inotify").addFilter(_QUIET)  # once: a set
         self.directory.mkdir(parents=True, exist_ok=True)
         try:
             self.observer = self._started(Observer())

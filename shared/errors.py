@@ -53,6 +53,17 @@ class ConfigError(LedpanelError):
     status = 500
 
 
+class ConfigFileInvalid(ConfigError):
+    """A config file on disk does not parse or is not a JSON object.
+
+    Not a failure of the server: the file must be fixed (the raw config editor, a hand
+    edit or a backup), so it answers 409 naming the file, line and column.
+    """
+
+    error_code = "CONFIG_INVALID_JSON"
+    status = 409
+
+
 class AtomicWriteError(LedpanelError):
     """A file could not be replaced atomically; the old content is untouched."""
 

@@ -102,22 +102,23 @@ def read_json_file(path: Path, what: str) -> Any:
     column (``details``: ``file``, ``line``, ``column``); a missing file raises
     ``FILE_NOT_FOUND`` and an unreadable one ``CONFIG_ERROR``. Callers check the shape.
     """
-    from shared.errors import ConfigError
+    from shared.errors import ConfigFileInvalid
 
     path = Path(path)
     text = decode_utf8(read_file_bytes(path, what), path, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise ConfigError(
+        raise ConfigFileInvalid(
             f"{what} {path.name} is not valid JSON: {err.msg} at line {err.lineno}, "
             f"column {err.colno} ({path})",
             error_code="CONFIG_INVALID_JSON",
             details={"file": str(path), "line": err.lineno, "column": err.colno},
         ) from err
     except ValueError as err:  # a number with more digits than Python converts
-        raise ConfigError(f"{what} {path.name} is not usable JSON: {err} ({path})",
-                          error_code="CONFIG_INVALID_JSON", details={"file": str(path)}) from err
+        raise ConfigFileInvalid(f"{what} {path.name} is not usable JSON: {err} ({path})",
+                                error_code="CONFIG_INVALID_JSON",
+                                details={"file": str(path)}) from err
 
 
 def read_file_bytes(path: Path, what: str) -> bytes:
@@ -141,14 +142,14 @@ def decode_utf8(data: bytes, path: Path, what: str, advice: str = "") -> str:
     The error is ``CONFIG_INVALID_JSON`` with ``details`` ``file``, ``line`` and
     ``column``; ``advice`` is appended to the message.
     """
-    from shared.errors import ConfigError
+    from shared.errors import ConfigFileInvalid
 
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise ConfigError(
+        raise ConfigFileInvalid(
             f"{what} {path.name} is not UTF-8 text: byte 0x{data[err.start]:02x} at line "
             f"{line}, column {column} ({path}){'; ' + advice if advice else ''}",
             error_code="CONFIG_INVALID_JSON",

@@ -9,6 +9,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from shared.daemon_lock import WEB, AlreadyRunning, DaemonLock
 from shared.errors import LedpanelError
 from shared.paths import ensure_writable_dir, resolve_paths
 from shared.version import CORE_VERSION
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("ledpanel.web")
 
 DEFAULT_PORT = 5000
+EXIT_ALREADY_RUNNING = 3
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -44,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
                           plugins_dir=args.plugins_dir)
     try:
         ensure_writable_dir(paths.cache_dir)
+        lock = DaemonLock.acquire(paths.cache_dir, WEB)
+    except AlreadyRunning as err:
+        logger.error("cannot start: %s", err.message)
+        return EXIT_ALREADY_RUNNING
     except LedpanelError as err:
         logger.error("cannot start: %s", err.message)
         return 2
@@ -78,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         server.close()
+        lock.release()
     logger.info("ledpanel-web stopped")
     return 0
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from shared import bus as keys
 from shared.bus import Bus
-from shared.display_status import service_state, timestamp
+from shared.config.hardware_rule import restart_settings_changed
+from shared.display_status import RUNNING, STARTING, read_display, service_state, timestamp
 from web_service.settings import WebSettings
 
 PREVIEW_VIEWER_WINDOW = 10.0
@@ -20,18 +21,28 @@ class DisplayLink:
         self.bus = bus
         self.settings = settings
 
-    def state(self) -> dict[str, Any] | None:
-        """Return the display daemon's last published state."""
-        return self.bus.read(keys.DISPLAY_STATE)
+    def state(self) -> tuple[dict[str, Any] | None, int | None]:
+        """Return the display's last published state and the pid holding its lock."""
+        return read_display(self.bus)
 
-    def service_state(self, state: dict[str, Any] | None = None) -> str:
-        """Return ``running``, ``stopped`` or ``not_running`` from the heartbeat."""
-        state = self.state() if state is None else state
-        return service_state(state, time.time(), self.settings.heartbeat_stale_after)
+    def service_state(self) -> str:
+        """Return ``running``, ``starting``, ``stopped`` or ``not_running`` (its lock)."""
+        return service_state(*self.state())
 
     def hardware(self) -> dict[str, Any] | None:
         """Return the hardware status record."""
         return self.bus.read(keys.HARDWARE_STATUS)
+
+    def restart_settings(self, config: dict[str, Any]) -> list[str]:
+        """Return the panel settings of ``config`` that differ from the running display's.
+
+        Empty while the display service is not running: it reads them when it starts.
+        """
+        if self.service_state() != RUNNING:
+            return []
+        hardware = self.hardware() or {}
+        running = hardware.get("settings")
+        return restart_settings_changed(running, config) if isinstance(running, dict) else []
 
     def on_demand(
         self, payload: dict[str, Any]
@@ -42,7 +53,7 @@ class DisplayLink:
         that carried it; both are None when the display did not answer in time.
         """
         request_id = self.bus.request(keys.DISPLAY_ON_DEMAND_REQUEST, payload)
-        if self.service_state() != "running":
+        if self.service_state() not in (RUNNING, STARTING):
             return request_id, None, None
 
         def answered(value: dict[str, Any] | None) -> bool:

@@ -41,6 +41,10 @@ class PluginCatalog:
         """Return the installed plugin records (no ``icon``); read them, never change them."""
         return self._refresh()[0]
 
+    def plugin_ids(self) -> frozenset[str]:
+        """Return the ids of the installed plugins."""
+        return frozenset(self._refresh()[1])
+
     def record(self, plugin_id: str, *, missing_status: int = 400) -> dict[str, Any]:
         """Return one installed plugin's record.
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shared.display_status import DEFAULT_STALE_AFTER
 from shared.paths import Paths, resolve_paths
 
 
@@ -17,5 +16,3 @@ class WebSettings:
     port: int = 5000
     # How long an on-demand call waits for the display daemon's acknowledgement.
     ack_timeout: float = 2.0
-    # A display heartbeat older than this means the display service is not running.
-    heartbeat_stale_after: float = DEFAULT_STALE_AFTER

@@ -2,7 +2,8 @@
 
 Order, so the reported cause is the real one:
 
-1. ``--headless``: the in-memory canvas, cause ``forced``.
+1. ``--headless``: the in-memory canvas, cause ``forced``, ``ok`` (asked for, so not a
+   failure); it wins over emulator mode, and a warning says so.
 2. Emulator mode (``--emulator`` or ``display.emulator``): the RGBMatrixEmulator; the
    hardware rules only warn.
 3. Otherwise the hardware rules are checked first: a refused setting gives cause
@@ -12,7 +13,9 @@ Order, so the reported cause is the real one:
    not starting, gives cause ``library`` with a hint, the only cause that has one.
 
 Every fallback runs the headless canvas at the effective size (after pixel mappers),
-so plugins lay out for the panel that is configured. A geometry value that breaks its
+so plugins lay out for the panel that is configured. ``settings`` records the panel
+settings this start used (``hardware_rule.panel_settings``): a later save asks for a
+restart only when it changes them. A geometry value that breaks its
 rule is replaced by its default for that size (a warning says so), so a refused
 setting such as rows 100000 never sizes a canvas. The record is published on the bus
 as ``hardware_status`` on every start.
@@ -38,6 +41,7 @@ from display_service.matrix.rgbmatrix_backend import (
     RGBMatrixBackend,
     rebuild_hint,
 )
+from shared.config.hardware_rule import panel_settings
 from shared.hardware import (
     ORIENTATION,
     BoardReader,
@@ -90,17 +94,23 @@ def open_backend(
         "ok": False, "backend": HeadlessMatrix.name, "cause": None, "error": None,
         "hint": None, "requested_size": _size(requested_size(hardware)),
         "effective_size": effective, "warnings": list(resized), "board": None,
-        "at": time.time(),
+        "at": time.time(), "settings": panel_settings(config),
     }
     brightness = configured_brightness(config)
+    emulated = emulator or _section(config, "").get("emulator") is True
     if force_headless:
-        status["cause"] = "forced"
+        # Asked for: a normal way to run (development, tests), not a failure.
+        status.update(ok=True, cause="forced")
+        if emulated:
+            source = "--emulator" if emulator else "display.emulator"
+            status["warnings"].append(Problem(
+                "display.emulator", f"{source} is set but --headless wins: rendering into "
+                "memory, not into the emulator", "warning").as_dict())
         return HeadlessMatrix(effective["width"], effective["height"], brightness), status
     board = board_reader()
     status["board"] = board
     problems = [_orientation_warning(p) if p.setting == ORIENTATION else p
                 for p in check_config(config, board=board)]
-    emulated = emulator or _section(config, "").get("emulator") is True
     try:
         if emulated:
             status["warnings"] = [p.as_warning().as_dict() for p in problems] + resized

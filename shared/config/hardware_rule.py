@@ -57,6 +57,27 @@ def restart_settings_changed(stored: dict[str, Any], new: dict[str, Any]) -> lis
     return sorted(changed - LIVE_SETTINGS)
 
 
+def panel_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """Return the part of ``config`` the display service reads only at start.
+
+    The display publishes it in ``hardware_status.settings``; a save asks for a restart
+    only when it differs from that (``restart_settings_changed``).
+    """
+    found: dict[str, Any] = {}
+    display = _object(config.get("display"))
+    emulator = sorted(f"display.{key}" for key in display if str(key).startswith("emulator"))
+    for path in (*RESTART_SETTINGS, *emulator):
+        value = _at(config, path)
+        if value is _MISSING:
+            continue
+        node = found
+        parts = path.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return found
+
+
 def check_hardware_save(
     new_main: dict[str, Any],
     stored_main: dict[str, Any],

@@ -91,22 +91,28 @@ def check_limit(name: str, value: Any, limit: Limit | None = None) -> None:
 
 
 def check_config_limits(config: dict[str, Any], stored: dict[str, Any] | None = None) -> None:
-    """Check every limited value of a whole config (the raw editor's replacement).
+    """Check every limited value of a whole config; raise on the first out of range.
 
     Ranges come from ``LIMITS``, allowed words and times of day from ``values.RULES``.
-
     With ``stored``, a value equal to the stored one is not checked again, so a value
     the replacement does not change never blocks a save.
     """
     for pattern, limit in LIMITS.items():
-        for parts, value in _expand(config, pattern.split("."), []):
-            if stored is not None and _stored_equal(stored, parts, value):
-                continue
-            check_limit(".".join(parts), value, limit)
+        for name, value in matches(config, pattern, stored):
+            check_limit(name, value, limit)
     for pattern in RULES:
-        for parts, value in _expand(config, pattern.split("."), []):
-            if stored is None or not _stored_equal(stored, parts, value):
-                check_value(".".join(parts), value)
+        for name, value in matches(config, pattern, stored):
+            check_value(name, value)
+
+
+def matches(config: dict[str, Any], pattern: str,
+            stored: dict[str, Any] | None = None) -> list[tuple[str, Any]]:
+    """Return ``(dotted name, value)`` for each value at ``pattern`` (``*``: any one key).
+
+    With ``stored``, values equal to the stored ones (same type too) are left out.
+    """
+    return [(".".join(parts), value) for parts, value in _expand(config, pattern.split("."), [])
+            if stored is None or not _stored_equal(stored, parts, value)]
 
 
 def check_finite(value: Any, name: str) -> None:

@@ -23,9 +23,10 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
+from shared.config.brightness import settle_brightness
 from shared.config.coerce import KEEP, coerce_value, kind_for
 from shared.config.core_form import FORM_SECTION_FIELD, apply_form_body, form_fields
 from shared.config.hardware_rule import check_hardware_save
@@ -35,9 +36,10 @@ from shared.config.prepare import prepare_plugin_config, validate_plugin_config
 from shared.config.reserved import (
     SECRETS_RESERVED,
     is_plugin_key,
-    not_an_object,
     plugin_sections,
     require_object_sections,
+    section_error,
+    unknown_key_error,
 )
 from shared.config.secrets import split_secrets
 from shared.config.template import load_template
@@ -73,13 +75,21 @@ def apply_json_body(
     return deep_merge(stored_main, _typed(body, "", template, stored_main))
 
 
-def split_plugin_sections(body: JsonObject) -> tuple[JsonObject, dict[str, JsonObject]]:
+def split_plugin_sections(
+    body: JsonObject, plugin_ids: Collection[str] | None = None
+) -> tuple[JsonObject, dict[str, JsonObject]]:
     """Return ``(core_part, plugin_part)`` of a body; control fields (``__*``) are dropped.
 
     Every key outside the reserved core keys is a plugin section; a value there that is
-    not a JSON object raises ValidationError naming the key.
+    not a JSON object raises ValidationError naming the key (an unknown key, with the
+    close one, when it names no installed plugin: ``plugin_ids``). With ``plugin_ids``,
+    a section for a plugin that is not installed is refused too.
     """
-    require_object_sections(body)
+    require_object_sections(body, plugin_ids)
+    if plugin_ids is not None:
+        for key, value in plugin_sections(body).items():
+            if key not in plugin_ids:
+                raise unknown_key_error(key, value, plugin_ids)
     plugins = plugin_sections(body)
     core = {k: v for k, v in body.items() if k not in plugins and not k.startswith("__")}
     return core, plugins
@@ -150,10 +160,13 @@ def plan_main_save(
     schema_for: SchemaFor,
     template: JsonObject | None = None,
     warnings: list[dict[str, str]] | None = None,
+    plugin_ids: Collection[str] | None = None,
 ) -> tuple[JsonObject, JsonObject, list[str]]:
     """Return ``(new_main, new_secrets, changed_sections)`` for a POST /config/main body.
 
     Hardware warnings (rule 4) are appended to ``warnings`` when it is given.
+    ``plugin_ids`` (the installed plugins) lets a misspelt key be named as such. The two
+    brightness keys stay one value (``settle_brightness``).
     """
     if not isinstance(body, dict):
         raise ValidationError("the request body must be a JSON object", error_code="INVALID_JSON")
@@ -164,7 +177,7 @@ def plan_main_save(
         touched |= {str(s).split(".")[0] for s in _as_list(body.get(FORM_SECTION_FIELD))}
         sections = {k: new_main[k] for k in touched if k in plugin_sections(new_main)}
     else:
-        core, sections = split_plugin_sections(body)
+        core, sections = split_plugin_sections(body, plugin_ids)
         new_main = apply_json_body(stored_main, core, template=template)
     _refuse_replaced_sections(stored_main, new_main)
     schemas: dict[str, JsonObject | None] = {}
@@ -190,6 +203,7 @@ def plan_main_save(
     found = check_hardware(new_main, stored_main, body)
     if warnings is not None and found:
         warnings.extend(found)
+    settle_brightness(stored_main, new_main)
     changed = changed_sections(stored_main, new_main, stored_secrets, new_secrets)
     refuse_non_finite(changed, new_main, new_secrets)
     return new_main, new_secrets, changed
@@ -238,8 +252,9 @@ def _typed(body: JsonObject, prefix: str, template: JsonObject, stored: JsonObje
         name = f"{prefix}{key}"
         if not prefix and (key.startswith("__") or is_plugin_key(key)):
             if not key.startswith("__"):
-                if not isinstance(value, dict):
-                    raise not_an_object(key)
+                error = section_error(key, value, None)
+                if error is not None:
+                    raise error
                 typed[key] = value
             continue
         kind = kind_for(name, template, stored)

@@ -29,7 +29,7 @@ from shared.config.merge import same_json
 from shared.config.migrate import migrate
 from shared.config.secrets import keep_secrets_secret, merge_secrets
 from shared.config.template import load_template
-from shared.errors import ConfigError, ValidationError
+from shared.errors import ConfigError, ConfigFileInvalid, ValidationError
 from shared.jsonfile import (
     atomic_write_json,
     decode_utf8,
@@ -227,7 +227,7 @@ class ConfigStore:
                 return None
             raise
         if not isinstance(data, dict):
-            raise ConfigError(
+            raise ConfigFileInvalid(
                 f"{path.name} must hold a JSON object, not {type(data).__name__} ({path})",
                 error_code="CONFIG_INVALID_JSON",
                 details={"file": str(path)},

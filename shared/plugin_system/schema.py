@@ -82,3 +82,30 @@ def load_schema(
     """
     path = locate_schema(plugin_id, paths, plugins_dir, plugin_dir)
     return None if path is None else read_schema_file(path, plugin_id)
+
+
+def schema_lookup(paths: Paths, plugins_dir: Path) -> tuple[set[str], Any]:
+    """Return the installed plugin ids and a ``schema_for(plugin_id)`` for config checks.
+
+    A plugin is installed when it has a folder in the plugins directory or in
+    ``plugins/``; ``schema_for`` raises ValidationError ``UNKNOWN_PLUGIN`` for any other
+    id (the config rules leave such sections unchecked) and ``PluginSchemaError`` for a
+    broken schema file.
+    """
+    from shared.errors import ValidationError
+
+    installed: set[str] = set()
+    for directory in schema_search_dirs(paths, plugins_dir):
+        try:
+            installed |= {child.name for child in Path(directory).iterdir()
+                          if child.is_dir() and not child.name.startswith(".")}
+        except OSError:
+            continue
+
+    def schema_for(plugin_id: str) -> dict[str, Any] | None:
+        if plugin_id not in installed:
+            raise ValidationError(f"plugin {plugin_id!r} is not installed",
+                                  error_code="UNKNOWN_PLUGIN")
+        return load_schema(plugin_id, paths, plugins_dir)
+
+    return installed, schema_for

@@ -74,7 +74,7 @@ def test_plugins_get_the_shared_font_manager(tmp_path: Path) -> None:
     display = start_display(instance)
     try:
         report_file = instance.plugins_dir / "probe" / "report.json"
-        _state(instance, lambda s: s.get("frames_pushed"))
+        _state(instance, lambda s: s.get("first_frame_ms") is not None)
         report = json.loads(report_file.read_text())
     finally:
         assert display.stop() == 0, display.output()
@@ -116,7 +116,7 @@ def test_double_sided_halves_the_drawing_surface(tmp_path: Path) -> None:
     instance = _instance(tmp_path, display__double_sided=True)
     display = start_display(instance)
     try:
-        state = _state(instance, lambda s: s.get("frames_pushed"))
+        state = _state(instance, lambda s: s.get("first_frame_ms") is not None)
         report = json.loads((instance.plugins_dir / "probe" / "report.json").read_text())
     finally:
         assert display.stop() == 0, display.output()
@@ -129,7 +129,7 @@ def test_orientation_turns_the_drawing_surface(tmp_path: Path) -> None:
     instance = _instance(tmp_path, orientation=90, display__double_sided=True)
     display = start_display(instance)
     try:
-        state = _state(instance, lambda s: s.get("frames_pushed"))
+        state = _state(instance, lambda s: s.get("first_frame_ms") is not None)
         report = json.loads((instance.plugins_dir / "probe" / "report.json").read_text())
     finally:
         assert display.stop() == 0, display.output()

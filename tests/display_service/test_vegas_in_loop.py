@@ -220,6 +220,8 @@ def test_with_live_interrupt_false_live_content_waits_for_the_next_cycle(
         wait_until(lambda: state(bus).get("live_plugins") == ["z"], 5)
         assert state(bus).get("showing") == "full_screen"
         wait_until(lambda: state(bus).get("showing") == "live", 8)
-        frames = recorder.since(0)
+        # The state is written when the loop switches, the frame right after it.
+        frames = wait_until(lambda: any(solid(f, GREEN) for f in recorder.since(0))
+                            and recorder.since(0))
     first_live = next(i for i, f in enumerate(frames) if solid(f, GREEN))
     assert frames[first_live - 1].getpixel((WIDTH - 1, 0)) == (0, 0, 255)  # cycle 2 entered

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -17,6 +18,7 @@ import pytest
 from shared import bus as keys
 from shared.bus import Bus
 from shared.cli import main
+from shared.daemon_lock import DISPLAY, DaemonLock
 
 PLUGIN_ID = "cli-test-clock"
 SCHEMA = {
@@ -122,46 +124,69 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
+@pytest.fixture
+def running_display(tmp_path: Path) -> Iterator[Bus]:
+    """Hold the display lock in ``tmp_path`` as a running display daemon would."""
+    lock = DaemonLock.acquire(tmp_path, DISPLAY)
+    yield Bus(tmp_path)
+    lock.release()
+
+
+def _running_state(**fields: Any) -> dict[str, Any]:
+    return {"service": "running", "pid": os.getpid(), "on_demand": {"state": "idle"}, **fields}
+
+
 def test_status_falls_back_to_the_bus_when_the_web_is_unreachable(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], running_display: Bus
 ) -> None:
-    bus = Bus(tmp_path)
     now = time.time()
-    bus.publish(keys.DISPLAY_STATE, {
-        "pid": 1, "started_at": now - 3700, "updated_at": now, "plugin_id": "clock",
-        "mode": "analog", "on_demand": {"state": "idle"}, "brightness": 80, "fps": 30,
-    })
-    bus.publish(keys.HARDWARE_STATUS, {
+    running_display.publish(keys.DISPLAY_STATE, _running_state(
+        started_at=now - 3700, plugin_id="clock", mode="analog", showing="rotation",
+        power="on", brightness=80, fps=30))
+    running_display.publish(keys.HARDWARE_STATUS, {
         "ok": False, "backend": "headless", "cause": "settings",
         "error": "rows 7 is not supported", "hint": "use 16, 32 or 64",
     })
     code = main(["status", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
-    captured = capsys.readouterr()
-    assert code == 0
-    assert "reading the bus in" in captured.err and "cannot reach the web service" in captured.err
-    assert "running" in captured.out and ", up 1h 01m" in captured.out
-    assert "clock / analog" in captured.out
-    assert "cause: settings" in captured.out and "rows 7 is not supported" in captured.out
+    out = capsys.readouterr().out
+    assert code == 3  # the web service is down
+    assert "not running (cannot reach the web service" in out and "read the bus in" in out
+    assert f"display service:   running (pid {os.getpid()}, up 1h 01m)" in out
+    assert "panel:             showing clock / analog" in out
+    assert "no panel output: panel settings refused: rows 7 is not supported" in out
 
 
-def test_status_json_fallback_prints_the_raw_bus_records(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_status_json_has_one_shape_with_the_web_up_or_down(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], running_display: Bus,
+    stub_web: StubWeb
 ) -> None:
-    Bus(tmp_path).publish(keys.DISPLAY_STATE, {"updated_at": 1.0, "plugin_id": "clock"})
+    running_display.publish(keys.DISPLAY_STATE, _running_state(
+        plugin_id="clock", mode="clock", showing="rotation", power="on"))
     code = main(["status", "--json", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
-    data = json.loads(capsys.readouterr().out)
-    assert code == 0
-    assert data["source"] == "bus"
-    assert data["display_state"]["plugin_id"] == "clock"
-    assert data["hardware_status"] is None
+    down = json.loads(capsys.readouterr().out)
+    assert code == 3 and down["source"] == "bus" and down["web"]["service"] == "not_running"
+    assert down["display"]["plugin_id"] == "clock" and down["hardware"] is None
+    stub_web.routes[("GET", "/api/v3/system/status")] = (200, envelope({
+        **{k: v for k, v in down.items() if k not in ("source", "url", "cache_dir")},
+        "web": {"service": "running", "uptime_seconds": 3}}))
+    code = main(["status", "--json", "--url", stub_web.url])
+    up = json.loads(capsys.readouterr().out)
+    assert code == 0 and up["source"] == "web"
+    shared_keys = {"source", "url", "version", "display", "hardware", "config", "web", "host"}
+    assert shared_keys <= set(up) and shared_keys <= set(down)
+    assert up["display"] == down["display"]
 
 
-def test_status_with_a_stale_heartbeat_says_not_running(
+def test_status_without_the_display_lock_says_not_running_and_nothing_stale(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    Bus(tmp_path).publish(keys.DISPLAY_STATE, {"updated_at": time.time() - 60})
-    main(["status", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
-    assert "display service:   not running" in capsys.readouterr().out
+    Bus(tmp_path).publish(keys.DISPLAY_STATE, _running_state(
+        plugin_id="clock", mode="clock", showing="rotation", fps=30.0))  # left by a crash
+    code = main(["status", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 3
+    assert "display service:   not running" in out and "panel:             not running" in out
+    assert "clock" not in out and "30.0" not in out
 
 
 @dataclass
@@ -263,21 +288,73 @@ def test_status_summarises_the_api_answer(
     now = time.time()
     stub_web.routes[("GET", "/api/v3/system/status")] = (200, envelope({
         "version": "3.8.0",
-        "display": {"service": "running", "plugin_id": "clock", "mode": "digital",
+        "display": {"service": "running", "pid": 42, "plugin_id": "clock", "mode": "digital",
+                    "summary": "showing clock / digital (on-demand)",
                     "on_demand": {"state": "active", "plugin_id": "clock", "mode": "digital",
                                   "pinned": True},
-                    "brightness": 70, "fps": 29.5, "heartbeat_at": now, "started_at": now},
-        "hardware": {"ok": True, "backend": "headless"},
-        "web": {"uptime_seconds": 125},
+                    "brightness": 70, "fps": 29.5, "started_at": now},
+        "hardware": {"ok": True, "backend": "headless", "summary": "headless 128x32 (no panel "
+                     "attached; rendering into memory)"},
+        "config": {"ok": False, "problems": [{"message": "config.json changed but was not "
+                                                         "applied: brightness: too high"}]},
+        "web": {"service": "running", "uptime_seconds": 125},
         "host": {"load": [0.1, 0.2, 0.3], "memory": {"used_percent": 41.0},
                  "cpu_temperature_c": None},
     }))
     assert main(["status", "--url", stub_web.url]) == 0
     out = capsys.readouterr().out
-    assert "ledpanel 3.8.0" in out and "web service up 2m 05s" in out
+    assert "ledpanel 3.8.0" in out and "running (up 2m 05s)" in out
+    assert "panel:             showing clock / digital (on-demand)" in out
     assert "on-demand:         active: clock / digital (pinned)" in out
-    assert "hardware:          ok (headless)" in out
+    assert "hardware:          headless 128x32 (no panel attached" in out
+    assert "config:            1 problem(s)" in out and "brightness: too high" in out
     assert "load 0.1 0.2 0.3, memory 41.0% used" in out
+
+
+def test_status_exits_3_when_the_display_is_down_behind_a_running_web(
+    stub_web: StubWeb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stub_web.routes[("GET", "/api/v3/system/status")] = (200, envelope({
+        "version": "3.8.0", "display": {"service": "not_running", "summary": "not running"},
+        "hardware": None, "config": {"ok": True, "problems": []},
+        "web": {"service": "running", "uptime_seconds": 1}, "host": {}}))
+    assert main(["status", "--url", stub_web.url]) == 3
+    assert "panel:             not running" in capsys.readouterr().out
+
+
+def test_status_follows_the_web_port_in_the_config(
+    tmp_path: Path, stub_web: StubWeb, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LEDPANEL_WEB_URL", raising=False)
+    monkeypatch.delenv("LEDPANEL_WEB_PORT", raising=False)
+    port = int(stub_web.url.rsplit(":", 1)[1])
+    (tmp_path / "config.json").write_text(json.dumps({"web": {"port": port}}))
+    stub_web.routes[("POST", "/api/v3/display/on-demand/stop")] = (
+        200, envelope({"state": "stopped"}))
+    assert main(["on-demand", "stop", "--config-dir", str(tmp_path)]) == 0
+    assert stub_web.requests[-1][:2] == ("POST", "/api/v3/display/on-demand/stop")
+
+
+@pytest.mark.parametrize(("argv", "env", "words"), [
+    (["status", "--url", "ftp://x"], {}, "argument --url: must be the web service's address"),
+    (["status", "--url", "http://h:99999"], {}, "argument --url"),
+    (["status"], {"LEDPANEL_WEB_URL": "localhost"}, "LEDPANEL_WEB_URL: must be"),
+    (["status"], {"LEDPANEL_WEB_PORT": "70000"}, "LEDPANEL_WEB_PORT: must be a port number"),
+    (["on-demand", "start", "x", "--duration", "-3"], {}, "argument --duration: must be a "
+                                                          "positive number"),
+])
+def test_bad_flags_and_variables_are_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str],
+    env: dict[str, str], words: str
+) -> None:
+    for name in ("LEDPANEL_WEB_URL", "LEDPANEL_WEB_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_usage_errors_return_2_without_traceback(capsys: pytest.CaptureFixture[str]) -> None:
@@ -286,9 +363,10 @@ def test_usage_errors_return_2_without_traceback(capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize(("plugin_system", "problem"), [
-    ("x", "config.json: plugin_system: must be an object"),
-    ([1], "config.json: plugin_system: must be an object"),
-    ({"plugins_directory": 5}, "config.json: plugin_system.plugins_directory: must be a string"),
+    ("x", "config.json: plugin_system: must be an object (got 'x')"),
+    ([1], "config.json: plugin_system: must be an object (got an array)"),
+    ({"plugins_directory": 5}, "config.json: plugin_system.plugins_directory: must be text "
+                               "(got 5)"),
 ])
 def test_validate_reports_a_plugin_system_of_the_wrong_shape_without_traceback(
     dirs: Dirs, capsys: pytest.CaptureFixture[str], plugin_system: Any, problem: str
@@ -310,7 +388,7 @@ def test_validate_names_a_plugin_whose_schema_is_not_a_json_schema(
     assert dirs.validate() == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1
-    assert out[0].startswith(f"{PLUGIN_ID}: ") and "not a valid JSON Schema" in out[0]
+    assert out[0].startswith(f"config.json: {PLUGIN_ID}: ") and "not a valid JSON Schema" in out[0]
 
 
 def test_validate_leaves_reserved_secrets_sections_out(
@@ -325,39 +403,29 @@ def test_validate_leaves_reserved_secrets_sections_out(
     assert dirs.validate() == 0, capsys.readouterr().out
 
 
-@pytest.mark.parametrize("updated_at", ["yesterday", None, [1], True, "nan", {"t": 1}])
-def test_status_fallback_reads_a_malformed_heartbeat_as_not_running(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], updated_at: Any
-) -> None:
-    Bus(tmp_path).publish(keys.DISPLAY_STATE, {"updated_at": updated_at,
-                                               "started_at": "long ago"})
-    code = main(["status", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
-    captured = capsys.readouterr()
-    assert code == 0
-    assert "display service:   not running" in captured.out
-    assert "Traceback" not in captured.err
-
-
 def test_service_state_is_one_rule_for_the_web_and_the_cli() -> None:
     from shared.display_status import service_state
 
-    assert service_state(None, 100.0, 5.0) == "not_running"
-    assert service_state({}, 100.0, 5.0) == "not_running"
-    assert service_state({"service": "stopped", "updated_at": 100.0}, 100.0, 5.0) == "stopped"
-    assert service_state({"updated_at": 96.0}, 100.0, 5.0) == "running"
-    assert service_state({"updated_at": 94.0}, 100.0, 5.0) == "not_running"
-    assert service_state({"updated_at": "99"}, 100.0, 5.0) == "not_running"
-    assert service_state({"updated_at": float("nan")}, 100.0, 5.0) == "not_running"
+    assert service_state(None, None) == "not_running"
+    assert service_state({"service": "running", "pid": 7}, None) == "not_running"  # crashed
+    assert service_state({"service": "stopped"}, None) == "stopped"
+    assert service_state({"service": "running", "pid": 7}, 7) == "running"
+    assert service_state({"service": "running", "pid": 6}, 7) == "starting"  # an old record
+    assert service_state({"service": "running", "pid": "7"}, 7) == "starting"
+    assert service_state("garbage", 7) == "starting"
 
 
+@pytest.mark.parametrize("record", [
+    {"on_demand": "x", "started_at": [1], "plugin_id": 5, "showing": "sideways", "fps": "9"},
+    {"pid": "me", "service": ["running"]}, {"summary": None, "dimmed": "very"},
+])
 def test_status_fallback_survives_malformed_records(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], running_display: Bus,
+    record: dict[str, Any]
 ) -> None:
-    bus = Bus(tmp_path)
-    bus.publish(keys.DISPLAY_STATE, {"updated_at": time.time(), "on_demand": "x",
-                                     "started_at": [1]})
-    bus.publish(keys.HARDWARE_STATUS, {"ok": True})
+    running_display.publish(keys.DISPLAY_STATE, _running_state(**record))
+    running_display.publish(keys.HARDWARE_STATUS, {"ok": True, "effective_size": "big"})
     code = main(["status", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
-    out = capsys.readouterr().out
-    assert code == 0
-    assert "display service:   running" in out and "on-demand:         idle" in out
+    captured = capsys.readouterr()
+    assert code == 3 and "Traceback" not in captured.err
+    assert "display service:" in captured.out and "panel:" in captured.out

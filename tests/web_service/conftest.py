@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +13,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from shared import bus as keys
 from shared.bus import Bus
+from shared.config.hardware_rule import panel_settings
+from shared.daemon_lock import DISPLAY, DaemonLock
 from shared.paths import Paths
 from web_service.app import create_app
 from web_service.settings import WebSettings
@@ -58,6 +62,31 @@ class WebEnv:
     app: Flask
     client: FlaskClient
     bus: Bus
+    display_lock: DaemonLock | None = None
+
+    def start_display(self, **state: Any) -> None:
+        """Act as a running display daemon: hold its lock, publish state and hardware.
+
+        The hardware record's ``settings`` are the panel settings of the stored config,
+        as a display started on it would publish them.
+        """
+        if self.display_lock is None:
+            self.paths.cache_dir.mkdir(parents=True, exist_ok=True)
+            self.display_lock = DaemonLock.acquire(self.paths.cache_dir, DISPLAY)
+            self.bus.publish(keys.HARDWARE_STATUS, {
+                "ok": True, "backend": "headless", "cause": "forced",
+                "settings": panel_settings(self.config())})
+        self.publish_state(**state)
+
+    def publish_state(self, **state: Any) -> None:
+        """Publish ``display_state`` as the running display (this process) would."""
+        self.bus.publish(keys.DISPLAY_STATE, {"service": "running", "pid": os.getpid(),
+                                              "on_demand": {"state": "idle"}, **state})
+
+    def stop_display(self) -> None:
+        if self.display_lock is not None:
+            self.display_lock.release()
+            self.display_lock = None
 
     def config(self) -> dict[str, Any]:
         return json.loads(self.paths.config_file.read_text())
@@ -75,4 +104,6 @@ def web(tmp_path: Path) -> Iterator[WebEnv]:
     write_plugin(paths.plugins_dir(), "ticker", schema=None)
     app = create_app(WebSettings(paths=paths, ack_timeout=0.5))
     app.extensions["ledpanel"].store.ensure()
-    yield WebEnv(paths, app, app.test_client(), Bus(paths.cache_dir))
+    env = WebEnv(paths, app, app.test_client(), Bus(paths.cache_dir))
+    yield env
+    env.stop_display()

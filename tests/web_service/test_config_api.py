@@ -26,11 +26,11 @@ def test_json_save_changes_only_the_keys_it_sends(web):
     response = web.client.post("/api/v3/config/main", json={"brightness": 42})
     assert response.status_code == 200, response.get_json()
     after = web.config()
-    assert after["brightness"] == 42
-    after["brightness"] = before["brightness"]
+    assert after["brightness"] == after["display"]["hardware"]["brightness"] == 42
+    after["brightness"] = after["display"]["hardware"]["brightness"] = before["brightness"]
     assert after == before
     change = web.bus.read(keys.CONFIG_CHANGED)
-    assert change["sections"] == ["brightness"]
+    assert change["sections"] == ["brightness", "display"]
 
 
 def test_json_save_does_not_treat_a_missing_checkbox_as_unchecked(web):
@@ -111,6 +111,7 @@ def test_raw_post_replaces_the_whole_file_after_a_backup(web):
     del replacement["location"]
     response = web.client.post("/api/v3/config/raw/main", json=replacement)
     assert response.status_code == 200, response.get_json()
+    replacement["display"]["hardware"]["brightness"] = 5  # one setting, two keys
     assert web.config() == replacement
     assert len(_backups(web)) == 1
     assert "brightness" in web.bus.read(keys.CONFIG_CHANGED)["sections"]
@@ -145,20 +146,28 @@ def _unchanged(web, before, backups_before):
     assert _backups(web) == backups_before
 
 
-def test_non_object_plugin_sections_are_refused(web):
+@pytest.mark.parametrize(("body", "code", "message"), [
+    ({"clock": 5}, "INVALID_PLUGIN_CONFIG", "clock: a plugin section must be a JSON object"),
+    ({"brigthness": 70}, "UNKNOWN_KEY",
+     "brigthness: not a core setting or an installed plugin; did you mean 'brightness'?"),
+    ({"nosuchplugin": [1, 2]}, "UNKNOWN_KEY",
+     "nosuchplugin: not a core setting or an installed plugin"),
+    ({"clokc": {"interval": 5}}, "UNKNOWN_PLUGIN",
+     "clokc: no plugin of that name is installed; did you mean 'clock'?"),
+    ({"nosuchplugin": {"a": 1}}, "UNKNOWN_PLUGIN", "nosuchplugin: no plugin of that name is "
+                                                   "installed"),
+])
+def test_top_level_keys_that_are_neither_core_nor_a_plugin_section_are_named(
+        web, body, code, message):
     before, backups = web.paths.config_file.read_bytes(), _backups(web)
-    for body in ({"web-ui-info": "x"}, {"nosuchplugin": [1, 2]}, {"clock": 5}):
-        response = web.client.post("/api/v3/config/main", json=body)
-        assert response.status_code == 400, body
-        key = next(iter(body))
-        assert response.get_json()["message"] == f"{key}: a plugin section must be a JSON object"
-    response = web.client.post("/api/v3/config/main", json={"nosuchplugin": {"a": 1}})
-    assert response.status_code == 400
-    assert response.get_json()["error_code"] == "UNKNOWN_PLUGIN"
-    replacement = {**web.config(), "web-ui-info": "x"}
-    response = web.client.post("/api/v3/config/raw/main", json=replacement)
-    assert response.status_code == 400
-    assert "web-ui-info" in response.get_json()["message"]
+    response = web.client.post("/api/v3/config/main", json=body)
+    assert response.status_code == 400, body
+    assert response.get_json()["error_code"] == code
+    assert response.get_json()["message"] == message
+    if code == "UNKNOWN_KEY":  # the raw editor says the same
+        replacement = {**web.config(), **body}
+        answer = web.client.post("/api/v3/config/raw/main", json=replacement).get_json()
+        assert (answer["error_code"], answer["message"]) == (code, message)
     _unchanged(web, before, backups)
 
 

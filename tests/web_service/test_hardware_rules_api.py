@@ -213,6 +213,7 @@ RESTART = "Saved; restart the display service to apply the panel settings"
 ])
 def test_a_panel_setting_save_asks_for_a_restart(web, body: dict[str, Any],
                                                  setting: str) -> None:
+    web.start_display()
     response = web.client.post(MAIN, json=body)
     answer = response.get_json()
     assert response.status_code == 200, answer
@@ -227,6 +228,7 @@ def test_a_panel_setting_save_asks_for_a_restart(web, body: dict[str, Any],
     hardware(rows=32),                # as stored: nothing changed
 ])
 def test_other_saves_need_no_restart(web, body: dict[str, Any]) -> None:
+    web.start_display()
     answer = web.client.post(MAIN, json=body).get_json()
     assert answer["status"] == "success", answer
     assert answer["data"]["restart_required"] is False
@@ -235,12 +237,14 @@ def test_other_saves_need_no_restart(web, body: dict[str, Any]) -> None:
 
 
 def test_a_form_save_asks_for_a_restart_too(web) -> None:
+    web.start_display()
     response = web.client.post(MAIN, data={"__form_section": "display.hardware",
                                            "display.hardware.rows": "16"})
     assert response.get_json()["data"]["restart_required"] is True
 
 
 def test_the_raw_editor_asks_for_a_restart_when_a_panel_setting_changed(web) -> None:
+    web.start_display()
     replacement = web.config()
     replacement["brightness"] = 20
     answer = web.client.post(RAW, json=replacement).get_json()
@@ -251,3 +255,22 @@ def test_the_raw_editor_asks_for_a_restart_when_a_panel_setting_changed(web) -> 
     assert answer["data"]["restart_required"] is True
     assert answer["data"]["restart_settings"] == ["display.hardware.pwm_bits"]
     assert answer["message"] == RESTART
+
+
+def test_restart_is_asked_for_only_when_the_running_display_differs(web) -> None:
+    web.start_display()
+    first = web.client.post(MAIN, json=hardware(rows=16)).get_json()
+    assert first["data"]["restart_settings"] == ["display.hardware.rows"]
+    status = web.client.get("/api/v3/system/status").get_json()["data"]
+    assert status["hardware"]["restart_required"] is True
+    assert status["hardware"]["restart_settings"] == ["display.hardware.rows"]
+    back = web.client.post(MAIN, json=hardware(rows=32)).get_json()  # what it runs with
+    assert back["data"]["restart_required"] is False and back["message"] == "Configuration saved"
+    assert web.client.get("/api/v3/system/status").get_json()["data"]["hardware"][
+        "restart_required"] is False
+
+
+def test_no_restart_is_asked_for_while_the_display_is_not_running(web) -> None:
+    answer = web.client.post(MAIN, json=hardware(rows=16)).get_json()
+    assert answer["status"] == "success"
+    assert answer["data"]["restart_required"] is False  # it reads them when it starts

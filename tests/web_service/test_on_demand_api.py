@@ -52,8 +52,7 @@ def test_start_without_display_queues_the_request(web):
 
 def _answer_like_a_display(web, outcome_for):
     """Answer the next request the way the display daemon does (its outcome in state)."""
-    web.bus.publish(keys.DISPLAY_STATE, {"updated_at": time.time(), "on_demand": {"state": "idle"},
-                                         "requests": {}})
+    web.start_display(requests={})
 
     def respond():
         deadline = time.monotonic() + 5
@@ -62,11 +61,11 @@ def _answer_like_a_display(web, outcome_for):
             time.sleep(0.01)
         request = queued[0]
         outcome = outcome_for(request)
-        web.bus.publish(keys.DISPLAY_STATE, {
-            "updated_at": time.time(), "last_request_id": request["request_id"],
-            "plugin_id": request.get("plugin_id"), "mode": request.get("mode"),
-            "on_demand": {**outcome, "request_id": request["request_id"]},
-            "requests": {request["request_id"]: outcome}})
+        web.publish_state(
+            last_request_id=request["request_id"], plugin_id=request.get("plugin_id"),
+            mode=request.get("mode"),
+            on_demand={**outcome, "request_id": request["request_id"]},
+            requests={request["request_id"]: outcome})
 
     thread = threading.Thread(target=respond)
     thread.start()
@@ -126,13 +125,17 @@ def test_two_quick_requests_are_both_queued_in_order(web):
 
 
 @pytest.mark.parametrize("state", [
-    {"updated_at": "yesterday"}, {"updated_at": None}, {"updated_at": [1]},
-    {"updated_at": True}])
-def test_malformed_heartbeats_read_as_not_running(web, state):
+    {"service": "running", "pid": "me"}, {"service": None}, {"service": [1]},
+    {"service": "running", "pid": True}, {"updated_at": "yesterday"}])
+def test_malformed_states_never_read_as_running(web, state):
     web.bus.publish(keys.DISPLAY_STATE, state)
     response = web.client.get("/api/v3/system/status")
     assert response.status_code == 200
     assert response.get_json()["data"]["display"]["service"] == "not_running"
+    web.start_display()
+    web.bus.publish(keys.DISPLAY_STATE, state)  # the lock is held: it is only starting
+    display = web.client.get("/api/v3/system/status").get_json()["data"]["display"]
+    assert display["service"] == "starting" and display["plugin_id"] is None
 
 
 def test_malformed_viewer_mark_does_not_break_the_preview(web):

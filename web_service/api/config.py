@@ -6,13 +6,13 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 
-from shared.config.hardware_rule import RESTART_MESSAGE, restart_settings_changed
+from shared.config.hardware_rule import RESTART_MESSAGE
 from shared.config.raw_save import plan_raw_save
 from shared.config.save_rules import plan_main_save
 from shared.errors import ValidationError
 from web_service.api.requests import body_object, is_form, parse_json
 from web_service.envelope import Reply, ok
-from web_service.services import services
+from web_service.services import Saved, services
 
 bp = Blueprint("config", __name__)
 
@@ -40,18 +40,14 @@ def post_main() -> Reply:
     body = body_object()
     form = is_form() or "__form_section" in body
     warnings: list[dict[str, str]] = []
-    restart: list[str] = []
 
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         warnings.clear()
-        new_main, new_secrets, sections = plan_main_save(
-            main, secrets, body, form=form, schema_for=svc.catalog.schema_for,
-            warnings=warnings)
-        restart[:] = restart_settings_changed(main, new_main)
-        return new_main, new_secrets, sections
+        return plan_main_save(main, secrets, body, form=form, schema_for=svc.catalog.schema_for,
+                              warnings=warnings, plugin_ids=svc.catalog.plugin_ids())
 
-    changed = svc.save_config(plan).changed
-    return _saved(changed, warnings, restart, "Configuration saved")
+    saved = svc.save_config(plan)
+    return _saved(saved, warnings, "Configuration saved")
 
 
 @bp.get("/config/raw/main")
@@ -71,22 +67,22 @@ def post_raw() -> Reply:
                               error_code="INVALID_CONFIG")
 
     warnings: list[dict[str, str]] = []
-    restart: list[str] = []
 
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         warnings.clear()
         new_main, sections = plan_raw_save(main, replacement, schema_for=svc.catalog.schema_for,
+                                           plugin_ids=svc.catalog.plugin_ids(),
                                            stored_secrets=secrets, warnings=warnings)
-        restart[:] = restart_settings_changed(main, new_main)
         return new_main, secrets, sections
 
-    changed = svc.save_config(plan).changed
-    return _saved(changed, warnings, restart, "Configuration file replaced")
+    saved = svc.save_config(plan)
+    return _saved(saved, warnings, "Configuration file replaced")
 
 
-def _saved(changed: list[str], warnings: list[dict[str, str]], restart: list[str],
-           message: str) -> Reply:
-    """Answer a save; a changed panel setting asks for a display service restart."""
-    return ok({"changed_sections": changed, "warnings": warnings,
+def _saved(saved: Saved, warnings: list[dict[str, str]], message: str) -> Reply:
+    """Answer a save; panel settings that differ from the running display's ask for a
+    restart of the display service (``restart_required``, ``restart_settings``)."""
+    restart = services().display.restart_settings(saved.main)
+    return ok({"changed_sections": saved.changed, "warnings": warnings,
                "restart_required": bool(restart), "restart_settings": restart},
               RESTART_MESSAGE if restart else message)

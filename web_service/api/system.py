@@ -7,9 +7,12 @@ import time
 
 from flask import Blueprint
 
+from shared.config.health import config_report
+from shared.display_status import display_report, hardware_report
+from shared.errors import LedpanelError
+from shared.host_metrics import host_metrics
 from shared.version import CORE_VERSION
 from web_service.envelope import Reply, ok
-from web_service.host_metrics import host_metrics
 from web_service.services import services
 
 bp = Blueprint("system", __name__)
@@ -17,26 +20,29 @@ bp = Blueprint("system", __name__)
 
 @bp.get("/system/status")
 def status() -> Reply:
-    """Return display service state, hardware status, current plugin and host figures."""
+    """Return what the panel shows, the hardware, config problems and host figures.
+
+    ``display`` says only what is true now: while the display service is not running
+    every panel field is null and ``summary`` says "not running". ``hardware``
+    carries ``restart_required`` when the saved panel settings differ from the ones the
+    running display started with; ``config`` lists every known config problem.
+    """
     svc = services()
-    state = svc.display.state() or {}
-    on_demand = state.get("on_demand") or {"state": "idle"}
+    display = display_report(*svc.display.state())
+    hardware = hardware_report(svc.display.hardware())
+    if hardware is not None:
+        try:
+            restart = svc.display.restart_settings(svc.store.main_snapshot().data)
+        except LedpanelError:  # an unreadable config.json is reported under "config"
+            restart = []
+        hardware.update(restart_required=bool(restart), restart_settings=restart)
     return ok({
         "version": CORE_VERSION,
-        "display": {
-            "service": svc.display.service_state(state),
-            "plugin_id": state.get("plugin_id"),
-            "mode": state.get("mode"),
-            "on_demand": on_demand,
-            "brightness": state.get("brightness"),
-            "fps": state.get("fps"),
-            "heartbeat_at": state.get("updated_at"),
-            "started_at": state.get("started_at"),
-            "loaded_plugins": state.get("loaded_plugins"),
-            "load_errors": state.get("load_errors"),
-            "config_problem": state.get("config_problem"),
-        },
-        "hardware": svc.display.hardware(),
-        "web": {"uptime_seconds": round(time.time() - svc.started_at, 1), "pid": os.getpid()},
+        "display": display,
+        "hardware": hardware,
+        "config": config_report(svc.store, display),
+        "web": {"service": "running", "pid": os.getpid(), "host": svc.settings.host,
+                "port": svc.settings.port,
+                "uptime_seconds": round(time.time() - svc.started_at, 1)},
         "host": host_metrics(),
     })

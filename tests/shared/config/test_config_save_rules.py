@@ -281,7 +281,10 @@ def test_raw_save_must_be_an_object_and_validates_plugin_sections(
         plan_raw_save(stored, bad, schema_for=schema_for, stored_secrets=SECRETS)
     good = {**stored, "brightness": 3}
     new, changed = plan_raw_save(stored, good, schema_for=schema_for, stored_secrets=SECRETS)
-    assert new == good and changed == ["brightness"]
+    # One setting under two keys: the hardware one follows (shared.config.brightness).
+    assert new == {**good, "display": {**stored["display"], "hardware": {
+        **stored["display"]["hardware"], "brightness": 3}}}
+    assert changed == ["brightness", "display"]
     assert save_rules.needs_auto_update_setup(changed) is False
 
 

@@ -1,0 +1,78 @@
+"""What the ``ledpanel`` commands share: errors, the web service's address, API calls."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+from typing import Any
+
+from shared import cli_args
+from shared.paths import resolve_paths
+
+TIMEOUT = (2.0, 10.0)  # seconds to connect, seconds to read (on-demand waits for the ack)
+DEFAULT_PORT = 5000
+
+
+class CliError(Exception):
+    """A problem to report in one line, without a traceback (exit status 1)."""
+
+
+class Unreachable(CliError):
+    """The web daemon did not answer at all."""
+
+
+def web_url(args: argparse.Namespace) -> str:
+    """Return the web service's base URL.
+
+    ``--url``, else ``LEDPANEL_WEB_URL``, else ``http://127.0.0.1:<port>`` with the port
+    from ``LEDPANEL_WEB_PORT`` or ``web.port`` in config.json (the port the web daemon
+    itself listens on), else 5000.
+    """
+    if getattr(args, "url", None):
+        return str(args.url)
+    url = cli_args.from_env("LEDPANEL_WEB_URL", cli_args.web_url)
+    if url:
+        return url
+    port = cli_args.from_env("LEDPANEL_WEB_PORT", cli_args.port) or configured_port(
+        getattr(args, "config_dir", None))
+    return f"http://127.0.0.1:{port}"
+
+
+def configured_port(config_dir: str | None) -> int:
+    """Return ``web.port`` from config.json, 5000 when the file or the key is unusable."""
+    path = resolve_paths(config_dir=config_dir).config_file
+    config: Any = None
+    with contextlib.suppress(OSError, ValueError):
+        config = json.loads(path.read_text(encoding="utf-8"))
+    web = config.get("web") if isinstance(config, dict) else None
+    value = web.get("port") if isinstance(web, dict) else None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536:
+        return value
+    return DEFAULT_PORT
+
+
+def api(url: str, method: str, path: str, body: Any = None) -> dict[str, Any]:
+    """Call ``<url>/api/v3<path>`` and return the envelope; raise CliError on any failure."""
+    import requests
+
+    target = f"{url}/api/v3{path}"
+    try:
+        response = requests.request(method, target, json=body, timeout=TIMEOUT)
+    except requests.RequestException as err:
+        raise Unreachable(f"cannot reach the web service at {url}: {_reason(err)}") from err
+    envelope = None
+    with contextlib.suppress(ValueError):
+        envelope = response.json()
+    if not isinstance(envelope, dict):
+        raise CliError(f"{method} {target} answered HTTP {response.status_code} without JSON")
+    if response.status_code >= 400 or envelope.get("status") == "error":
+        code = f" [{envelope['error_code']}]" if envelope.get("error_code") else ""
+        message = envelope.get("message") or f"HTTP {response.status_code}"
+        raise CliError(f"{message}{code}")
+    return envelope
+
+
+def _reason(err: Exception) -> str:
+    markers = ("Connection refused", "timed out", "Name or service not known")
+    return next((m.lower() for m in markers if m in str(err)), type(err).__name__)

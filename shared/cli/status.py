@@ -1,0 +1,132 @@
+"""``ledpanel status``: what the panel shows, from the web service or, when it is down,
+from the bus files, in one shape either way.
+
+The JSON answer (``--json``) is the ``data`` of ``GET /api/v3/system/status`` with
+``source`` (``web`` or ``bus``) and ``url`` added: ``version``, ``display``,
+``hardware``, ``config``, ``web`` and ``host``. With the web down, ``web.service`` is
+``not_running`` and ``web.error`` says why; the other blocks are built from the bus by
+the same code the web runs (``shared.display_status``, ``shared.config.health``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from shared.cli.common import Unreachable, api, web_url
+from shared.display_status import RUNNING, bus_status, timestamp
+from shared.paths import DEVICE_CACHE_DIR, resolve_paths
+from shared.version import CORE_VERSION
+
+EXIT_DOWN = 3
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    url = web_url(args)
+    try:
+        report = {"source": "web", "url": url, **(api(url, "GET", "/system/status")
+                                                 .get("data") or {})}
+    except Unreachable as err:
+        report = bus_report(args, url, str(err))
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_report(report)
+    web_up = (report.get("web") or {}).get("service") == RUNNING
+    return 0 if web_up and (report.get("display") or {}).get("service") == RUNNING else EXIT_DOWN
+
+
+def bus_report(args: argparse.Namespace, url: str, reason: str) -> dict[str, Any]:
+    """Return the status report built from the bus and config files on this machine."""
+    from shared.config.health import config_report
+    from shared.config.store import ConfigStore
+    from shared.host_metrics import host_metrics
+
+    cache_dir = bus_dir(args.cache_dir)
+    paths = resolve_paths(config_dir=args.config_dir, cache_dir=cache_dir)
+    blocks = bus_status(cache_dir)
+    return {"source": "bus", "url": url, "cache_dir": str(cache_dir), "version": CORE_VERSION,
+            **blocks, "config": config_report(ConfigStore(paths), blocks["display"]),
+            "web": {"service": "not_running", "error": reason}, "host": host_metrics()}
+
+
+def bus_dir(flag: str | None) -> Path:
+    """Return the bus directory: flag or environment, else the device's, else the checkout's."""
+    if flag or os.environ.get("LEDPANEL_CACHE_DIR") or os.environ.get("CACHE_DIRECTORY"):
+        return resolve_paths(cache_dir=flag).cache_dir
+    # Over SSH on a device nothing sets the variable the units set: look where they point.
+    return DEVICE_CACHE_DIR if DEVICE_CACHE_DIR.is_dir() else resolve_paths().cache_dir
+
+
+def print_report(report: dict[str, Any]) -> None:
+    """Print the report for a person."""
+    web = report.get("web") or {}
+    display = report.get("display") or {}
+    if web.get("service") == RUNNING:
+        print(f"ledpanel {report.get('version', '?')}  web service at {report['url']}: running"
+              f" (up {_duration(web.get('uptime_seconds'))})")
+    else:
+        print(f"ledpanel {report.get('version', '?')} (installed code)  web service at "
+              f"{report['url']}: not running ({web.get('error') or 'no answer'}); read the "
+              f"bus in {report.get('cache_dir')}")
+    service = str(display.get("service") or "unknown").replace("_", " ")
+    if display.get("service") == RUNNING:
+        started = timestamp(display.get("started_at"))
+        service += f" (pid {display.get('pid')}" + (
+            f", up {_duration(time.time() - started)})" if started is not None else ")")
+    _row("display service", service)
+    _row("panel", str(display.get("summary") or "unknown"))
+    if display.get("service") == RUNNING:
+        _row("on-demand", _on_demand(display.get("on_demand")))
+        _row("brightness / fps", f"{_shown(display.get('brightness'))} / "
+                                 f"{_shown(display.get('fps'))}")
+    hardware = report.get("hardware")
+    _row("hardware", str(hardware.get("summary")) if isinstance(hardware, dict)
+         else "unknown (the display service has not published its hardware status)")
+    if isinstance(hardware, dict) and hardware.get("restart_required"):
+        _row("", "saved panel settings differ from the running ones: restart the display "
+                 "service (" + ", ".join(hardware.get("restart_settings") or []) + ")")
+    config = report.get("config") or {}
+    problems = config.get("problems") or []
+    _row("config", "ok" if not problems else f"{len(problems)} problem(s)")
+    for problem in problems:
+        _row("", str(problem.get("message")))
+    host = report.get("host") or {}
+    figures = ["load " + " ".join(str(v) for v in host.get("load") or ["?"]),
+               f"memory {(host.get('memory') or {}).get('used_percent', '?')}% used"]
+    if host.get("cpu_temperature_c") is not None:
+        figures.append(f"CPU {host['cpu_temperature_c']} °C")
+    _row("host", ", ".join(figures))
+
+
+def _on_demand(on_demand: Any) -> str:
+    block = on_demand if isinstance(on_demand, dict) and on_demand else {"state": "idle"}
+    text = str(block.get("state", "idle"))
+    if block.get("plugin_id") and text == "active":
+        text += f": {block['plugin_id']} / {block.get('mode') or '-'}"
+        text += " (pinned)" if block.get("pinned") else ""
+    if block.get("error"):
+        text += f": {block['error']}"
+    return text
+
+
+def _shown(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+def _row(label: str, value: str) -> None:
+    print(f"  {label + ':' if label else '':<18} {value}")
+
+
+def _duration(seconds: Any) -> str:
+    if not isinstance(seconds, int | float):
+        return "?"
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    return f"{days}d {hours}h {minutes:02d}m" if days else (
+        f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {secs:02d}s")
