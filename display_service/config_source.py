@@ -122,7 +122,8 @@ class ConfigSource:
                           "the panel keeps the running config")
         settle_brightness(running, config)
         self._loaded = fingerprint
-        self._write_back_brightness(running)
+        if self._write_back_brightness(running):
+            self._loaded = self.fingerprint()  # our own write: nothing more to read
         return config, None
 
     def _problems(self, config: Config, running: Config) -> list[str]:
@@ -141,18 +142,19 @@ class ConfigSource:
             errors.append(err)
         return problem_lines(errors)
 
-    def _write_back_brightness(self, running: Config) -> None:
+    def _write_back_brightness(self, running: Config) -> bool:
         """Rewrite config.json when a hand edit changed one of the brightness keys only."""
         top, hardware = brightness_keys(self.store.main_snapshot().data)
         if top == hardware or not all(isinstance(v, int | float) for v in (top, hardware)):
-            return
+            return False
         try:
             self.store.update(lambda main, secrets: (settle_brightness(running, main), secrets))
         except LedpanelError as err:
             logger.warning("config: could not write the brightness back: %s", err.message)
-            return
+            return False
         logger.info("config: one brightness key was edited; both now say %s",
                     brightness_keys(self.store.main_snapshot().data)[0])
+        return True
 
     def _fallback(self) -> tuple[Config, str]:
         from shared.config.backups import list_backups

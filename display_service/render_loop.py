@@ -161,9 +161,11 @@ class RenderLoop:
     def _apply_pending(self, now: float) -> None:
         if self._take(CONFIG_FILE):  # an editor writes in steps: read after a quiet spell
             self._file_due = now + DEBOUNCE
-        if self._take(CONFIG_CHANGED) or (self._file_due is not None and now >= self._file_due):
+        if self._take(CONFIG_CHANGED):
+            self._reload_config(now, "saved")
+        elif self._file_due is not None and now >= self._file_due:
             self._file_due = None
-            self._reload_config(now)
+            self._reload_config(now, "file changed")
         if changed := self.hooks.settle():
             self._plugins_changed(changed, now)
         if self._take(DISPLAY_ON_DEMAND_REQUEST):
@@ -228,7 +230,7 @@ class RenderLoop:
 
     # -- config --------------------------------------------------------------
 
-    def _reload_config(self, now: float) -> None:
+    def _reload_config(self, now: float, cause: str) -> None:
         seq = (self.bus.read(CONFIG_CHANGED) or {}).get("seq")
         if self.reader.unchanged():  # the save's own file event, or an edit undone
             self.config_seq, self.config_problem = seq, None
@@ -247,9 +249,9 @@ class RenderLoop:
         self._plugins_changed(changed, now)
         self._configure(now)
         logger.info(
-            "config reloaded (seq %s): %d plugins, changed: %s; held until update() returns: %s",
-            seq, len(self.plugins.instances), ", ".join(changed) or "none",
-            ", ".join(sorted(self.hooks.held)) or "none",
+            "config reloaded (%s): %d plugins, changed: %s; held until update() returns: %s",
+            f"seq {seq}" if cause == "saved" else cause, len(self.plugins.instances),
+            ", ".join(changed) or "none", ", ".join(sorted(self.hooks.held)) or "none",
         )
 
     def _configure(self, now: float) -> None:

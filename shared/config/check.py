@@ -22,8 +22,8 @@ from shared.config.coerce import check_kind, kind_for
 from shared.config.hardware_rule import check_hardware_save
 from shared.config.limits import LIMITS, check_finite, check_limit, matches
 from shared.config.merge import same_json
+from shared.config.plugin_rules import installed_schemas, prepare_and_validate_sections
 from shared.config.reserved import is_plugin_key, plugin_sections, section_error
-from shared.config.save_rules import installed_schemas, prepare_and_validate_sections
 from shared.config.values import RULES, check_value
 from shared.errors import LedpanelError, ValidationError
 from shared.plugin_system.errors import PluginSchemaError

@@ -27,14 +27,18 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from shared.config.brightness import settle_brightness
+from shared.config.check import config_problems
 from shared.config.coerce import KEEP, coerce_value, kind_for
 from shared.config.core_form import FORM_SECTION_FIELD, apply_form_body, form_fields
 from shared.config.hardware_rule import check_hardware_save
 from shared.config.limits import check_finite
-from shared.config.merge import deep_merge, same_json
-from shared.config.prepare import prepare_plugin_config, validate_plugin_config
+from shared.config.merge import deep_merge
+from shared.config.plugin_rules import (
+    enabled_only,
+    installed_schemas,
+    prepare_and_validate_sections,
+)
 from shared.config.reserved import (
-    SECRETS_RESERVED,
     is_plugin_key,
     plugin_sections,
     require_object_sections,
@@ -54,6 +58,7 @@ __all__ = [
     "check_hardware",
     "needs_auto_update_setup",
     "plan_enabled_save",
+    "installed_schemas",
     "plan_main_save",
     "prepare_and_validate_sections",
     "split_plugin_sections",
@@ -93,43 +98,6 @@ def split_plugin_sections(
     plugins = plugin_sections(body)
     core = {k: v for k, v in body.items() if k not in plugins and not k.startswith("__")}
     return core, plugins
-
-
-def prepare_and_validate_sections(
-    sections: dict[str, JsonObject],
-    stored_main: JsonObject,
-    schema_for: SchemaFor,
-    *,
-    stored_secrets: JsonObject | None = None,
-) -> dict[str, JsonObject]:
-    """Merge each plugin section onto its stored one, prepare and validate it; all or none.
-
-    The stored secrets are merged in too (the reserved legacy sections aside). A plugin
-    whose schema is broken raises PluginSchemaError (422) naming it.
-    """
-    prepared: dict[str, JsonObject] = {}
-    errors: dict[str, list[dict[str, str]]] = {}
-    for plugin_id, partial in sections.items():
-        if not isinstance(partial, dict):
-            errors[plugin_id] = [{"field": "", "message": "plugin config must be a JSON object"}]
-            continue
-        base = _object(stored_main.get(plugin_id))
-        if stored_secrets and plugin_id not in SECRETS_RESERVED:
-            base = deep_merge(base, _object(stored_secrets.get(plugin_id)))
-        schema = schema_for(plugin_id)
-        section = prepare_plugin_config(deep_merge(base, partial), schema)
-        problems = validate_plugin_config(section, schema, plugin_id=plugin_id)
-        if problems:
-            errors[plugin_id] = problems
-        else:
-            prepared[plugin_id] = section
-    if errors:
-        raise ValidationError(
-            "invalid plugin configuration, nothing was saved: " + _describe(errors),
-            error_code="INVALID_PLUGIN_CONFIG",
-            details={"errors": errors},
-        )
-    return prepared
 
 
 def check_hardware(
@@ -187,7 +155,7 @@ def plan_main_save(
         except PluginSchemaError:
             # A broken plugin can always be switched off (or on): rule 7.
             merged = deep_merge(_object(stored_main.get(plugin_id)), sections[plugin_id])
-            if not _enabled_only(_object(stored_main.get(plugin_id)), merged):
+            if not enabled_only(_object(stored_main.get(plugin_id)), merged):
                 raise
             del sections[plugin_id]
             new_main[plugin_id] = merged
@@ -204,6 +172,12 @@ def plan_main_save(
     if warnings is not None and found:
         warnings.extend(found)
     settle_brightness(stored_main, new_main)
+    # The whole-file rules on what changed: what the raw editor and the display refuse,
+    # this save refuses too (the checks above name form and JSON fields first).
+    problems = config_problems(new_main, stored=stored_main, schema_for=schema_for,
+                               plugin_ids=plugin_ids, secrets=new_secrets, template=template)
+    if problems:
+        raise problems[0]
     changed = changed_sections(stored_main, new_main, stored_secrets, new_secrets)
     refuse_non_finite(changed, new_main, new_secrets)
     return new_main, new_secrets, changed
@@ -267,36 +241,6 @@ def _typed(body: JsonObject, prefix: str, template: JsonObject, stored: JsonObje
     return typed
 
 
-def installed_schemas(
-    sections: dict[str, JsonObject], schema_for: SchemaFor, stored_main: JsonObject
-) -> dict[str, JsonObject | None]:
-    """Return the schemas of the installed plugins among ``sections``.
-
-    A plugin that is not installed is left out (kept unchecked), and so is one whose
-    schema file is broken when the section changes nothing but ``enabled`` (rule 7).
-    """
-    schemas: dict[str, JsonObject | None] = {}
-    for plugin_id, section in sections.items():
-        try:
-            schemas[plugin_id] = schema_for(plugin_id)
-        except PluginSchemaError:
-            if not _enabled_only(_object(stored_main.get(plugin_id)), section):
-                raise
-        except ValidationError as err:
-            if err.error_code != "UNKNOWN_PLUGIN":
-                raise
-    return schemas
-
-
-def _enabled_only(stored_section: JsonObject, new_section: Any) -> bool:
-    """Return whether ``new_section`` differs from the stored one in ``enabled`` alone."""
-    if not isinstance(new_section, dict) or not isinstance(new_section.get("enabled"), bool):
-        return False
-    rest = {k: v for k, v in new_section.items() if k != "enabled"}
-    stored_rest = {k: v for k, v in stored_section.items() if k != "enabled"}
-    return same_json(stored_rest, rest)
-
-
 def refuse_non_finite(changed: list[str], *configs: JsonObject) -> None:
     for config in configs:
         for key in changed:
@@ -312,15 +256,6 @@ def _refuse_replaced_sections(stored_main: JsonObject, new_main: JsonObject) -> 
                 error_code="INVALID_PLUGIN_CONFIG",
                 details={"errors": {key: [{"field": "", "message": "must be an object"}]}},
             )
-
-
-def _describe(errors: dict[str, list[dict[str, str]]]) -> str:
-    parts = []
-    for plugin_id, problems in errors.items():
-        shown = "; ".join(f"{p['field'] or '(section)'}: {p['message']}" for p in problems[:5])
-        more = f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
-        parts.append(f"{plugin_id} ({shown}{more})")
-    return ", ".join(parts)
 
 
 def _object(value: Any) -> JsonObject:

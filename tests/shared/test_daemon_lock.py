@@ -1,0 +1,74 @@
+"""One daemon per role and bus directory; the lock says who runs, without a heartbeat."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from shared.daemon_lock import DISPLAY, WEB, AlreadyRunning, DaemonLock, lock_holder
+from tests.daemons import ROOT
+
+
+def test_the_holder_is_named_and_a_second_lock_is_refused(tmp_path: Path) -> None:
+    assert lock_holder(tmp_path, DISPLAY) is None  # never ran here
+    lock = DaemonLock.acquire(tmp_path, DISPLAY)
+    assert lock_holder(tmp_path, DISPLAY) == os.getpid()
+    assert lock_holder(tmp_path, WEB) is None  # the roles are separate
+    with pytest.raises(AlreadyRunning) as refused:
+        DaemonLock.acquire(tmp_path, DISPLAY)
+    assert refused.value.pid == os.getpid()
+    assert f"pid {os.getpid()}" in refused.value.message
+    lock.release()
+    assert lock_holder(tmp_path, DISPLAY) is None
+    DaemonLock.acquire(tmp_path, DISPLAY).release()
+
+
+def test_a_killed_holder_frees_the_lock(tmp_path: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
+         "from shared.daemon_lock import DaemonLock; "
+         f"DaemonLock.acquire(Path({str(tmp_path)!r}), 'display'); print('held', flush=True); "
+         "time.sleep(60)"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "held"
+        assert lock_holder(tmp_path, DISPLAY) == child.pid
+    finally:
+        child.kill()
+        child.wait(5)
+    assert lock_holder(tmp_path, DISPLAY) is None
+
+
+def test_someone_asking_does_not_make_a_start_fail(tmp_path: Path) -> None:
+    stop = threading.Event()
+
+    def ask() -> None:
+        while not stop.is_set():
+            lock_holder(tmp_path, DISPLAY)
+
+    DaemonLock.acquire(tmp_path, DISPLAY).release()  # the file exists, as after a stop
+    askers = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in askers:
+        thread.start()
+    try:
+        for _ in range(50):
+            DaemonLock.acquire(tmp_path, DISPLAY).release()
+    finally:
+        stop.set()
+        for thread in askers:
+            thread.join()
+
+
+def test_a_garbled_lock_file_still_reads_as_held(tmp_path: Path) -> None:
+    lock = DaemonLock.acquire(tmp_path, DISPLAY)
+    (tmp_path / "display.lock").write_text("garbage")
+    try:
+        assert lock_holder(tmp_path, DISPLAY) == 0  # held, pid unknown
+        with pytest.raises(AlreadyRunning, match="unknown pid"):
+            DaemonLock.acquire(tmp_path, DISPLAY)
+    finally:
+        lock.release()
