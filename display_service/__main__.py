@@ -1,4 +1,8 @@
-"""``ledpanel-display``: the display daemon's command line."""
+"""``ledpanel-display``: the display daemon's command line.
+
+A bad flag or ``LEDPANEL_*`` directory variable is one line on stderr and exit status
+2 before anything starts.
+"""
 
 from __future__ import annotations
 
@@ -6,32 +10,35 @@ import argparse
 import sys
 import time
 
+from shared import cli_args
+
 STARTED_AT = time.time()  # before the heavy imports, for the first-frame figure
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the daemon's flags; directory flags outrank the ``LEDPANEL_*`` variables."""
-    parser = argparse.ArgumentParser(
+    parser = cli_args.OneLineParser(
         prog="ledpanel-display", description="Render the enabled plugins on the LED panel."
     )
     parser.add_argument("--config-dir", help="config directory (LEDPANEL_CONFIG_DIR)")
     parser.add_argument("--cache-dir", help="bus and cache directory (LEDPANEL_CACHE_DIR)")
     parser.add_argument("--plugins-dir", help="plugins directory (LEDPANEL_PLUGINS_DIR)")
     parser.add_argument(
-        "--headless", action="store_true", help="render to an in-memory canvas, no hardware"
+        "--headless", action="store_true",
+        help="render to an in-memory canvas, no hardware (wins over emulator mode)"
     )
     parser.add_argument(
         "--emulator", action="store_true",
         help="render to RGBMatrixEmulator (adapter: display.emulator_adapter); rules only warn",
     )
-    parser.add_argument(
-        "--log-level",
-        default="INFO",
-        type=str.upper,
-        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
-        help="log level (default INFO)",
-    )
-    return parser.parse_args(argv)
+    parser.add_argument("--log-level", type=cli_args.log_level, default="INFO",
+                        help="DEBUG, INFO, WARNING or ERROR (default INFO)")
+    args = parser.parse_args(argv)
+    try:
+        cli_args.check_dirs(args)
+    except cli_args.UsageError as err:
+        cli_args.fail(parser.prog, str(err))
+    return args
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -5,7 +5,8 @@ SIGTERM stops both: SIGTERM to each, then SIGKILL for any still alive after the 
 period. If one daemon exits on its own the other is stopped too and the supervisor
 exits non-zero, naming the one that died and its exit code.
 
-Usage: scripts/dev [--host H] [--port P] [--config-dir D] [--cache-dir D] [--plugins-dir D]
+Usage: scripts/dev [--emulator] [--host H] [--port P] [--config-dir D] [--cache-dir D]
+                   [--plugins-dir D]
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
+
+from shared import cli_args
+from shared.cli.common import configured_port
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME_WIDTH = 7  # len("display")
@@ -173,7 +177,8 @@ def build_children(args: argparse.Namespace) -> list[Child]:
     display = (
         shlex.split(args.display_cmd)
         if args.display_cmd
-        else [sys.executable, "-m", "display_service", "--headless", *dirs]
+        else [sys.executable, "-m", "display_service",
+              "--emulator" if args.emulator else "--headless", *dirs]
     )
     web = (
         shlex.split(args.web_cmd)
@@ -187,13 +192,16 @@ def build_children(args: argparse.Namespace) -> list[Child]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    """Parse flags and ``LEDPANEL_WEB_*``; a bad value is one line and exit status 2."""
+    parser = cli_args.OneLineParser(
         prog="scripts/dev", description="Run both ledpanel daemons in development mode."
     )
-    parser.add_argument("--host", default=os.environ.get("LEDPANEL_WEB_HOST", "127.0.0.1"))
-    parser.add_argument(
-        "--port", type=int, default=int(os.environ.get("LEDPANEL_WEB_PORT", "5000"))
-    )
+    parser.add_argument("--host", help="web address (LEDPANEL_WEB_HOST, default 127.0.0.1)")
+    parser.add_argument("--port", type=cli_args.port,
+                        help="web port (LEDPANEL_WEB_PORT, else web.port from the config)")
+    parser.add_argument("--emulator", action="store_true",
+                        help="run the display in emulator mode (RGBMatrixEmulator) instead of "
+                             "headless")
     parser.add_argument("--config-dir", help="passed to both daemons")
     parser.add_argument("--cache-dir", help="passed to both daemons (the bus directory)")
     parser.add_argument("--plugins-dir", help="passed to both daemons")
@@ -202,7 +210,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--display-cmd", help="replace the display command (shell words)")
     parser.add_argument("--web-cmd", help="replace the web command (shell words)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    try:
+        args.host = args.host or cli_args.from_env("LEDPANEL_WEB_HOST", str) or "127.0.0.1"
+        if args.port is None:
+            args.port = (cli_args.from_env("LEDPANEL_WEB_PORT", cli_args.port)
+                         or configured_port(args.config_dir))
+        cli_args.check_dirs(args)
+    except cli_args.UsageError as err:
+        cli_args.fail(parser.prog, str(err))
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -32,6 +32,7 @@ CONFIG_CHANGED = "config_changed"  # web -> display: {seq, sections}
 PREVIEW_FRAME = "preview_frame"  # display -> web, only while a viewer is present
 PREVIEW_VIEWER = "preview_viewer"  # web -> display: viewer heartbeat
 PLUGIN_ERRORS = "plugin_errors"  # display -> web: recent plugin failures
+WEB_STATE = "web_state"  # web -> display: where the web listens (host, port), at start
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"

@@ -1,14 +1,27 @@
-"""ledpanel-web: serve the web UI and API with a production WSGI server."""
+"""ledpanel-web: serve the web UI and API with a production WSGI server.
+
+Input: ``--host`` (else ``LEDPANEL_WEB_HOST``, else 0.0.0.0), ``--port`` (else
+``LEDPANEL_WEB_PORT``, else ``web.port`` from the config, else 5000; 0 picks a free
+port), the directory flags and their ``LEDPANEL_*`` variables. A bad value, a port in
+use or an address that cannot be bound is one line on stderr and exit status 2;
+another ledpanel-web on the same bus directory is exit status 3.
+"""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
+import os
 import signal
+import socket
 import sys
 import threading
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
 
+from shared import cli_args
+from shared.bus import WEB_STATE, Bus
 from shared.daemon_lock import WEB, AlreadyRunning, DaemonLock
 from shared.errors import LedpanelError
 from shared.paths import ensure_writable_dir, resolve_paths
@@ -20,27 +33,38 @@ if TYPE_CHECKING:
 logger = logging.getLogger("ledpanel.web")
 
 DEFAULT_PORT = 5000
-EXIT_ALREADY_RUNNING = 3
+DEFAULT_HOST = "0.0.0.0"
+EXIT_USAGE, EXIT_ALREADY_RUNNING = 2, 3
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    """Parse the command line."""
-    parser = argparse.ArgumentParser(prog="ledpanel-web", description=__doc__)
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
-    parser.add_argument("--port", type=int, default=None,
-                        help="port to listen on (default: web.port from the config, 5000)")
-    parser.add_argument("--config-dir")
-    parser.add_argument("--cache-dir")
-    parser.add_argument("--plugins-dir")
-    parser.add_argument("--threads", type=int, default=8, help="request threads")
-    parser.add_argument("--log-level", default="INFO")
-    return parser.parse_args(argv)
+    """Parse the command line and the ``LEDPANEL_WEB_*`` variables; exit 2 when bad."""
+    parser = cli_args.OneLineParser(prog="ledpanel-web", description=__doc__.splitlines()[0])
+    parser.add_argument("--host", help=f"address to listen on (LEDPANEL_WEB_HOST, default "
+                                       f"{DEFAULT_HOST})")
+    parser.add_argument("--port", type=cli_args.port, default=None,
+                        help="port (LEDPANEL_WEB_PORT, else web.port from the config, 5000)")
+    parser.add_argument("--config-dir", help="config directory (LEDPANEL_CONFIG_DIR)")
+    parser.add_argument("--cache-dir", help="bus and cache directory (LEDPANEL_CACHE_DIR)")
+    parser.add_argument("--plugins-dir", help="plugins directory (LEDPANEL_PLUGINS_DIR)")
+    parser.add_argument("--threads", type=cli_args.threads, default=8, help="request threads")
+    parser.add_argument("--log-level", type=cli_args.log_level, default="INFO",
+                        help="DEBUG, INFO, WARNING or ERROR (default INFO)")
+    args = parser.parse_args(argv)
+    try:
+        args.port = args.port if args.port is not None else cli_args.from_env(
+            "LEDPANEL_WEB_PORT", cli_args.port)
+        args.host = args.host or cli_args.from_env("LEDPANEL_WEB_HOST", str) or DEFAULT_HOST
+        cli_args.check_dirs(args)
+    except cli_args.UsageError as err:
+        cli_args.fail(parser.prog, str(err))
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the web daemon until interrupted."""
     args = parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(),
+    logging.basicConfig(level=args.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     paths = resolve_paths(config_dir=args.config_dir, cache_dir=args.cache_dir,
                           plugins_dir=args.plugins_dir)
@@ -52,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ALREADY_RUNNING
     except LedpanelError as err:
         logger.error("cannot start: %s", err.message)
-        return 2
+        return EXIT_USAGE
 
     from waitress import create_server
 
@@ -67,10 +91,19 @@ def main(argv: list[str] | None = None) -> int:
                 else _configured_port(store.main_snapshot().data))
     except LedpanelError as err:
         logger.error("cannot start: %s", err.message)
-        return 2
+        return EXIT_USAGE
     app = create_app(WebSettings(paths=paths, host=args.host, port=port))
-    server = create_server(app, host=args.host, port=port, threads=args.threads,
-                           ident="ledpanel")
+    try:
+        server = create_server(app, host=args.host, port=port, threads=args.threads,
+                               ident="ledpanel")
+    except (OSError, ValueError) as err:  # waitress: ValueError for a name it cannot resolve
+        logger.error("cannot start: %s", _bind_problem(args.host, port, err))
+        return EXIT_USAGE
+    listening = {"host": args.host, "port": server.effective_port}
+    app.extensions["ledpanel"].listening = listening
+    bus = Bus(paths.cache_dir)
+    bus.publish(WEB_STATE, {"service": "running", "pid": os.getpid(), "started_at": time.time(),
+                            **listening})
     logger.info("ledpanel-web %s listening on http://%s:%s (config %s, bus %s)", CORE_VERSION,
                 args.host, server.effective_port, paths.config_dir, paths.cache_dir)
     # Read the plugin catalog once in the background (it imports jsonschema), so the
@@ -84,9 +117,26 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         server.close()
+        bus.publish(WEB_STATE, {"service": "stopped", "pid": os.getpid(), **listening})
         lock.release()
     logger.info("ledpanel-web stopped")
     return 0
+
+
+def _bind_problem(host: str, port: int, err: OSError | ValueError) -> str:
+    """Say in one line why ``host:port`` cannot be listened on, and what to do."""
+    where = f"{host}:{port}"
+    code = getattr(err, "errno", None)
+    if code == errno.EADDRINUSE:
+        return (f"port {port} on {host} is already in use by another program; stop it or "
+                "choose another port with --port, LEDPANEL_WEB_PORT or web.port in the config")
+    if code == errno.EACCES:
+        return (f"not allowed to listen on {where} (ports below 1024 need root); choose a port "
+                "from 1024 up with --port, LEDPANEL_WEB_PORT or web.port")
+    if isinstance(err, socket.gaierror | ValueError) or code == errno.EADDRNOTAVAIL:
+        return (f"cannot listen on host {host!r}: not an address of this machine; use an IP "
+                "address such as 0.0.0.0 or 127.0.0.1 (--host or LEDPANEL_WEB_HOST)")
+    return f"cannot listen on {where}: {getattr(err, 'strerror', None) or err}"
 
 
 def _warm(catalog: PluginCatalog) -> None:
@@ -96,7 +146,7 @@ def _warm(catalog: PluginCatalog) -> None:
         logger.debug("catalog warm-up failed", exc_info=True)
 
 
-def _configured_port(config: dict) -> int:
+def _configured_port(config: dict[str, Any]) -> int:
     web = config.get("web")
     port = web.get("port") if isinstance(web, dict) else None
     if isinstance(port, int) and not isinstance(port, bool) and 0 < port < 65536:

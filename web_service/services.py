@@ -39,6 +39,8 @@ class WebServices:
     catalog: PluginCatalog
     display: DisplayLink
     started_at: float = field(default_factory=time.time)
+    # Where the server really listens ({host, port}), set once it has bound.
+    listening: dict[str, Any] | None = None
     # GET /config/main's rendered body, for the config snapshot it was rendered from.
     _main_body: tuple[MainSnapshot, bytes] | None = field(default=None, repr=False)
 

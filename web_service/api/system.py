@@ -41,8 +41,8 @@ def status() -> Reply:
         "display": display,
         "hardware": hardware,
         "config": config_report(svc.store, display),
-        "web": {"service": "running", "pid": os.getpid(), "host": svc.settings.host,
-                "port": svc.settings.port,
+        "web": {"service": "running", "pid": os.getpid(),
+                **(svc.listening or {"host": svc.settings.host, "port": svc.settings.port}),
                 "uptime_seconds": round(time.time() - svc.started_at, 1)},
         "host": host_metrics(),
     })
