@@ -1,10 +1,17 @@
 """Web UI Info: show where to reach the web interface (host name, IP address, port).
 
-The address is looked up in ``update()`` (off the render thread); ``display()`` only
-draws. Finding the primary IPv4 address sends no traffic: ``connect()`` on a UDP
-socket only asks the kernel which route (and so which local address) it would use.
-Text is fitted to the panel from ``display_manager.width``/``height``, so it works
-when ``display_manager.matrix`` is ``None`` (no hardware).
+The address shown is the one the web daemon really listens on, as it published it
+(``plugin_manager.web_address()``): its port, and for a server on every interface the
+machine's primary IPv4 address, ``localhost`` for one bound to loopback only. While no
+web daemon runs the panel says so instead of an address that would not answer. A
+plugin manager without ``web_address`` (an older host) gets ``web.port`` from the
+config.
+
+The host name and primary address are looked up in ``update()`` (off the render
+thread); ``display()`` only draws. Finding the primary IPv4 address sends no traffic:
+``connect()`` on a UDP socket only asks the kernel which route (and so which local
+address) it would use. Text is fitted to the panel from ``display_manager.width`` and
+``height``, so it works when ``display_manager.matrix`` is ``None`` (no hardware).
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from PIL import Image, ImageDraw, ImageFont
 from shared.plugin_system.base_plugin import BasePlugin
 
 DEFAULT_PORT = 5000
+NOT_RUNNING = "not running"
+EVERY_INTERFACE = ("", "0.0.0.0", "::")
 DEFAULT_TITLE = "Web UI"
 DEFAULT_TITLE_COLOR = (0, 160, 255)
 DEFAULT_TEXT_COLOR = (255, 255, 255)
@@ -75,11 +84,35 @@ def web_port(config: dict[str, Any]) -> int:
     return DEFAULT_PORT
 
 
+def shown_address(listen_host: str, primary: str | None) -> str | None:
+    """Return the address to show for a server bound to ``listen_host``.
+
+    Every interface: the primary IPv4 address (None when there is none: the host name
+    is shown). Loopback only: ``localhost``, reachable on the device itself. Anything
+    else: that address.
+    """
+    if listen_host in EVERY_INTERFACE:
+        return primary
+    if listen_host == "localhost":
+        return "localhost"
+    try:
+        return "localhost" if ipaddress.ip_address(listen_host).is_loopback else listen_host
+    except ValueError:
+        return listen_host
+
+
 def info_lines(
-    title: str, hostname: str, address: str | None, port: int, *,
+    title: str, hostname: str, address: str | None, port: int | None, *,
     show_ip: bool = True, show_hostname: bool = True,
 ) -> list[tuple[str, int]]:
-    """Return ``(text, priority)`` lines in display order; lower priority numbers matter more."""
+    """Return ``(text, priority)`` lines in display order; lower priority numbers matter more.
+
+    ``port`` None: the web interface is not running, and the panel says so.
+    """
+    if port is None:
+        return [(title, 1), (NOT_RUNNING, 0)]
+    if address == "localhost":
+        return [(title, 1), (f"localhost:{port}", 0)]
     if not (show_ip and address):
         return [(title, 1), (f"{hostname}:{port}", 0)]
     lines = [(title, 2)]
@@ -154,22 +187,18 @@ class WebUIInfoPlugin(BasePlugin):
         cache_manager: Any, plugin_manager: Any,
     ) -> None:
         super().__init__(plugin_id, config, display_manager, cache_manager, plugin_manager)
-        self._host: tuple[str, str | None, int] | None = None
+        self._names: tuple[str, str | None] | None = None
         self._frame_key: tuple[Any, ...] | None = None
         self._frame: Image.Image | None = None
 
     def update(self) -> None:
-        """Look up the host name, primary IPv4 address and web port."""
-        hostname = socket.gethostname() or "localhost"
-        self._host = (hostname, primary_ipv4(), web_port(self._core_config()))
+        """Look up the host name and the primary IPv4 address."""
+        self._names = (socket.gethostname() or "localhost", primary_ipv4())
 
     def display(self, force_clear: bool = False, display_mode: str | None = None) -> bool:
         """Draw the address lines onto the panel."""
-        if self._host is None:
-            self.update()
-        assert self._host is not None
         width, height = int(self.display_manager.width), int(self.display_manager.height)
-        frame = self._render(width, height, self._host)
+        frame = self._render(width, height, self._where())
         if force_clear:
             self.display_manager.clear()
         self.display_manager.image.paste(frame, (0, 0))
@@ -178,10 +207,7 @@ class WebUIInfoPlugin(BasePlugin):
 
     def current_lines(self, width: int, height: int) -> list[PlacedText]:
         """Return the lines as they would be placed on a panel of this size."""
-        if self._host is None:
-            self.update()
-        assert self._host is not None
-        hostname, address, port = self._host
+        hostname, address, port = self._where()
         lines = info_lines(
             str(self.config.get("title", DEFAULT_TITLE)), hostname, address, port,
             show_ip=self.config.get("show_ip", True) is not False,
@@ -196,7 +222,26 @@ class WebUIInfoPlugin(BasePlugin):
         super().on_config_change(new_config)
         self._frame_key = None
 
-    def _render(self, width: int, height: int, host: tuple[str, str | None, int]) -> Image.Image:
+    def _where(self) -> tuple[str, str | None, int | None]:
+        """Return the host name, the address to show and the port (None: not running)."""
+        if self._names is None:
+            self.update()
+        assert self._names is not None
+        hostname, primary = self._names
+        web_address = getattr(self.plugin_manager, "web_address", None)
+        if not callable(web_address):
+            return hostname, primary, web_port(self._core_config())
+        try:
+            listening = web_address()
+        except Exception:  # the address is a nicety: never fail the plugin over it
+            self.logger.debug("could not read where the web interface listens", exc_info=True)
+            listening = None
+        if not listening:
+            return hostname, primary, None
+        return hostname, shown_address(listening["host"], primary), int(listening["port"])
+
+    def _render(self, width: int, height: int,
+                host: tuple[str, str | None, int | None]) -> Image.Image:
         key = (width, height, host)
         if self._frame is None or self._frame_key != key:
             frame = Image.new("RGB", (width, height))

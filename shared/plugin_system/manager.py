@@ -26,8 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from shared.bus import WEB_STATE, Bus
 from shared.cache import CacheManager
 from shared.config.prepare import prepare_plugin_config
+from shared.daemon_lock import WEB, lock_holder
 from shared.paths import Paths
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
 from shared.plugin_system.errors import PluginError
@@ -87,6 +89,18 @@ class PluginManager:
         self._failed_with: dict[str, tuple[Any, ...]] = {}
         self._logged: set[str] = set()
         self.deferred: set[str] = set()
+
+    def web_address(self) -> dict[str, Any] | None:
+        """Return where the web interface listens now (``host``, ``port``), as the web
+        daemon published it; None while no web daemon runs on this bus."""
+        holder = lock_holder(self.paths.cache_dir, WEB)
+        state = Bus(self.paths.cache_dir).read(WEB_STATE) if holder is not None else None
+        if not state or state.get("service") != "running" or state.get("pid") != holder:
+            return None
+        host, port = state.get("host"), state.get("port")
+        if not isinstance(host, str) or not isinstance(port, int) or isinstance(port, bool):
+            return None
+        return {"host": host, "port": port}
 
     @property
     def plugins_dir(self) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -12,7 +13,9 @@ import pytest
 from jsonschema.validators import validator_for
 from PIL import Image, ImageDraw
 
+from shared.bus import WEB_STATE, Bus
 from shared.config.prepare import prepare_plugin_config, validate_plugin_config
+from shared.daemon_lock import WEB, DaemonLock
 from shared.paths import Paths
 from shared.plugin_system.manager import PluginManager
 from shared.plugin_system.manifest import manifest_errors, store_errors
@@ -107,19 +110,64 @@ def test_draws_within_the_panel_without_hardware(tmp_path: Path, size: tuple[int
         assert 0 <= top and bottom <= height, (size, line.text)
 
 
-def test_shows_the_port_from_the_core_config(tmp_path: Path) -> None:
+@pytest.fixture
+def web_running(tmp_path: Path) -> Any:
+    """Act as a web daemon on the plugin's bus: hold its lock and say where it listens."""
+    held: list[DaemonLock] = []
+
+    def listen(host: str, port: int) -> None:
+        cache = tmp_path / "cache"
+        cache.mkdir(exist_ok=True)
+        if not held:
+            held.append(DaemonLock.acquire(cache, WEB))
+        Bus(cache).publish(WEB_STATE, {"service": "running", "pid": os.getpid(),
+                                       "host": host, "port": port})
+
+    yield listen
+    for lock in held:
+        lock.release()
+
+
+def texts(plugin: Any, size: tuple[int, int] = (192, 64)) -> list[str]:
+    return [line.text for line in plugin.current_lines(*size)]
+
+
+def test_shows_the_port_the_web_really_listens_on(tmp_path: Path, web_running: Any) -> None:
     plugin = load(tmp_path, {"web": {"port": 8080}}, (192, 64))
-    plugin.update()
-    texts = [line.text for line in plugin.current_lines(192, 64)]
-    assert texts[0] == "Web UI"
-    assert texts[-1].endswith(":8080")
+    web_running("0.0.0.0", 5123)  # not web.port: a --port flag won
+    hostname, primary, _port = plugin._where()
+    assert texts(plugin)[0] == "Web UI"
+    assert texts(plugin)[-1] == f"{primary or hostname}:5123"
 
 
-def test_without_ip_shows_host_name_with_port(tmp_path: Path) -> None:
+def test_a_web_bound_to_loopback_is_shown_as_localhost(tmp_path: Path, web_running: Any) -> None:
+    plugin = load(tmp_path, {}, (192, 64))
+    web_running("127.0.0.1", 5000)
+    assert texts(plugin) == ["Web UI", "localhost:5000"]
+    web_running("192.0.2.7", 8000)
+    assert texts(plugin)[-1] == "192.0.2.7:8000"
+
+
+def test_says_so_while_the_web_is_not_running(tmp_path: Path) -> None:
+    plugin = load(tmp_path, {"web": {"port": 8080}}, (192, 64))
+    assert texts(plugin) == ["Web UI", "not running"]
+
+
+def test_an_older_host_without_web_address_gets_the_configured_port(tmp_path: Path) -> None:
+    plugin = load(tmp_path, {"web": {"port": 8080}}, (192, 64))
+
+    class OlderManager:
+        config_manager = plugin.plugin_manager.config_manager
+
+    plugin.plugin_manager = OlderManager()
+    assert texts(plugin)[-1].endswith(":8080")
+
+
+def test_without_ip_shows_host_name_with_port(tmp_path: Path, web_running: Any) -> None:
     plugin = load(tmp_path, {"web-ui-info": {"show_ip": False, "title": "Panel"}}, (192, 64))
-    plugin.update()
-    hostname = plugin._host[0]
-    assert [line.text for line in plugin.current_lines(192, 64)] == ["Panel", f"{hostname}:5000"]
+    web_running("0.0.0.0", 5000)
+    hostname = plugin._where()[0]
+    assert texts(plugin) == ["Panel", f"{hostname}:5000"]
 
 
 def test_config_change_redraws_with_the_new_title(tmp_path: Path) -> None:
@@ -138,6 +186,10 @@ def test_address_helpers(tmp_path: Path) -> None:
     assert module.web_port({}) == 5000
     lines = module.info_lines("T", "host", None, 5000)
     assert lines == [("T", 1), ("host:5000", 0)]
+    assert module.info_lines("T", "host", "10.0.0.2", None) == [("T", 1), ("not running", 0)]
+    assert module.shown_address("::", "10.0.0.2") == "10.0.0.2"
+    assert module.shown_address("::1", "10.0.0.2") == "localhost"
+    assert module.shown_address("10.0.0.9", "10.0.0.2") == "10.0.0.9"
 
 
 def test_narrow_panels_keep_the_address_first(tmp_path: Path) -> None:
