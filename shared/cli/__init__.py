@@ -22,7 +22,7 @@ from shared.version import CORE_VERSION
 __all__ = ["main"]
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     web = cli_args.OneLineParser(add_help=False)
     web.add_argument("--url", type=cli_args.web_url,
                      help="web service base URL (default: $LEDPANEL_WEB_URL, else "
@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ledpanel`` command line; return the exit status."""
     try:
-        args = _parser().parse_args(argv)
+        args = build_parser().parse_args(argv)
         return int(args.func(args))
     except SystemExit as exit_:  # argparse: --help, --version, usage errors
         return exit_.code if isinstance(exit_.code, int) else 1
