@@ -33,7 +33,9 @@ def config_report(store: ConfigStore, display: dict[str, Any]) -> dict[str, Any]
     if found is not None:
         problems.append(found)
     running = display.get("config_problem")
-    if isinstance(running, str) and running:
+    if found is not None and isinstance(running, str) and running.startswith(found["message"]):
+        found["message"] = running  # the display says the same, and what it runs on instead
+    elif isinstance(running, str) and running:
         problems.append({"source": "display", "error_code": "CONFIG_NOT_APPLIED",
                          "message": running})
     return {"ok": not problems, "file": str(store.paths.config_file), "problems": problems}

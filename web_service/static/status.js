@@ -22,18 +22,43 @@ function say(text, isError) {
   message.className = isError ? "error" : "";
 }
 
+let displayRunning = false;
+let panelOff = false;
+
+function serviceText(d) {
+  const words = { running: "running", starting: "starting", stopped: "not running (stopped)",
+                  not_running: "not running" };
+  const text = words[d.service] || d.service;
+  return d.service === "running" && d.pid ? `${text} (pid ${d.pid})` : text;
+}
+
 async function refreshStatus() {
   const body = await api("/system/status");
   const d = body.data.display;
-  const hw = body.data.hardware || {};
+  const hw = body.data.hardware;
   const od = d.on_demand || {};
-  fill("display", [
-    ["Display service", d.service],
-    ["Showing", d.plugin_id ? `${d.plugin_id} / ${d.mode}` : null],
-    ["On-demand", od.state === "active" ? `${od.plugin_id} / ${od.mode}` : od.state],
-    ["Frames/s", d.fps],
-    ["Hardware", hw.ok ? hw.backend : `${hw.backend || "?"} (${hw.cause || "unknown"})`],
-  ]);
+  const config = body.data.config || { problems: [] };
+  displayRunning = d.service === "running";
+  panelOff = d.showing === "off";
+  const rows = [
+    ["Display service", serviceText(d)],
+    ["Panel", d.summary],
+  ];
+  if (displayRunning) {
+    rows.push(["On-demand", od.state === "active" ? `${od.plugin_id} / ${od.mode}` : od.state]);
+    rows.push(["Brightness", d.brightness]);
+    rows.push(["Frames/s", d.fps]);
+  }
+  rows.push(["Hardware", hw ? hw.summary : "unknown (the display service has not started yet)"]);
+  if (hw && hw.restart_required) {
+    rows.push(["Restart needed", `saved panel settings differ from the running ones: ` +
+               hw.restart_settings.join(", ")]);
+  }
+  rows.push(["Config", config.problems.length ? config.problems.map((p) => p.message).join("\n")
+                                              : "ok"]);
+  fill("display", rows);
+  document.getElementById("display").dataset.service = d.service;
+  showPreviewState();
   const host = body.data.host;
   fill("system", [
     ["Version", body.data.version],
@@ -70,11 +95,23 @@ async function onDemand(action, payload) {
   refreshStatus();
 }
 
+// A picture is shown only while the display service runs: never a stale frame.
+function showPreviewState() {
+  const img = document.getElementById("preview");
+  const empty = document.getElementById("preview-empty");
+  if (!displayRunning || panelOff) {
+    img.style.display = "none";
+    empty.textContent = displayRunning ? "The panel is off (power schedule)."
+      : "No live picture: the display service is not running.";
+    empty.style.display = "block";
+  }
+}
+
 async function refreshPreview() {
-  if (document.hidden) return;
+  if (document.hidden || !displayRunning || panelOff) return;
   const body = await api("/display/preview");
   const frame = body.data;
-  if (frame && frame.png_base64) {
+  if (frame && frame.png_base64 && displayRunning && !panelOff) {
     const img = document.getElementById("preview");
     img.src = `data:image/png;base64,${frame.png_base64}`;
     img.style.display = "block";
