@@ -24,13 +24,14 @@ scroll runs at ``s * refresh_hz``, too fast for any speed that asked for a hold.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from display_service.matrix.protocol import MatrixBackend
 from display_service.matrix.select import configured_brightness, hardware_section
@@ -65,7 +66,7 @@ class DisplayManager:
         self.default_refresh_hz = self.refresh_hz
         self.font_manager = font_manager if font_manager is not None else FontManager()
         self.image = Image.new("RGB", (self.width, self.height))
-        self.draw = ImageDraw.Draw(self.image)
+        self.draw = self._new_draw()
         self.frames_pushed = 0
         self._last_digest: bytes | None = None
         self._pending: Image.Image | None = None
@@ -133,7 +134,18 @@ class DisplayManager:
     def clear(self) -> None:
         """Start a fresh black canvas; nothing is pushed until ``update_display()``."""
         self.image = Image.new("RGB", (self.width, self.height))
-        self.draw = ImageDraw.Draw(self.image)
+        self.draw = self._new_draw()
+
+    def _new_draw(self) -> ImageDraw.ImageDraw:
+        """Return a drawing context on ``image`` that already holds Pillow's default font.
+
+        ``draw.text()`` without a font loads Pillow's default font, once per drawing
+        context; plugins call ``clear()`` (a new context) every frame, so without this
+        each frame would load and parse that font again.
+        """
+        draw = ImageDraw.Draw(self.image)
+        draw.font = pillow_default_font()
+        return draw
 
     def draw_text(
         self,
@@ -262,6 +274,12 @@ class DisplayManager:
             except Exception:  # isolation boundary: one deferred callable
                 logger.exception("deferred display update failed")
         return len(queued)
+
+
+@functools.cache
+def pillow_default_font() -> Any:
+    """Return Pillow's default font (what ``ImageDraw.text`` uses without one), loaded once."""
+    return ImageFont.load_default()
 
 
 def _positive(value: Any) -> float | None:

@@ -21,6 +21,7 @@ waiting for it: a plugin with no data yet returns False (skipped) or draws a pla
 
 from __future__ import annotations
 
+import gc
 import itertools
 import logging
 import time
@@ -135,6 +136,9 @@ class RenderLoop:
         self.display.bind_render_thread()
         try:
             self._startup(self.clock())
+            # Everything loaded so far lives as long as the daemon: keep it out of the
+            # collector's full passes, which would otherwise walk it again and again.
+            gc.freeze()
             while not self._stopping:
                 self.wake.clear()
                 now = self.clock()

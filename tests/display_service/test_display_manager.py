@@ -138,3 +138,19 @@ def test_refresh_rate_goes_back_to_the_default_when_the_limit_is_removed(
     assert display.refresh_hz == 60
     display.apply_config(unlimited)
     assert display.refresh_hz == 100.0
+
+
+def test_text_without_a_font_looks_the_same_and_the_font_is_loaded_once() -> None:
+    from PIL import ImageDraw
+
+    from display_service.display_manager import pillow_default_font
+
+    display = DisplayManager(HeadlessMatrix(64, 16))
+    display.clear()
+    display.draw.text((1, 1), "12:34", fill=(255, 255, 255))
+    expected = Image.new("RGB", (64, 16))
+    ImageDraw.Draw(expected).text((1, 1), "12:34", fill=(255, 255, 255))
+    assert display.image.tobytes() == expected.tobytes()
+    first = display.draw.font
+    display.clear()
+    assert display.draw.font is first is pillow_default_font()  # not parsed again per frame
