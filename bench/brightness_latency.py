@@ -89,13 +89,10 @@ def main() -> None:
         if not started_vegas or started_vegas.get("showing") != "full_screen":
             raise SystemExit(f"Vegas mode did not start: {started_vegas}")
         time.sleep(1.5)  # the ticker is scrolling its first cycle
-        state = bus.read(keys.DISPLAY_STATE) or {}
-        pushed, started = state.get("frames_pushed", 0), state.get("updated_at", time.time())
         vegas = measure(bus, session, url, args.saves)
         state = bus.read(keys.DISPLAY_STATE) or {}
-        rate = (state.get("frames_pushed", 0) - pushed) / (state.get("updated_at", 0) - started)
         print(f"brightness save to matrix, Vegas mode ({state.get('showing')}, "
-              f"{rate:.0f} frames/s pushed meanwhile): {summary(vegas)}")
+              f"ticker at {state.get('fps')} frames/s): {summary(vegas)}")
 
 
 if __name__ == "__main__":

@@ -6,13 +6,14 @@ A bad flag or ``LEDPANEL_*`` directory variable is one line on stderr and exit s
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 
-from shared import cli_args
+STARTED_AT = time.time()  # before the other imports, for the first-frame figure
 
-STARTED_AT = time.time()  # before the heavy imports, for the first-frame figure
+import argparse  # noqa: E402
+import sys  # noqa: E402
+
+from shared import cli_args  # noqa: E402
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

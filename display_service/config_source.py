@@ -72,6 +72,8 @@ class ConfigSource:
         self.store = store
         self.paths = store.paths
         self._loaded: bytes | None = None
+        self._checked: bytes | None = None  # what unchanged() just read, for read()
+        self._template: Config | None = None
 
     def watch(self, callback: Callable[[str], None]) -> BusWatcher:
         """Call ``callback(CONFIG_FILE)`` whenever a config file changes on disk."""
@@ -106,10 +108,11 @@ class ConfigSource:
             return config, f"{err.message}; running on {source} until config.json is fixed", []
 
     def unchanged(self) -> bool:
-        return self._loaded is not None and self.fingerprint() == self._loaded
+        self._checked = self.fingerprint()
+        return self._loaded is not None and self._checked == self._loaded
 
     def read(self, running: Config) -> tuple[Config | None, str | None]:
-        fingerprint = self.fingerprint()
+        fingerprint, self._checked = self._checked or self.fingerprint(), None
         try:
             config = self.store.load()
         except LedpanelError as err:
@@ -134,8 +137,10 @@ class ConfigSource:
         from shared.plugin_system.schema import schema_lookup
 
         installed, schema_for = schema_lookup(self.paths, plugins_dir_for(self.paths, running))
+        if self._template is None:  # read-only here: one copy for the daemon's life
+            self._template = load_template()
         errors = config_problems(config, stored=running, schema_for=schema_for,
-                                 plugin_ids=installed, template=load_template())
+                                 plugin_ids=installed, template=self._template)
         try:
             settle_brightness(running, copy.deepcopy(config))
         except ValidationError as err:

@@ -129,12 +129,14 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
                source: ConfigSource, inbox: Inbox, started_at: float | None) -> Any:
     """Open the panel, load the plugins and return the render loop over them."""
     from display_service.display_manager import DisplayManager
+    from display_service.full_screen import LazyMode
     from display_service.matrix.select import open_backend
     from display_service.orientation import wrap_backend
     from display_service.render_loop import RenderLoop
-    from display_service.vegas import VegasMode
     from shared.cache import CacheManager
+    from shared.plugin_system import manifest_memo
     from shared.plugin_system.manager import PluginManager
+    from shared.plugin_system.manifest import SCHEMA_FILE as MANIFEST_SCHEMA_FILE
 
     # Rules first, then the library; any refusal falls back to the headless canvas.
     backend, hardware = open_backend(
@@ -149,21 +151,36 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir),
         font_manager=display.font_manager,
     )
+    manifest_memo.use(paths.cache_dir, MANIFEST_SCHEMA_FILE)
     plugins.load_enabled()
+    manifest_memo.save()
     loop = RenderLoop(
         display=display, plugins=plugins, bus=bus, config=config, reader=source, inbox=inbox,
         started_at=started_at,
-        # Plugin failures while collecting ticker content go to the loop's error record.
-        full_screen=VegasMode(
-            display, lambda: plugins.instances, config,
-            on_error=lambda *failure: loop.errors.record(*failure),
-            # Overrun or slow plugins are left out of the ticker like out of the rotation.
-            skip=lambda plugin_id: (loop.updates.is_overrun(plugin_id)
-                                    or loop.painter.skipped(plugin_id)),
-        ),
+        full_screen=LazyMode(vegas_enabled, lambda current: vegas_mode(loop, current)),
     )
     log_start(backend, hardware, plugins, paths)
     return loop
+
+
+def vegas_enabled(config: dict[str, Any]) -> bool:
+    """Return whether a config turns the Vegas ticker on."""
+    section = config.get("vegas_scroll")
+    return isinstance(section, dict) and section.get("enabled") is True
+
+
+def vegas_mode(loop: Any, config: dict[str, Any]) -> Any:
+    """Build the Vegas ticker over the loop's display and plugins (imported on first use)."""
+    from display_service.vegas import VegasMode
+
+    return VegasMode(
+        loop.display, lambda: loop.plugins.instances, config,
+        # Plugin failures while collecting ticker content go to the loop's error record.
+        on_error=lambda *failure: loop.errors.record(*failure),
+        # Overrun or slow plugins are left out of the ticker like out of the rotation.
+        skip=lambda plugin_id: (loop.updates.is_overrun(plugin_id)
+                                or loop.painter.skipped(plugin_id)),
+    )
 
 
 def log_start(backend: Any, hardware: dict[str, Any], plugins: Any, paths: Paths) -> None:

@@ -9,6 +9,7 @@ requests are applied between two of its frames like between any others.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 
@@ -27,3 +28,39 @@ class FullScreenMode(Protocol):
         ``now`` and the return value are on the loop's monotonic clock; ``force`` is True
         for the first frame after something else was shown.
         """
+
+
+class LazyMode:
+    """A full-screen mode built, and its code imported, when a config first turns it on.
+
+    Most panels never use the mode; building it at start would cost every start its
+    import. ``wanted(config)`` says whether a config turns it on; ``build(config)``
+    returns the mode. Until then it is inactive; afterwards every call (and any other
+    attribute, such as ``status``) goes to the mode.
+    """
+
+    def __init__(self, wanted: Callable[[dict[str, Any]], bool],
+                 build: Callable[[dict[str, Any]], FullScreenMode]) -> None:
+        self._wanted = wanted
+        self._build = build
+        self.mode: FullScreenMode | None = None
+
+    def configure(self, config: dict[str, Any]) -> None:
+        if self.mode is None:
+            if not self._wanted(config):
+                return
+            self.mode = self._build(config)
+        self.mode.configure(config)
+
+    def active(self) -> bool:
+        return self.mode is not None and self.mode.active()
+
+    def render(self, now: float, force: bool) -> float:
+        assert self.mode is not None, "render() while inactive"
+        return self.mode.render(now, force)
+
+    def __getattr__(self, name: str) -> Any:
+        mode = self.__dict__.get("mode")
+        if mode is None:
+            raise AttributeError(name)
+        return getattr(mode, name)

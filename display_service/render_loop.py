@@ -42,7 +42,7 @@ from display_service.matrix.select import configured_brightness
 from display_service.on_demand import OnDemandHandler
 from display_service.plugin_errors import PluginErrors
 from display_service.schedules import PanelSchedule
-from display_service.state import BusWriter, FpsMeter, StatePublisher
+from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
 from display_service.status import display_state, shown
 from display_service.updates import DEFAULT_BUDGET, UpdateScheduler
 from shared.bus import (
@@ -105,7 +105,7 @@ class RenderLoop:
         self.started_at = started_at or time.time()
         # Why the running config is not config.json (unreadable at start or reload).
         self.config_problem: str | None = None
-        self.fps = FpsMeter(clock())
+        self.fps = FpsMeter(clock(), LOOP_FPS_WINDOW)
         self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
                                     self.started_at, clock)
         self.frames = Compositor(controller=self.controller, panel=self.panel,

@@ -24,6 +24,7 @@ PREVIEW_INTERVAL = 0.2
 # A frame rate is republished when it moves by more than this share (or FPS_SLACK fps).
 FPS_TOLERANCE, FPS_SLACK = 0.2, 0.5
 FPS_WINDOW = 1.0
+LOOP_FPS_WINDOW = 5.0
 _REMOVE = None
 
 
@@ -147,6 +148,12 @@ class StatePublisher:
             self._observed = (showing, fps)
             self._dirty = True
 
+    @property
+    def fps(self) -> float:
+        """The frame rate to publish: the last one ``observe`` took as a real change, so a
+        state written for another reason does not carry every small wobble."""
+        return self._observed[1] if self._observed is not None else 0.0
+
     def next_due(self) -> float | None:
         """Return when a held-back preview frame is due, None while nobody watches."""
         return self._preview_at + PREVIEW_INTERVAL if self._preview_active else None
@@ -216,15 +223,22 @@ class StatePublisher:
 
 
 class FpsMeter:
-    """Frames rendered per second, over windows of at least ``FPS_WINDOW`` seconds."""
+    """Frames rendered per second, over windows of at least ``window`` seconds.
 
-    def __init__(self, now: float) -> None:
+    The loop's meter uses ``LOOP_FPS_WINDOW``: long enough that the extra frame drawn
+    when a slot starts does not read as a new frame rate (and rewrite the state).
+    """
+
+    def __init__(self, now: float, window: float = FPS_WINDOW) -> None:
         self.count = 0
         self.since = now
         self.value = 0.0
+        self.window = window
 
     def rate(self, now: float) -> float:
-        if now - self.since >= FPS_WINDOW:
+        # The first value comes after one second, so a fresh start soon says something.
+        window = self.window if self.value else min(self.window, FPS_WINDOW)
+        if now - self.since >= window:
             self.value = self.count / (now - self.since)
             self.count, self.since = 0, now
         return round(self.value, 1)

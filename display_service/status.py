@@ -54,7 +54,8 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
     on_demand = controller.snapshot_on_demand()
     for key in ("started_at", "ends_at"):
         on_demand[key] = loop.publisher.to_wall(on_demand[key], now)
-    showing, plugin_id, mode, fps = shown(loop, now) if running else (OFF, None, None, 0.0)
+    showing, plugin_id, mode, _fps = shown(loop, now) if running else (OFF, None, None, 0.0)
+    fps = loop.publisher.fps if running else 0.0
     return {
         "service": service,
         "pid": os.getpid(),

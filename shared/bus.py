@@ -14,7 +14,6 @@ import logging
 import os
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,8 @@ _QUEUE_SEP = "@"
 
 def new_request_id() -> str:
     """Return a fresh, unique request id."""
+    import uuid  # only the web makes requests: the display does not pay for the import
+
     return uuid.uuid4().hex
 
 

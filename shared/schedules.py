@@ -34,7 +34,6 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 GLOBAL, PER_DAY = "global", "per-day"
@@ -73,7 +72,9 @@ def normalize_mode(value: Any) -> str | None:
 def zone_for(config: dict[str, Any]) -> tzinfo:
     """Return the config's ``timezone``; UTC when it is missing or unknown."""
     name = config.get("timezone") if isinstance(config, dict) else None
-    if isinstance(name, str) and name.strip():
+    if isinstance(name, str) and name.strip() and name.strip() != "UTC":
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # UTC, the default, needs none
+
         try:
             return ZoneInfo(name.strip())
         except (ZoneInfoNotFoundError, ValueError):

@@ -264,7 +264,7 @@ def test_an_idle_display_writes_nothing(tmp_path: Path) -> None:
     observer = Observer()
     try:
         running_state(instance, display)
-        time.sleep(3)  # the first frame-rate windows settle into the state
+        time.sleep(8)  # the first frame-rate windows (1 s, then 5 s) settle into the state
         for directory in (instance.cache_dir, instance.config_dir):
             observer.schedule(Count(), str(directory), recursive=True)
         observer.start()

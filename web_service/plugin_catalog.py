@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,14 @@ class PluginCatalog:
     def plugin_ids(self) -> frozenset[str]:
         """Return the ids of the installed plugins."""
         return frozenset(self._refresh()[1])
+
+    def lazy_plugin_ids(self) -> Collection[str]:
+        """Return the installed plugin ids, looked up only if a caller asks about one.
+
+        A save of core settings never needs them; reading them would re-read every
+        manifest after each save (the config changed, so the records are recomputed).
+        """
+        return _LazyIds(self.plugin_ids)
 
     def record(self, plugin_id: str, *, missing_status: int = 400) -> dict[str, Any]:
         """Return one installed plugin's record.
@@ -112,3 +121,25 @@ def _tree_stats(directory: Path) -> tuple[Any, ...]:
         stats.append(name)
         stats.extend(_stat(directory / name / file) for file in _WATCHED_FILES)
     return tuple(stats)
+
+
+class _LazyIds(Collection[str]):
+    """A collection whose members are computed on first use."""
+
+    def __init__(self, compute: Callable[[], frozenset[str]]) -> None:
+        self._compute = compute
+        self._ids: frozenset[str] | None = None
+
+    def _get(self) -> frozenset[str]:
+        if self._ids is None:
+            self._ids = self._compute()
+        return self._ids
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._get()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())

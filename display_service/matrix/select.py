@@ -32,15 +32,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from display_service.matrix.emulator_backend import DEFAULT_ADAPTER, open_emulator
 from display_service.matrix.errors import MatrixLibraryError, MatrixSettingsRefused
 from display_service.matrix.headless import HeadlessMatrix
 from display_service.matrix.protocol import MatrixBackend, clamp_brightness
-from display_service.matrix.rgbmatrix_backend import (
-    LIBRARY_MISSING,
-    RGBMatrixBackend,
-    rebuild_hint,
-)
 from shared.config.hardware_rule import panel_settings
 from shared.hardware import (
     ORIENTATION,
@@ -54,13 +48,7 @@ from shared.hardware import (
     requested_size,
 )
 
-__all__ = [
-    "LIBRARY_MISSING",
-    "configured_brightness",
-    "hardware_section",
-    "open_backend",
-    "rebuild_hint",
-]
+__all__ = ["configured_brightness", "hardware_section", "open_backend"]
 
 def hardware_section(config: dict[str, Any]) -> dict[str, Any]:
     """Return ``display.hardware`` from the config, or an empty dict."""
@@ -114,6 +102,9 @@ def open_backend(
     try:
         if emulated:
             status["warnings"] = [p.as_warning().as_dict() for p in problems] + resized
+            # The backends are imported when chosen: most starts need neither.
+            from display_service.matrix.emulator_backend import DEFAULT_ADAPTER, open_emulator
+
             adapter = _section(config, "").get("emulator_adapter") or DEFAULT_ADAPTER
             backend: MatrixBackend = open_emulator(
                 effective["width"], effective["height"], brightness=brightness,
@@ -148,7 +139,9 @@ def _orientation_warning(problem: Problem) -> Problem:
 
 
 def _open_real(config: dict[str, Any], problems: list[Problem],
-               board: str | None) -> RGBMatrixBackend:
+               board: str | None) -> MatrixBackend:
+    from display_service.matrix.rgbmatrix_backend import RGBMatrixBackend
+
     refused = errors(problems)
     if refused:
         raise MatrixSettingsRefused(refused)

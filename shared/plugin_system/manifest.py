@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # jsonschema is imported on first use: it is slow to import
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError as SchemaError
 
+from shared.plugin_system import manifest_memo
 from shared.plugin_system.errors import ManifestError
 from shared.plugin_system.ids import is_plain_segment
 
@@ -192,7 +193,22 @@ def entry_point_problem(entry_point: Any) -> str | None:
 
 
 def _problems(data: Any) -> list[tuple[str, str]]:
-    """Return (top-level field, message) for every problem; field "" for the whole manifest."""
+    """Return (top-level field, message) for every problem; field "" for the whole manifest.
+
+    Verdicts are remembered across starts when a memo is in use (``manifest_memo``).
+    """
+    memo = manifest_memo.active()
+    key = memo.key(data) if memo is not None else ""
+    remembered = memo.get(key) if memo is not None else None
+    if remembered is not None:
+        return list(remembered)
+    problems = _check(data)
+    if memo is not None:
+        memo.put(key, problems)
+    return problems
+
+
+def _check(data: Any) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for err in sorted(_validator().iter_errors(data), key=_sort_key):
         found.extend(_describe(err))

@@ -139,3 +139,19 @@ def test_orientation_turns_the_drawing_surface(tmp_path: Path) -> None:
     assert (state["width"], state["height"]) == (panel["height"], panel["width"] // 2)
     assert report["width"] == state["width"]
     assert hardware["drawing_size"] == {"width": state["width"], "height": state["height"]}
+
+
+def test_vegas_mode_turned_on_by_a_hand_edit_while_running_takes_the_panel(
+        tmp_path: Path) -> None:
+    instance = _instance(tmp_path)  # off at start: the ticker is not even built
+    display = start_display(instance)
+    try:
+        _state(instance, lambda s: s.get("showing") == "rotation")
+        config_file = instance.config_dir / "config.json"
+        config = json.loads(config_file.read_text())
+        config["vegas_scroll"]["enabled"] = True
+        config_file.write_text(json.dumps(config))
+        state = _state(instance, lambda s: s.get("showing") == "full_screen")
+        assert state["mode"] == "vegas"
+    finally:
+        assert display.stop() == 0, display.output()

@@ -44,7 +44,7 @@ def post_main() -> Reply:
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         warnings.clear()
         return plan_main_save(main, secrets, body, form=form, schema_for=svc.catalog.schema_for,
-                              warnings=warnings, plugin_ids=svc.catalog.plugin_ids())
+                              warnings=warnings, plugin_ids=svc.catalog.lazy_plugin_ids())
 
     saved = svc.save_config(plan)
     return _saved(saved, warnings, "Configuration saved")
@@ -71,7 +71,7 @@ def post_raw() -> Reply:
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         warnings.clear()
         new_main, sections = plan_raw_save(main, replacement, schema_for=svc.catalog.schema_for,
-                                           plugin_ids=svc.catalog.plugin_ids(),
+                                           plugin_ids=svc.catalog.lazy_plugin_ids(),
                                            stored_secrets=secrets, warnings=warnings)
         return new_main, secrets, sections
 
