@@ -17,6 +17,7 @@ from shared import bus as keys
 from shared.bus import Bus
 from shared.daemon_lock import DISPLAY, lock_holder
 from tests.daemons import ROOT, Daemon, Instance, start_display, start_web
+from tests.display_service.helpers import wait_until as wait_for
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -52,17 +53,6 @@ def make_instance(base: Path) -> Instance:
     config["still"] = {"enabled": True}
     instance.write_config(config)
     return instance
-
-
-def wait_for(predicate: Any, timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout} s")
-        time.sleep(0.02)
 
 
 def state(instance: Instance) -> dict[str, Any]:

@@ -33,14 +33,17 @@ class DisplayLink:
         """Return the hardware status record."""
         return self.bus.read(keys.HARDWARE_STATUS)
 
-    def restart_settings(self, config: dict[str, Any]) -> list[str]:
+    def restart_settings(self, config: dict[str, Any], *, service: str | None = None,
+                         hardware: dict[str, Any] | None = None) -> list[str]:
         """Return the panel settings of ``config`` that differ from the running display's.
 
         Empty while the display service is not running: it reads them when it starts.
+        ``service`` and ``hardware``, when the caller has read them already, are used
+        instead of reading the bus again.
         """
-        if self.service_state() != RUNNING:
+        if (service or self.service_state()) != RUNNING:
             return []
-        hardware = self.hardware() or {}
+        hardware = hardware if hardware is not None else self.hardware() or {}
         running = hardware.get("settings")
         return restart_settings_changed(running, config) if isinstance(running, dict) else []
 

@@ -32,7 +32,8 @@ def status() -> Reply:
     hardware = hardware_report(svc.display.hardware())
     if hardware is not None:
         try:
-            restart = svc.display.restart_settings(svc.store.main_snapshot().data)
+            restart = svc.display.restart_settings(svc.store.main_snapshot().data,
+                                                   service=display["service"], hardware=hardware)
         except LedpanelError:  # an unreadable config.json is reported under "config"
             restart = []
         hardware.update(restart_required=bool(restart), restart_settings=restart)
