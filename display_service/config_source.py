@@ -23,6 +23,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
+import os
+import stat
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -86,7 +88,10 @@ class ConfigSource:
         digest = hashlib.blake2b(digest_size=16)
         for path in (self.paths.config_file, self.paths.secrets_file):
             try:
-                digest.update(path.read_bytes())
+                info = os.stat(path)
+                # Only a regular file is read: a FIFO would block the render thread.
+                digest.update(path.read_bytes() if stat.S_ISREG(info.st_mode)
+                              else f"<mode {info.st_mode:o}>".encode())
             except OSError as err:
                 digest.update(f"<{type(err).__name__}>".encode())
             digest.update(b"\0")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -122,11 +123,16 @@ def read_json_file(path: Path, what: str) -> Any:
 
 
 def read_file_bytes(path: Path, what: str) -> bytes:
-    """Return a file's bytes; raise ConfigError ``FILE_NOT_FOUND`` or ``CONFIG_ERROR``."""
-    from shared.errors import ConfigError
+    """Return a file's bytes; raise ConfigError ``FILE_NOT_FOUND`` or ``CONFIG_ERROR``, or
+    ``CONFIG_INVALID_JSON`` for something that is not a regular file."""
+    from shared.errors import ConfigError, ConfigFileInvalid
 
     path = Path(path)
     try:
+        # A FIFO or device in the file's place would block the reader for ever.
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ConfigFileInvalid(f"{what} {path.name} is not a regular file ({path})",
+                                    details={"file": str(path)})
         return path.read_bytes()
     except FileNotFoundError as err:
         raise ConfigError(f"{what} {path.name} not found ({path})", error_code="FILE_NOT_FOUND",

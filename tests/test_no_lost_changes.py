@@ -282,3 +282,23 @@ def test_shutdown_after_requests_is_clean_and_silent(tmp_path: Path) -> None:
             daemon.output()
     assert os.path.exists(instance.cache_dir / "display_state.json")
     assert state(instance)["service"] == "stopped"
+
+
+def test_a_fifo_in_place_of_config_json_is_reported_and_blocks_nothing(tmp_path: Path) -> None:
+    instance = make_instance(tmp_path)
+    config_file = instance.config_dir / "config.json"
+    display = start_display(instance)
+    web, url = start_web(instance)
+    try:
+        running_state(instance, display)
+        config_file.unlink()
+        os.mkfifo(config_file)
+        problem = wait_for(lambda: state(instance).get("config_problem"))
+        assert "not a regular file" in problem
+        answer = requests.get(f"{url}/api/v3/config/main", timeout=5)
+        assert answer.status_code == 409 and "not a regular file" in answer.json()["message"]
+        status = requests.get(f"{url}/api/v3/system/status", timeout=5).json()["data"]
+        assert status["display"]["service"] == "running" and not status["config"]["ok"]
+    finally:
+        web.stop()
+        display.stop()
