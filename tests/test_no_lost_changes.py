@@ -90,6 +90,8 @@ def test_a_second_copy_of_either_daemon_exits_at_once_naming_the_first(tmp_path:
         status = requests.get(f"{url}/api/v3/system/status", timeout=5).json()["data"]
         assert status["display"]["service"] == "running"
         assert status["display"]["pid"] == display.process.pid
+        assert status["web"]["port"] == int(url.rsplit(":", 1)[1])  # where it really listens
+        assert status["web"]["pid"] == web.process.pid
         assert lock_holder(instance.cache_dir, DISPLAY) == display.process.pid
     finally:
         web.stop()
@@ -302,3 +304,22 @@ def test_a_fifo_in_place_of_config_json_is_reported_and_blocks_nothing(tmp_path:
     finally:
         web.stop()
         display.stop()
+
+
+def test_the_display_side_reads_the_address_the_web_really_listens_on(tmp_path: Path) -> None:
+    """What web-ui-info shows: ``plugin_manager.web_address()`` in another process."""
+    instance = make_instance(tmp_path)
+    web, url = start_web(instance)  # --port 0: a port nobody configured
+    try:
+        script = ("import sys, json; from pathlib import Path; "
+                  "from shared.paths import Paths; from shared.plugin_system.manager import "
+                  "PluginManager; p = Paths(root=Path('.'), config_dir=Path(sys.argv[1]), "
+                  "cache_dir=Path(sys.argv[2]), plugins_dir_override=Path(sys.argv[3])); "
+                  "print(json.dumps(PluginManager(p, {}).web_address()))")
+        answer = subprocess.run([sys.executable, "-c", script, str(instance.config_dir),
+                                 str(instance.cache_dir), str(instance.plugins_dir)],
+                                cwd=ROOT, capture_output=True, text=True, timeout=30)
+        assert json.loads(answer.stdout) == {"host": "127.0.0.1",
+                                             "port": int(url.rsplit(":", 1)[1])}
+    finally:
+        web.stop()

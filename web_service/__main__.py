@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as err:  # waitress: ValueError for a name it cannot resolve
         logger.error("cannot start: %s", _bind_problem(args.host, port, err))
         return EXIT_USAGE
-    listening = {"host": args.host, "port": server.effective_port}
+    listening = {"host": args.host, "port": int(server.effective_port)}
     app.extensions["ledpanel"].listening = listening
     bus = Bus(paths.cache_dir)
     bus.publish(WEB_STATE, {"service": "running", "pid": os.getpid(), "started_at": time.time(),
