@@ -6,7 +6,7 @@ replacement changes (``check_config_limits``). Ranges come from the interface
 specification (brightness 1-100 in the UI, web port) and from the matrix library's own
 limits (``shared.hardware.rules``); the board-specific guidance and the panel geometry
 rules (rows, cols, chain, parallel, mapping) are the hardware rules behind
-``save_rules.check_hardware``.
+``hardware_rule.check_hardware_save``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@
 3. Plugin sections are prepared and validated like POST /plugins/config; if any fails,
    the whole save is rejected before anything is written. Every top-level key outside
    the reserved core keys is a plugin section and must be a JSON object.
-4. Hardware rules: ``check_hardware`` (``hardware_rule``), for every save path, reported
+4. Hardware rules: ``hardware_rule.check_hardware_save`` (through ``check``), for every
+   save path, reported
    for the settings a save changes. Ranges of single numeric settings are in ``limits``
    and checked for every save path.
 5. Raw-editor saves run auto-update setup like the General form: ``raw_save``
@@ -30,7 +31,6 @@ from shared.config.brightness import settle_brightness
 from shared.config.check import config_problems
 from shared.config.coerce import KEEP, coerce_value, kind_for
 from shared.config.core_form import FORM_SECTION_FIELD, apply_form_body, form_fields
-from shared.config.hardware_rule import check_hardware_save
 from shared.config.limits import check_finite
 from shared.config.merge import deep_merge
 from shared.config.plugin_rules import (
@@ -55,7 +55,6 @@ __all__ = [
     "apply_form_body",
     "apply_json_body",
     "changed_sections",
-    "check_hardware",
     "needs_auto_update_setup",
     "plan_enabled_save",
     "installed_schemas",
@@ -98,20 +97,6 @@ def split_plugin_sections(
     plugins = plugin_sections(body)
     core = {k: v for k, v in body.items() if k not in plugins and not k.startswith("__")}
     return core, plugins
-
-
-def check_hardware(
-    new_main: JsonObject, stored_main: JsonObject, body: JsonObject
-) -> list[dict[str, str]]:
-    """Refuse hardware settings that break the display hardware rules (save rule 4).
-
-    Raises ValidationError (``HARDWARE_SETTING_REFUSED``) naming each setting; a rule is
-    checked against the whole new config but reported only when this save changes a
-    setting it reads (only ``body`` changes the stored config, so a changed value is one
-    it set). Returns the warnings (board guidance; every problem in emulator mode).
-    See ``hardware_rule``.
-    """
-    return check_hardware_save(new_main, stored_main)
 
 
 def needs_auto_update_setup(changed: list[str]) -> bool:
@@ -168,14 +153,13 @@ def plan_main_save(
         new_main[plugin_id] = public
         if secret:
             new_secrets[plugin_id] = deep_merge(_object(new_secrets.get(plugin_id)), secret)
-    found = check_hardware(new_main, stored_main, body)
-    if warnings is not None and found:
-        warnings.extend(found)
     settle_brightness(stored_main, new_main)
-    # The whole-file rules on what changed: what the raw editor and the display refuse,
-    # this save refuses too (the checks above name form and JSON fields first).
+    # The whole-file rules on what changed, the hardware rules among them (rule 4): what
+    # the raw editor and the display refuse, this save refuses too (the checks above
+    # name form and JSON fields first).
     problems = config_problems(new_main, stored=stored_main, schema_for=schema_for,
-                               plugin_ids=plugin_ids, secrets=new_secrets, template=template)
+                               plugin_ids=plugin_ids, secrets=new_secrets, template=template,
+                               warnings=warnings)
     if problems:
         raise problems[0]
     changed = changed_sections(stored_main, new_main, stored_secrets, new_secrets)

@@ -256,12 +256,18 @@ def test_a_plugin_section_cannot_be_replaced_by_a_scalar(stored: dict[str, Any])
         plan_main_save(stored, SECRETS, {"clock": 5}, form=False, schema_for=schema_for)
 
 
-def test_plan_calls_the_hardware_hook(stored: dict[str, Any], monkeypatch) -> None:
-    seen: list[tuple[Any, Any, Any]] = []
-    monkeypatch.setattr(save_rules, "check_hardware", lambda *args: seen.append(args))
-    body = {"display": {"hardware": {"rows": 16}}}
-    new, _, _ = plan_main_save(stored, SECRETS, body, form=False, schema_for=schema_for)
-    assert seen == [(new, stored, body)]
+def test_a_save_keeps_the_hardware_rules_and_returns_their_warnings(
+        stored: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError) as refused:
+        plan_main_save(stored, SECRETS, {"display": {"hardware": {"rows": 33}}}, form=False,
+                       schema_for=schema_for)
+    assert refused.value.error_code == "HARDWARE_SETTING_REFUSED"
+    warnings: list[dict[str, str]] = []
+    body = {"display": {"emulator": True, "hardware": {"rows": 33}}}  # emulator: warn only
+    new, _, _ = plan_main_save(stored, SECRETS, body, form=False, schema_for=schema_for,
+                               warnings=warnings)
+    assert new["display"]["hardware"]["rows"] == 33
+    assert [w["setting"] for w in warnings] == ["display.hardware.rows"]
 
 
 def test_plan_does_not_modify_its_inputs(stored: dict[str, Any]) -> None:
