@@ -171,12 +171,6 @@ class StatePublisher:
         self.writer.put(DISPLAY_STATE, state)
         return True
 
-    def publish(self, state: dict[str, Any]) -> None:
-        """Write ``state`` as ``display_state`` now, changed or not."""
-        self._dirty = False
-        self._last = {k: v for k, v in state.items() if k != "updated_at"}
-        self.writer.put(DISPLAY_STATE, state)
-
     # -- preview -------------------------------------------------------------
 
     def refresh_viewer(self) -> None:

@@ -16,7 +16,7 @@ import requests
 from shared import bus as keys
 from shared.bus import Bus
 from shared.daemon_lock import DISPLAY, lock_holder
-from tests.daemons import ROOT, Daemon, Instance, start_display, start_web
+from tests.daemons import ROOT, Daemon, Instance, running, start_display, start_web
 from tests.display_service.helpers import wait_until as wait_for
 
 pytestmark = pytest.mark.timeout(180)
@@ -71,9 +71,7 @@ def stored(instance: Instance) -> dict[str, Any]:
 
 def test_a_second_copy_of_either_daemon_exits_at_once_naming_the_first(tmp_path: Path) -> None:
     instance = make_instance(tmp_path)
-    display = start_display(instance)
-    web, url = start_web(instance)
-    try:
+    with running(instance) as (display, web, url):
         running_state(instance, display)
         second = subprocess.run(
             [sys.executable, "-m", "display_service", "--headless", *instance.dir_flags()],
@@ -93,16 +91,11 @@ def test_a_second_copy_of_either_daemon_exits_at_once_naming_the_first(tmp_path:
         assert status["web"]["port"] == int(url.rsplit(":", 1)[1])  # where it really listens
         assert status["web"]["pid"] == web.process.pid
         assert lock_holder(instance.cache_dir, DISPLAY) == display.process.pid
-    finally:
-        web.stop()
-        display.stop()
 
 
 def test_a_killed_display_reads_as_not_running_at_once(tmp_path: Path) -> None:
     instance = make_instance(tmp_path)
-    display = start_display(instance)
-    web, url = start_web(instance)
-    try:
+    with running(instance) as (display, web, url):
         running_state(instance, display)
         display.process.kill()
         display.process.wait(5)
@@ -110,9 +103,6 @@ def test_a_killed_display_reads_as_not_running_at_once(tmp_path: Path) -> None:
         assert status["display"]["service"] == "not_running"
         assert status["display"]["plugin_id"] is None and status["display"]["fps"] is None
         assert status["display"]["summary"] == "not running"
-    finally:
-        web.stop()
-        display.stop()
 
 
 @pytest.mark.parametrize("delay", [None, 0.0, 0.05, 0.15, 0.3])
@@ -215,9 +205,7 @@ def test_hand_edits_of_config_json_reach_the_panel_and_bad_ones_are_reported(
 
 def test_either_brightness_key_changes_the_panel_and_reads_back_as_one(tmp_path: Path) -> None:
     instance = make_instance(tmp_path)
-    display = start_display(instance)
-    web, url = start_web(instance)
-    try:
+    with running(instance) as (display, web, url):
         running_state(instance, display)
         answer = requests.post(f"{url}/api/v3/config/main",
                                json={"display": {"hardware": {"brightness": 33}}}, timeout=5)
@@ -235,9 +223,6 @@ def test_either_brightness_key_changes_the_panel_and_reads_back_as_one(tmp_path:
         wait_for(lambda: state(instance).get("brightness") == 44)
         wait_for(lambda: stored(instance)["brightness"] == 44)
         assert stored(instance)["display"]["hardware"]["brightness"] == 44
-    finally:
-        web.stop()
-        display.stop()
 
 
 def test_an_idle_display_writes_nothing(tmp_path: Path) -> None:
@@ -289,9 +274,7 @@ def test_shutdown_after_requests_is_clean_and_silent(tmp_path: Path) -> None:
 def test_a_fifo_in_place_of_config_json_is_reported_and_blocks_nothing(tmp_path: Path) -> None:
     instance = make_instance(tmp_path)
     config_file = instance.config_dir / "config.json"
-    display = start_display(instance)
-    web, url = start_web(instance)
-    try:
+    with running(instance) as (display, web, url):
         running_state(instance, display)
         config_file.unlink()
         os.mkfifo(config_file)
@@ -301,9 +284,6 @@ def test_a_fifo_in_place_of_config_json_is_reported_and_blocks_nothing(tmp_path:
         assert answer.status_code == 409 and "not a regular file" in answer.json()["message"]
         status = requests.get(f"{url}/api/v3/system/status", timeout=5).json()["data"]
         assert status["display"]["service"] == "running" and not status["config"]["ok"]
-    finally:
-        web.stop()
-        display.stop()
 
 
 def test_the_display_side_reads_the_address_the_web_really_listens_on(tmp_path: Path) -> None:
