@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO
 
 from shared import cli_args
-from shared.cli.common import configured_port
+from shared.cli.common import stored_port
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME_WIDTH = 7  # len("display")
@@ -215,7 +215,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.host = args.host or cli_args.from_env("LEDPANEL_WEB_HOST", str) or "127.0.0.1"
         if args.port is None:
             args.port = (cli_args.from_env("LEDPANEL_WEB_PORT", cli_args.port)
-                         or configured_port(args.config_dir))
+                         or stored_port(args.config_dir))
         cli_args.check_dirs(args)
     except cli_args.UsageError as err:
         cli_args.fail(parser.prog, str(err))

@@ -16,6 +16,7 @@ from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 EXIT_USAGE = 2
+DEFAULT_WEB_PORT = 5000
 T = TypeVar("T")
 
 
@@ -114,6 +115,15 @@ def check_dirs(args: argparse.Namespace, env: Mapping[str, str] | None = None) -
             value, source = env.get(var), var
         if value and Path(value).expanduser().exists() and not Path(value).expanduser().is_dir():
             raise UsageError(f"{source}: {value} exists and is not a directory")
+
+
+def configured_port(config: Any) -> int:
+    """Return ``web.port`` of a config, ``DEFAULT_WEB_PORT`` when it is missing or unusable."""
+    web = config.get("web") if isinstance(config, dict) else None
+    value = web.get("port") if isinstance(web, dict) else None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536:
+        return value
+    return DEFAULT_WEB_PORT
 
 
 def _integer(text: str) -> int | None:

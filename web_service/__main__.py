@@ -18,7 +18,7 @@ import socket
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from shared import cli_args
 from shared.bus import WEB_STATE, Bus
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("ledpanel.web")
 
-DEFAULT_PORT = 5000
 DEFAULT_HOST = "0.0.0.0"
 EXIT_USAGE, EXIT_ALREADY_RUNNING = 2, 3
 
@@ -88,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         store = ConfigStore(paths)
         store.ensure()
         port = (args.port if args.port is not None
-                else _configured_port(store.main_snapshot().data))
+                else cli_args.configured_port(store.main_snapshot().data))
     except LedpanelError as err:
         logger.error("cannot start: %s", err.message)
         return EXIT_USAGE
@@ -144,14 +143,6 @@ def _warm(catalog: PluginCatalog) -> None:
         catalog.installed()
     except Exception:  # a broken plugin folder is reported when a request asks
         logger.debug("catalog warm-up failed", exc_info=True)
-
-
-def _configured_port(config: dict[str, Any]) -> int:
-    web = config.get("web")
-    port = web.get("port") if isinstance(web, dict) else None
-    if isinstance(port, int) and not isinstance(port, bool) and 0 < port < 65536:
-        return port
-    return DEFAULT_PORT
 
 
 def _interrupt(signum: int, frame: object) -> None:

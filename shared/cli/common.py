@@ -11,7 +11,6 @@ from shared import cli_args
 from shared.paths import resolve_paths
 
 TIMEOUT = (2.0, 10.0)  # seconds to connect, seconds to read (on-demand waits for the ack)
-DEFAULT_PORT = 5000
 
 
 class CliError(Exception):
@@ -34,22 +33,18 @@ def web_url(args: argparse.Namespace) -> str:
     url = cli_args.from_env("LEDPANEL_WEB_URL", cli_args.web_url)
     if url:
         return url
-    port = cli_args.from_env("LEDPANEL_WEB_PORT", cli_args.port) or configured_port(
+    port = cli_args.from_env("LEDPANEL_WEB_PORT", cli_args.port) or stored_port(
         getattr(args, "config_dir", None))
     return f"http://127.0.0.1:{port}"
 
 
-def configured_port(config_dir: str | None) -> int:
+def stored_port(config_dir: str | None) -> int:
     """Return ``web.port`` from config.json, 5000 when the file or the key is unusable."""
     path = resolve_paths(config_dir=config_dir).config_file
     config: Any = None
     with contextlib.suppress(OSError, ValueError):
         config = json.loads(path.read_text(encoding="utf-8"))
-    web = config.get("web") if isinstance(config, dict) else None
-    value = web.get("port") if isinstance(web, dict) else None
-    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536:
-        return value
-    return DEFAULT_PORT
+    return cli_args.configured_port(config)
 
 
 def api(url: str, method: str, path: str, body: Any = None) -> dict[str, Any]:

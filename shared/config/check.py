@@ -20,11 +20,10 @@ from typing import Any
 
 from shared.config.coerce import check_kind, kind_for
 from shared.config.hardware_rule import check_hardware_save
-from shared.config.limits import LIMITS, check_finite, check_limit, matches
+from shared.config.limits import check_finite, value_errors
 from shared.config.merge import same_json
 from shared.config.plugin_rules import installed_schemas, prepare_and_validate_sections
 from shared.config.reserved import is_plugin_key, plugin_sections, section_error
-from shared.config.values import RULES, check_value
 from shared.errors import LedpanelError, ValidationError
 from shared.plugin_system.errors import PluginSchemaError
 from shared.schedules import section_problems
@@ -64,7 +63,7 @@ def config_problems(
     found += _schedule_errors(changes)
     if schema_for is not None:
         found += _plugin_errors(changes, base, schema_for, secrets)
-    found += _value_errors(config, stored)
+    found += value_errors(config, stored)
     try:
         reported = check_hardware_save(config, base)
     except ValidationError as err:
@@ -153,19 +152,3 @@ def _plugin_errors(changes: JsonObject, stored: JsonObject, schema_for: SchemaFo
                                               stored_secrets=secrets)
         except (ValidationError, PluginSchemaError) as err:
             yield err
-
-
-def _value_errors(config: JsonObject, stored: JsonObject | None) -> Iterator[LedpanelError]:
-    """Ranges (``limits``) and allowed values (``values``) of every value checked."""
-    for pattern, limit in LIMITS.items():
-        for name, value in matches(config, pattern, stored):
-            try:
-                check_limit(name, value, limit)
-            except ValidationError as err:
-                yield err
-    for pattern in RULES:
-        for name, value in matches(config, pattern, stored):
-            try:
-                check_value(name, value)
-            except ValidationError as err:
-                yield err

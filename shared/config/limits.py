@@ -2,16 +2,17 @@
 
 JSON and form saves of POST /config/main check each value they set
 (``coerce.coerce_value`` calls ``check_limit``); the raw editor checks every value its
-replacement changes (``check_config_limits``). Ranges come from the interface
-specification (brightness 1-100 in the UI, web port) and from the matrix library's own
-limits (``shared.hardware.rules``); the board-specific guidance and the panel geometry
-rules (rows, cols, chain, parallel, mapping) are the hardware rules behind
+replacement changes (``value_errors``, through ``check.config_problems``). Ranges come
+from the interface specification (brightness 1-100 in the UI, web port) and from the
+matrix library's own limits (``shared.hardware.rules``); the board-specific guidance and
+the panel geometry rules (rows, cols, chain, parallel, mapping) are the hardware rules behind
 ``hardware_rule.check_hardware_save``.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,8 +91,9 @@ def check_limit(name: str, value: Any, limit: Limit | None = None) -> None:
         )
 
 
-def check_config_limits(config: dict[str, Any], stored: dict[str, Any] | None = None) -> None:
-    """Check every limited value of a whole config; raise on the first out of range.
+def value_errors(config: dict[str, Any],
+                 stored: dict[str, Any] | None = None) -> Iterator[ValidationError]:
+    """Yield an error for every value of a whole config outside its range or not allowed.
 
     Ranges come from ``LIMITS``, allowed words and times of day from ``values.RULES``.
     With ``stored``, a value equal to the stored one is not checked again, so a value
@@ -99,10 +101,22 @@ def check_config_limits(config: dict[str, Any], stored: dict[str, Any] | None = 
     """
     for pattern, limit in LIMITS.items():
         for name, value in matches(config, pattern, stored):
-            check_limit(name, value, limit)
+            try:
+                check_limit(name, value, limit)
+            except ValidationError as err:
+                yield err
     for pattern in RULES:
         for name, value in matches(config, pattern, stored):
-            check_value(name, value)
+            try:
+                check_value(name, value)
+            except ValidationError as err:
+                yield err
+
+
+def check_config_limits(config: dict[str, Any], stored: dict[str, Any] | None = None) -> None:
+    """Raise the first of ``value_errors``."""
+    for err in value_errors(config, stored):
+        raise err
 
 
 def matches(config: dict[str, Any], pattern: str,

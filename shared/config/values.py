@@ -4,7 +4,7 @@ The numeric ranges are in ``limits``; this table holds the settings whose text m
 one of a few words or a time of day, and ``display.double_sided``, which the raw editor
 would otherwise store as any JSON value. JSON and form saves of POST /config/main check
 each value they set (``coerce.coerce_value``); the raw editor checks every value its
-replacement changes (``limits.check_config_limits``); the schedule routes check whole
+replacement changes (``limits.value_errors``); the schedule routes check whole
 schedule sections with ``shared.schedules.section_problems``, which uses the same rules.
 """
 

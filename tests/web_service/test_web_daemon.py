@@ -60,9 +60,9 @@ def test_first_start_creates_the_config_from_the_template(tmp_path):
 
 
 def test_a_web_section_of_the_wrong_shape_falls_back_to_the_default_port():
-    from web_service.__main__ import DEFAULT_PORT, _configured_port
+    from shared.cli_args import DEFAULT_WEB_PORT, configured_port
 
     for config in ({"web": "x"}, {"web": [1]}, {"web": {"port": True}}, {"web": {"port": "80"}},
                    {"web": {"port": 70000}}, {}):
-        assert _configured_port(config) == DEFAULT_PORT
-    assert _configured_port({"web": {"port": 8080}}) == 8080
+        assert configured_port(config) == DEFAULT_WEB_PORT
+    assert configured_port({"web": {"port": 8080}}) == 8080
