@@ -10,12 +10,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from shared.errors import AtomicWriteError
+from shared.regular_file import NotRegularFile, read_regular
 
 
 def atomic_write_bytes(
@@ -129,11 +129,10 @@ def read_file_bytes(path: Path, what: str) -> bytes:
 
     path = Path(path)
     try:
-        # A FIFO or device in the file's place would block the reader for ever.
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ConfigFileInvalid(f"{what} {path.name} is not a regular file ({path})",
-                                    details={"file": str(path)})
-        return path.read_bytes()
+        return read_regular(path)
+    except NotRegularFile as err:  # a FIFO in the file's place would block for ever
+        raise ConfigFileInvalid(f"{what} {path.name} is not a regular file ({path})",
+                                details={"file": str(path)}) from err
     except FileNotFoundError as err:
         raise ConfigError(f"{what} {path.name} not found ({path})", error_code="FILE_NOT_FOUND",
                           details={"file": str(path)}) from err
