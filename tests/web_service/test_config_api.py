@@ -190,8 +190,8 @@ def test_form_fields_outside_core_and_installed_plugins_are_refused(web):
 
 def test_huge_and_non_finite_numbers_answer_400(web):
     before, backups = web.paths.config_file.read_bytes(), _backups(web)
-    for body, field in (({"brightness": 10**400}, "brightness"),
-                        ({"vegas_scroll": {"scroll_delay": 10**400}},
+    for body, field in (({"brightness": 10**40}, "brightness"),
+                        ({"vegas_scroll": {"scroll_delay": 10**40}},
                          "vegas_scroll.scroll_delay")):
         response = web.client.post("/api/v3/config/main", json=body)
         assert response.status_code == 400, response.get_json()

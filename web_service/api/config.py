@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 
 from shared.config.hardware_rule import RESTART_MESSAGE
 from shared.config.raw_save import plan_raw_save
 from shared.config.save_rules import plan_main_save
 from shared.errors import ValidationError
-from web_service.api.requests import body_object, is_form, parse_json
+from web_service.api.requests import body_object, body_text, is_form, parse_json
 from web_service.envelope import Reply, ok
 from web_service.services import Saved, services
 
@@ -61,7 +61,7 @@ def get_raw() -> Reply:
 def post_raw() -> Reply:
     """Replace the whole main config file (backed up first)."""
     svc = services()
-    replacement = parse_json(request.get_data(as_text=True))
+    replacement = parse_json(body_text())
     if not isinstance(replacement, dict):
         raise ValidationError("the config file must hold a JSON object",
                               error_code="INVALID_CONFIG")

@@ -1,39 +1,69 @@
-"""Request parsing shared by the API views: bodies, fields and their types."""
+"""Request parsing shared by the API views: bodies, fields and their types.
+
+Every request body is read here, and only here: the text is decoded as its
+``Content-Type`` charset says (UTF-8 when it says none; an unknown charset is a 415,
+bytes that are not text in it a 400, never replacement characters), and JSON is
+parsed within ``shared.jsontext``'s limits (depth, integer digits, finite numbers, no
+lone surrogates), so a hostile body is one 400 naming the problem on every route.
+"""
 
 from __future__ import annotations
 
+import codecs
 import json
 from typing import Any
+from urllib.parse import parse_qsl
 
 from flask import request
 
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ValidationError
+from shared.jsontext import MAX_DEPTH, JsonLimitError, parse_strict
+
+# More fields than any form of ours sends (the General tab sends about a hundred).
+MAX_FORM_FIELDS = 2000
 
 
 def json_object() -> dict[str, Any]:
     """Return the JSON body as a dict, or raise ValidationError naming the problem."""
-    if not request.data:
+    if not request.get_data():
         return {}
-    body = parse_json(request.get_data(as_text=True))
+    body = parse_json(body_text())
     if not isinstance(body, dict):
         raise ValidationError("request body must be a JSON object", error_code="INVALID_JSON")
     return body
 
 
-def parse_json(text: str) -> Any:
-    """Parse JSON text strictly: NaN and Infinity are refused (they are not JSON)."""
+def body_text() -> str:
+    """Return the body as text in the charset its ``Content-Type`` names (default UTF-8)."""
+    charset = request.mimetype_params.get("charset", "utf-8")
+    data = request.get_data()
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        codec = codecs.lookup(charset).name
+        return data.decode(codec)
+    except LookupError:  # no such codec, or one that is not a text encoding ("hex")
+        raise ValidationError(f"request body charset {charset[:40]!r} is not supported; "
+                              "send UTF-8", error_code="UNSUPPORTED_CHARSET",
+                              status=415) from None
+    except UnicodeDecodeError as err:
+        raise ValidationError(
+            f"request body is not valid {codec} text: byte 0x{data[err.start]:02x} at "
+            f"offset {err.start}", error_code="INVALID_JSON",
+            details={"offset": err.start}) from None
+
+
+def parse_json(text: str) -> Any:
+    """Parse JSON text strictly (``shared.jsontext``): NaN, Infinity, numbers that do not
+    fit, deep nesting and lone surrogates are refused with INVALID_JSON naming them."""
+    try:
+        return parse_strict(text)
     except json.JSONDecodeError as err:
         raise ValidationError(
             f"request body is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}",
             error_code="INVALID_JSON") from err
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValidationError(f"request body is not valid JSON: {name} is not a JSON number",
-                          error_code="INVALID_JSON")
+    except JsonLimitError as err:
+        raise ValidationError(f"request body is not valid JSON: {err}",
+                              error_code="INVALID_JSON") from None
 
 
 def is_form() -> bool:
@@ -42,14 +72,41 @@ def is_form() -> bool:
 
 
 def body_object() -> dict[str, Any]:
-    """Return the body as a dict, from JSON or a form (multi-valued fields become lists)."""
-    if is_form():
-        form: dict[str, Any] = {}
-        for key in request.form:
-            values = request.form.getlist(key)
-            form[key] = values if len(values) > 1 else values[0]
-        return form
-    return json_object()
+    """Return the body as a dict, from JSON or a form (multi-valued fields become lists).
+
+    A dotted form field name nests (``display.hardware.rows``), so it is held to the
+    JSON depth limit too.
+    """
+    if not is_form():
+        return json_object()
+    form: dict[str, Any] = {}
+    for key, value in _form_pairs():
+        if key.count(".") >= MAX_DEPTH:
+            raise ValidationError(f"form field name nested deeper than {MAX_DEPTH} levels",
+                                  error_code="INVALID_FORM")
+        if key in form:
+            previous = form[key]
+            form[key] = [*previous, value] if isinstance(previous, list) else [previous, value]
+        else:
+            form[key] = value
+    return form
+
+
+def _form_pairs() -> list[tuple[str, str]]:
+    """Return the form's fields in order; an urlencoded body is decoded as sent."""
+    if request.mimetype == "multipart/form-data":
+        return [(key, value) for key in request.form for value in request.form.getlist(key)]
+    text = body_text()
+    try:
+        return parse_qsl(text, keep_blank_values=True, encoding=codecs.lookup(
+            request.mimetype_params.get("charset", "utf-8")).name, errors="strict",
+            max_num_fields=MAX_FORM_FIELDS)
+    except UnicodeDecodeError as err:
+        raise ValidationError(f"form field is not valid text in the body's charset: {err}",
+                              error_code="INVALID_FORM") from None
+    except ValueError as err:  # too many fields
+        raise ValidationError(f"form has more than {MAX_FORM_FIELDS} fields",
+                              error_code="INVALID_FORM") from err
 
 
 def optional(body: dict[str, Any], name: str, kind: type | tuple[type, ...],

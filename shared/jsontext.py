@@ -1,0 +1,88 @@
+"""Parse JSON text nobody vouches for: request bodies and hand-edited config files.
+
+Python's ``json`` accepts things no config of ours holds and some of them take a
+process down later: ``NaN`` and ``Infinity`` (not JSON at all), numbers that overflow
+to infinity (``1e999``), integers too long to convert (``ValueError`` past 4,300
+digits), nesting deep enough to exhaust the recursion limit in whoever walks the
+value next, and lone surrogates (``"\\ud800"``), which parse but cannot be written back
+as UTF-8. ``parse_strict`` refuses each with one ``JsonLimitError`` naming it; the
+depth is measured on the text before parsing, so nothing recurses that deep.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+# Far deeper than any config or request of ours; shallow enough that every recursive
+# walk (deep merge, copies, checks) stays far from Python's recursion limit.
+MAX_DEPTH = 64
+# A 64-bit number has 20 digits; ids held as numbers stay well under this.
+MAX_INT_DIGITS = 64
+
+# A whole string (skipped), a bracket, or the quote of a string that never ends.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[\]{}]|"', re.DOTALL)
+
+
+class JsonLimitError(ValueError):
+    """JSON text that is valid or nearly so but outside what we accept; the message says
+    what (a person reads it)."""
+
+
+def parse_strict(text: str) -> Any:
+    """Return the value of JSON ``text``; raise ``json.JSONDecodeError`` for bad syntax
+    and ``JsonLimitError`` for a value outside the limits above."""
+    depth = nesting_depth(text)
+    if depth > MAX_DEPTH:
+        raise JsonLimitError(f"nested deeper than {MAX_DEPTH} levels ({depth})")
+    value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                       parse_constant=_refuse_constant)
+    _refuse_lone_surrogates(value)
+    return value
+
+
+def nesting_depth(text: str) -> int:
+    """Return how deep arrays and objects nest in ``text`` (brackets inside strings do
+    not count)."""
+    depth = deepest = 0
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+        elif token == '"':
+            break  # the rest is one unterminated string (and retrying would be quadratic)
+    return deepest
+
+
+def _parse_int(literal: str) -> int:
+    digits = len(literal.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise JsonLimitError(f"integer with more than {MAX_INT_DIGITS} digits ({digits})")
+    return int(literal)
+
+
+def _parse_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise JsonLimitError(f"number {literal[:20]}{'...' if len(literal) > 20 else ''} "
+                             "is too large for a JSON number")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonLimitError(f"{name} is not a JSON number")
+
+
+def _refuse_lone_surrogates(value: Any) -> None:
+    # Encoding the whole value is one C-speed pass; only a failure is looked at closer.
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as err:
+        code = ord(err.object[err.start])
+        raise JsonLimitError(f"lone surrogate \\u{code:04x} in a string (half of a "
+                             "UTF-16 pair, not a character)") from None
