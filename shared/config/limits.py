@@ -49,6 +49,7 @@ LIMITS: dict[str, Limit] = {
     "display.hardware.brightness": Limit(1, 100),
     "dim_schedule.dim_brightness": Limit(1, 100),
     "web.port": Limit(1, 65535),
+    "web.sign_in.session_days": Limit(1, 365),
     "display_durations.*": Limit(0, low_open=True),
     # Vegas ticker: speeds and durations the display would otherwise replace silently.
     "vegas_scroll.scroll_speed": Limit(0, 1000, low_open=True),

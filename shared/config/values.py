@@ -65,6 +65,7 @@ RULES: dict[str, Rule] = {
     "vegas_scroll.enabled": _boolean,
     "vegas_scroll.frame_based_scrolling": _boolean,
     "vegas_scroll.default_vegas_mode": _one_of("scroll", "fixed", "static"),
+    "web.sign_in.enabled": _boolean,
 }
 for _section in ("schedule", "dim_schedule"):
     RULES[f"{_section}.mode"] = _mode

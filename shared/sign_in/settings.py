@@ -1,0 +1,53 @@
+"""The ``web.sign_in`` settings of config.json and the one rule for switching sign-in on.
+
+Sign-in is off unless ``web.sign_in.enabled`` is true. A save that switches it on while
+no password is stored is refused, since nobody could sign in afterwards; a hand edit
+that does so anyway gets sign-in without a way in from the browser (the sign-in page
+says to run ``ledpanel sign-in password``), never an open API the user believes closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from shared.errors import LedpanelError
+
+DEFAULT_SESSION_DAYS = 30
+NO_PASSWORD_ADVICE = ("set a password first: POST /api/v3/auth/password, or run "
+                      "`ledpanel sign-in password` on the device")
+
+
+@dataclass(frozen=True)
+class SignInSettings:
+    """What ``web.sign_in`` asks for."""
+
+    enabled: bool = False
+    session_days: float = DEFAULT_SESSION_DAYS
+
+    @property
+    def session_seconds(self) -> float:
+        return self.session_days * 86400
+
+
+def sign_in_settings(config: Any) -> SignInSettings:
+    """Return the sign-in settings of a config (defaults for anything missing or odd)."""
+    web = config.get("web") if isinstance(config, dict) else None
+    section = web.get("sign_in") if isinstance(web, dict) else None
+    if not isinstance(section, dict):
+        return SignInSettings()
+    days: float = DEFAULT_SESSION_DAYS
+    stored = section.get("session_days")
+    if isinstance(stored, int | float) and not isinstance(stored, bool) and 1 <= stored <= 365:
+        days = float(stored)
+    return SignInSettings(enabled=section.get("enabled") is True, session_days=days)
+
+
+def check_switch_on(before: Any, after: Any, password_set: Callable[[], bool]) -> None:
+    """Refuse a save that switches sign-in on while no password is stored."""
+    if (sign_in_settings(after).enabled and not sign_in_settings(before).enabled
+            and not password_set()):
+        raise LedpanelError(f"web.sign_in.enabled cannot be turned on without a password; "
+                            f"{NO_PASSWORD_ADVICE}", error_code="SIGN_IN_NO_PASSWORD",
+                            status=409, details={"field": "web.sign_in.enabled"})
