@@ -8,6 +8,7 @@ from flask import Flask
 
 from web_service.api import register_api
 from web_service.envelope import install_error_handlers
+from web_service.guard import install_guard
 from web_service.services import EXTENSION_KEY, WebServices
 from web_service.settings import WebSettings
 
@@ -24,6 +25,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[EXTENSION_KEY] = WebServices.build(settings)
     install_error_handlers(app)
+    install_guard(app)
     register_api(app)
     from web_service import pages
 

@@ -19,6 +19,7 @@ from flask import request
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ValidationError
 from shared.jsontext import MAX_DEPTH, JsonLimitError, parse_strict
+from web_service.page_token import TOKEN_FIELD
 
 # More fields than any form of ours sends (the General tab sends about a hundred).
 MAX_FORM_FIELDS = 2000
@@ -75,12 +76,14 @@ def body_object() -> dict[str, Any]:
     """Return the body as a dict, from JSON or a form (multi-valued fields become lists).
 
     A dotted form field name nests (``display.hardware.rows``), so it is held to the
-    JSON depth limit too.
+    JSON depth limit too. Our pages' token (checked by the guard) is no setting: left out.
     """
     if not is_form():
         return json_object()
     form: dict[str, Any] = {}
     for key, value in _form_pairs():
+        if key == TOKEN_FIELD:
+            continue
         if key.count(".") >= MAX_DEPTH:
             raise ValidationError(f"form field name nested deeper than {MAX_DEPTH} levels",
                                   error_code="INVALID_FORM")

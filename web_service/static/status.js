@@ -1,8 +1,15 @@
 // Status page: polls the API; the preview is fetched only while this page is visible.
 "use strict";
 
-const api = (path, options) =>
-  fetch(`/api/v3${path}`, options).then((response) => response.json());
+// Our pages carry the install's token; the web service asks for it on browser
+// requests whose body is not JSON (a form or text a page on another site could send).
+const token = document.querySelector('meta[name="ledpanel-token"]').content;
+
+const api = (path, options) => {
+  const init = { ...(options || {}) };
+  init.headers = { "X-Ledpanel-Token": token, ...(init.headers || {}) };
+  return fetch(`/api/v3${path}`, init).then((response) => response.json());
+};
 
 function fill(listId, rows) {
   const list = document.getElementById(listId);
