@@ -12,6 +12,8 @@ from flask import current_app
 from shared import bus as bus_keys
 from shared.bus import Bus
 from shared.config.store import ConfigStore, MainSnapshot
+from shared.sign_in.settings import check_switch_on
+from shared.sign_in.store import CredentialStore
 from web_service.display_link import DisplayLink
 from web_service.plugin_catalog import PluginCatalog
 from web_service.settings import WebSettings
@@ -68,6 +70,7 @@ class WebServices:
 
         def change(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict]:
             new_main, new_secrets, sections = plan(main, secrets)
+            check_switch_on(main, new_main, CredentialStore(self.settings.paths).password_set)
             changed.extend(sections)
             return new_main, new_secrets
 
