@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from shared import cli_args
 from shared.cli.common import CliError
 from shared.cli.on_demand import cmd_on_demand_start, cmd_on_demand_stop
+from shared.cli.sign_in import add_commands as add_sign_in_commands
 from shared.cli.status import cmd_status
 from shared.cli.validate import cmd_config_validate
 from shared.version import CORE_VERSION
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     start.set_defaults(func=cmd_on_demand_start)
     od_commands.add_parser("stop", parents=[web], help="stop on-demand").set_defaults(
         func=cmd_on_demand_stop)
+    add_sign_in_commands(commands)
     return parser
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 from typing import Any
 
 from shared import cli_args
@@ -48,12 +49,18 @@ def stored_port(config_dir: str | None) -> int:
 
 
 def api(url: str, method: str, path: str, body: Any = None) -> dict[str, Any]:
-    """Call ``<url>/api/v3<path>`` and return the envelope; raise CliError on any failure."""
+    """Call ``<url>/api/v3<path>`` and return the envelope; raise CliError on any failure.
+
+    ``LEDPANEL_TOKEN``, when set, is sent as the API token (``Authorization: Bearer``).
+    """
     import requests
 
     target = f"{url}/api/v3{path}"
+    token = os.environ.get("LEDPANEL_TOKEN")  # needed when web.sign_in is on
+    headers = {"Authorization": f"Bearer {token}"} if token else None
     try:
-        response = requests.request(method, target, json=body, timeout=TIMEOUT)
+        response = requests.request(method, target, json=body, headers=headers,
+                                    timeout=TIMEOUT)
     except requests.RequestException as err:
         raise Unreachable(f"cannot reach the web service at {url}: {_reason(err)}") from err
     envelope = None
