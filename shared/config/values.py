@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shared.config.lookup import path_lookup
 from shared.errors import ValidationError
+from shared.host_names import host_name_problem
 from shared.schedules import MODES, normalize_mode, parse_time
 
 FOLLOWER_POSITIONS = ("none", "left", "right")
@@ -57,6 +58,17 @@ def _timezone(value: Any) -> str | None:
     return None
 
 
+def _host_names(value: Any) -> str | None:
+    if not isinstance(value, list):
+        return "must be a list of host names such as [\"panel.example.com\"]"
+    for index, entry in enumerate(value):
+        problem = (host_name_problem(entry) if isinstance(entry, str)
+                   else "must be text (a host name)")
+        if problem is not None:
+            return f"item {index} ({str(entry)[:60]!r}) {problem}"
+    return None
+
+
 # Dotted path (``*`` matches one key) -> rule.
 RULES: dict[str, Rule] = {
     "sync.follower_position": _one_of(*FOLLOWER_POSITIONS),
@@ -66,6 +78,8 @@ RULES: dict[str, Rule] = {
     "vegas_scroll.frame_based_scrolling": _boolean,
     "vegas_scroll.default_vegas_mode": _one_of("scroll", "fixed", "static"),
     "web.sign_in.enabled": _boolean,
+    "web.host_check": _boolean,
+    "web.allowed_hosts": _host_names,
 }
 for _section in ("schedule", "dim_schedule"):
     RULES[f"{_section}.mode"] = _mode
