@@ -32,7 +32,6 @@ from shared.bus import BusWatcher, watch_directory
 from shared.config.brightness import brightness_keys, settle_brightness
 from shared.config.store import ConfigStore
 from shared.errors import LedpanelError
-from shared.jsonfile import read_json_file
 
 logger = logging.getLogger(__name__)
 
@@ -167,15 +166,10 @@ class ConfigSource:
         return True
 
     def _fallback(self) -> tuple[Config, str]:
-        from shared.config.backups import list_backups
+        from shared.config.backups import newest_usable_backup
         from shared.config.template import load_template
 
-        for backup in reversed(list_backups(self.paths)):
-            try:
-                data = read_json_file(backup, "config backup")
-            except LedpanelError:
-                continue
-            if isinstance(data, dict):
-                return data, f"backup {backup.name}"
+        found = newest_usable_backup(self.paths)
+        if found is not None:
+            return found[0], f"backup {found[1].name}"
         return load_template(), "the template defaults"
-

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.errors import AtomicWriteError
+from shared.jsontext import parse_strict
 from shared.regular_file import NotRegularFile, read_regular
 
 
@@ -100,7 +101,8 @@ def read_json_file(path: Path, what: str) -> Any:
 
     ``what`` says what the file is ("config file", "config template"). Text that is not
     valid JSON, or not UTF-8, raises ``CONFIG_INVALID_JSON`` naming the file, line and
-    column (``details``: ``file``, ``line``, ``column``); a missing file raises
+    column (``details``: ``file``, ``line``, ``column``), and so does JSON outside
+    ``shared.jsontext``'s limits (NaN, deep nesting, huge integers); a missing file raises
     ``FILE_NOT_FOUND`` and an unreadable one ``CONFIG_ERROR``. Callers check the shape.
     """
     from shared.errors import ConfigFileInvalid
@@ -108,7 +110,9 @@ def read_json_file(path: Path, what: str) -> Any:
     path = Path(path)
     text = decode_utf8(read_file_bytes(path, what), path, what)
     try:
-        return json.loads(text)
+        # Strict: a NaN, a 700-deep value or a 4,300-digit integer typed in by hand
+        # must be a file problem here, not a crash in whoever uses the value.
+        return parse_strict(text)
     except json.JSONDecodeError as err:
         raise ConfigFileInvalid(
             f"{what} {path.name} is not valid JSON: {err.msg} at line {err.lineno}, "
@@ -116,7 +120,7 @@ def read_json_file(path: Path, what: str) -> Any:
             error_code="CONFIG_INVALID_JSON",
             details={"file": str(path), "line": err.lineno, "column": err.colno},
         ) from err
-    except ValueError as err:  # a number with more digits than Python converts
+    except ValueError as err:  # JsonLimitError: outside what parse_strict accepts
         raise ConfigFileInvalid(f"{what} {path.name} is not usable JSON: {err} ({path})",
                                 error_code="CONFIG_INVALID_JSON",
                                 details={"file": str(path)}) from err

@@ -18,7 +18,7 @@ import socket
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shared import cli_args
 from shared.bus import WEB_STATE, Bus
@@ -28,6 +28,7 @@ from shared.paths import ensure_writable_dir, resolve_paths
 from shared.version import CORE_VERSION
 
 if TYPE_CHECKING:
+    from shared.config.store import ConfigStore
     from web_service.plugin_catalog import PluginCatalog
 
 logger = logging.getLogger("ledpanel.web")
@@ -85,9 +86,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         store = ConfigStore(paths)
-        store.ensure()
-        port = (args.port if args.port is not None
-                else cli_args.configured_port(store.main_snapshot().data))
+        config = _start_config(store)
+        port = args.port if args.port is not None else cli_args.configured_port(config)
     except LedpanelError as err:
         logger.error("cannot start: %s", err.message)
         return EXIT_USAGE
@@ -120,6 +120,22 @@ def main(argv: list[str] | None = None) -> int:
         lock.release()
     logger.info("ledpanel-web stopped")
     return 0
+
+
+def _start_config(store: ConfigStore) -> dict[str, Any]:
+    """Return the config to start on. A config.json that cannot be used is served anyway
+    (the raw editor is where it gets repaired), on the newest usable backup's port."""
+    from shared.config.backups import newest_usable_backup
+    from shared.errors import ConfigFileInvalid
+
+    try:
+        store.ensure()
+        return store.main_snapshot().data
+    except ConfigFileInvalid as err:
+        found = newest_usable_backup(store.paths)
+        logger.error("config: %s; serving anyway so it can be repaired (port from %s)",
+                     err.message, found[1].name if found else "the default")
+        return found[0] if found else {}
 
 
 def _bind_problem(host: str, port: int, err: OSError | ValueError) -> str:

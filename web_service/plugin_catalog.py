@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.config.store import ConfigStore, MainSnapshot
-from shared.errors import NotFoundError, ValidationError
+from shared.errors import ConfigFileInvalid, NotFoundError, ValidationError
 from shared.paths import Paths
 from shared.plugin_system.discovery import plugins_dir_for
 from shared.plugin_system.errors import PluginSchemaError
@@ -82,7 +82,12 @@ class PluginCatalog:
         return entry
 
     def _refresh(self) -> tuple[list[dict[str, Any]], dict[str, PluginEntry]]:
-        snapshot = self.store.main_snapshot()
+        try:
+            snapshot = self.store.main_snapshot()
+        except ConfigFileInvalid:
+            # config.json cannot be used (the raw editor may be replacing it): the
+            # plugins are where the last good read, or the template, said.
+            snapshot = self._snapshot or MainSnapshot(None, self.store.template())
         with self._lock:
             if snapshot is not self._snapshot:
                 old = self._snapshot

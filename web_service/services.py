@@ -59,12 +59,13 @@ class WebServices:
             display=DisplayLink(bus, settings),
         )
 
-    def save_config(self, plan: SavePlan) -> Saved:
+    def save_config(self, plan: SavePlan, *, replace_unreadable: bool = False) -> Saved:
         """Apply ``plan`` to the stored config under the lock, then tell the display.
 
         ``plan(main, secrets)`` returns ``(new_main, new_secrets, changed_sections)`` or
         raises; nothing is written when it raises. Returns the changed sections and the
         main config as written (the caller owns it: no need to read the file again).
+        ``replace_unreadable``: see ``ConfigStore.update``.
         """
         changed: list[str] = []
 
@@ -74,7 +75,7 @@ class WebServices:
             changed.extend(sections)
             return new_main, new_secrets
 
-        main, _ = self.store.update(change)
+        main, _ = self.store.update(change, replace_unreadable=replace_unreadable)
         if changed:
             self.notify_config_changed(changed)
         return Saved(sorted(changed), main)

@@ -3,6 +3,10 @@
 Names are ``config.json.backup.<YYYYMMDD_HHMMSS_ffffff>`` in local time, so sorting by
 name is sorting by age; a name is never reused, even for two saves in one microsecond.
 Call these while holding the config lock (the store does).
+
+A config.json that cannot be used and is replaced from the raw editor is kept as
+``config.json.bad.<stamp>`` in the same folder (``keep_bad_copy``): never taken for a
+backup to run on, and only the newest ``KEEP_BAD_COPIES`` are kept.
 """
 
 from __future__ import annotations
@@ -10,15 +14,19 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from shared.errors import ConfigError
+from shared.errors import ConfigError, LedpanelError
 from shared.jsonfile import atomic_write_bytes
 from shared.paths import Paths
 
 KEEP_BACKUPS = 5
+KEEP_BAD_COPIES = 3
 BACKUP_PREFIX = "config.json.backup."
+BAD_PREFIX = "config.json.bad."
 _STAMP_FORMAT = "%Y%m%d_%H%M%S_%f"
 _NAME_RE = re.compile(re.escape(BACKUP_PREFIX) + r"\d{8}_\d{6}_\d{6}\Z")
 
@@ -56,6 +64,47 @@ def make_backup(
     target = paths.backups_dir / name
     prune_backups(paths, keep - 1)
     atomic_write_bytes(target, data, mode=_mode_of(paths.config_file))
+    return target
+
+
+def newest_usable_backup(paths: Paths) -> tuple[dict[str, Any], Path] | None:
+    """Return the newest backup that reads as a config object, and its path; None if none.
+
+    What a daemon runs on while config.json cannot be used.
+    """
+    from shared.jsonfile import read_json_file
+
+    for backup in reversed(list_backups(paths)):
+        try:
+            data = read_json_file(backup, "config backup")
+        except LedpanelError:
+            continue
+        if isinstance(data, dict):
+            return data, backup
+    return None
+
+
+def keep_bad_copy(paths: Paths, *, now: datetime | None = None) -> Path | None:
+    """Keep an unusable config.json as ``backups/config.json.bad.<stamp>``; return it.
+
+    The file is hard-linked (no copy in memory, however large; the atomic replace that
+    follows leaves the link holding the old bytes). None when there is no regular file
+    to keep. Older bad copies beyond ``KEEP_BAD_COPIES`` are deleted.
+    """
+    try:
+        if not stat.S_ISREG(os.lstat(paths.config_file).st_mode):
+            return None  # missing, a FIFO, a directory: nothing worth keeping
+        paths.backups_dir.mkdir(parents=True, exist_ok=True)
+        stamp = (now or datetime.now()).strftime(_STAMP_FORMAT)
+        target = paths.backups_dir / f"{BAD_PREFIX}{stamp}"
+        os.link(paths.config_file, target)
+    except OSError as err:
+        raise ConfigError(f"cannot keep a copy of {paths.config_file} before replacing it: "
+                          f"{err.strerror or err}") from err
+    olds = sorted(p for p in paths.backups_dir.iterdir() if p.name.startswith(BAD_PREFIX))
+    for old in olds[:-KEEP_BAD_COPIES]:
+        with contextlib.suppress(OSError):
+            old.unlink()
     return target
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.config.backups import BACKUP_PREFIX, make_backup
+from shared.config.backups import BACKUP_PREFIX, keep_bad_copy, make_backup
 from shared.config.lock import config_lock
 from shared.config.merge import same_json
 from shared.config.migrate import migrate
@@ -153,11 +153,13 @@ class ConfigStore:
                            "the editor cannot show it: fix it by hand or copy back a "
                            f"backup from {self.paths.backups_dir}")
 
-    def save(self, main: JsonObject, secrets: JsonObject | None = None) -> JsonObject:
+    def save(self, main: JsonObject, secrets: JsonObject | None = None, *,
+             backup: bool = True) -> JsonObject:
         """Back up config.json, then write the main config (and the secrets, if given).
 
         Returns the main config as written (a value stored in the secrets file stays
-        there, see ``keep_secrets_secret``); the caller owns it.
+        there, see ``keep_secrets_secret``); the caller owns it. ``backup=False`` skips
+        the backup (the file being replaced was kept another way).
         """
         _require_object(main, "config")
         if secrets is not None:
@@ -167,11 +169,13 @@ class ConfigStore:
             main, moved = keep_secrets_secret(main, current)
             if secrets is not None or moved != current:
                 atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
-            make_backup(self.paths)
+            if backup:
+                make_backup(self.paths)
             self._write_main(main)
             return main
 
-    def update(self, fn: UpdateFn) -> tuple[JsonObject, JsonObject]:
+    def update(self, fn: UpdateFn, *, replace_unreadable: bool = False
+               ) -> tuple[JsonObject, JsonObject]:
         """Read, change with ``fn(main, secrets)`` and save, all under the lock.
 
         Only what changed is written: a change that leaves both files as they are
@@ -179,9 +183,20 @@ class ConfigStore:
         out), and a change to the secrets alone rewrites only the secrets file.
         Returns the new ``(main, secrets)`` either way, main as written to config.json;
         the caller owns both.
+
+        A config.json that cannot be used raises ConfigFileInvalid, unless
+        ``replace_unreadable`` (the raw editor, the one way to repair it without a
+        shell): then ``fn`` gets an empty main config and the bad file is kept as
+        ``backups/config.json.bad.<stamp>`` before it is replaced.
         """
         with self.lock():
-            snapshot = self.main_snapshot()
+            unusable = False
+            try:
+                snapshot = self.main_snapshot()
+            except ConfigFileInvalid:
+                if not replace_unreadable:
+                    raise
+                snapshot, unusable = MainSnapshot(None, {}), True
             main, secrets = copy.deepcopy(snapshot.data), self.load_secrets()
             secrets_before = copy.deepcopy(secrets)
             result = fn(main, secrets)
@@ -192,7 +207,10 @@ class ConfigStore:
             main_changed = not same_json(main, snapshot.data)
             secrets_changed = not same_json(secrets, secrets_before)
             if main_changed or snapshot.key is None:  # no file yet: create it
-                main = self.save(main, secrets if secrets_changed else None)
+                if unusable:  # kept aside, not rotated in with the good backups
+                    keep_bad_copy(self.paths)
+                main = self.save(main, secrets if secrets_changed else None,
+                                 backup=not unusable)
             elif secrets_changed:
                 atomic_write_json(self.paths.secrets_file, secrets, SECRETS_MODE)
             return main, secrets

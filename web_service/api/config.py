@@ -10,11 +10,13 @@ from shared.config.hardware_rule import RESTART_MESSAGE
 from shared.config.raw_save import plan_raw_save
 from shared.config.save_rules import plan_main_save
 from shared.errors import ValidationError
-from web_service.api.requests import body_object, body_text, is_form, parse_json
+from web_service.api.requests import body_object, check_body, is_form, json_body
 from web_service.envelope import Reply, ok
 from web_service.services import Saved, services
 
 bp = Blueprint("config", __name__)
+# Every route's body, not only config's: one check before any view (see requests).
+bp.before_app_request(check_body)
 
 
 @bp.get("/config/main")
@@ -59,9 +61,14 @@ def get_raw() -> Reply:
 
 @bp.post("/config/raw/main")
 def post_raw() -> Reply:
-    """Replace the whole main config file (backed up first)."""
+    """Replace the whole main config file (backed up first).
+
+    A config.json that cannot be used (does not parse, NaN, too deep) is replaced too,
+    after it is kept as ``backups/config.json.bad.<stamp>``; the replacement is then
+    checked whole.
+    """
     svc = services()
-    replacement = parse_json(body_text())
+    replacement = json_body()
     if not isinstance(replacement, dict):
         raise ValidationError("the config file must hold a JSON object",
                               error_code="INVALID_CONFIG")
@@ -75,7 +82,8 @@ def post_raw() -> Reply:
                                            stored_secrets=secrets, warnings=warnings)
         return new_main, secrets, sections
 
-    saved = svc.save_config(plan)
+    # The editor is how a file that does not parse is repaired: it may replace one.
+    saved = svc.save_config(plan, replace_unreadable=True)
     return _saved(saved, warnings, "Configuration file replaced")
 
 

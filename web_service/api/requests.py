@@ -14,7 +14,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl
 
-from flask import request
+from flask import g, request
 
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ValidationError
@@ -25,11 +25,36 @@ from web_service.page_token import TOKEN_FIELD
 MAX_FORM_FIELDS = 2000
 
 
+_PARSED = "ledpanel_json_body"  # flask.g: the body parsed once per request
+_CHANGES = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def check_body() -> None:
+    """Refuse a hostile JSON or form body before any view runs (before_app_request).
+
+    Every state-changing route is covered this way, one that ignores its body too; the
+    parsed JSON is kept for the view (``json_body``).
+    """
+    if request.method not in _CHANGES or not request.get_data():
+        return
+    if is_form():
+        body_object()
+    elif request.mimetype == "application/json" or request.mimetype.endswith("+json"):
+        json_body()
+
+
+def json_body() -> Any:
+    """Return the body parsed as JSON (any content type), once per request."""
+    if _PARSED not in g:
+        setattr(g, _PARSED, parse_json(body_text()))
+    return g.get(_PARSED)
+
+
 def json_object() -> dict[str, Any]:
     """Return the JSON body as a dict, or raise ValidationError naming the problem."""
     if not request.get_data():
         return {}
-    body = parse_json(body_text())
+    body = json_body()
     if not isinstance(body, dict):
         raise ValidationError("request body must be a JSON object", error_code="INVALID_JSON")
     return body
