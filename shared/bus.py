@@ -4,6 +4,12 @@ This is the only code that touches bus files. Writes are atomic; reads always go
 disk, so no reader can hold a stale copy. Changes are noticed through watchdog
 (inotify where it works, a polling observer otherwise); watch callbacks run on the
 observer's thread and should only set flags.
+
+Anyone who can write the directory can put anything in it, so a read takes only a
+regular file of at most ``MAX_BYTES``, without blocking (``shared.regular_file``):
+a FIFO, a directory, a symlink, a device, an oversized or unparsable file reads as
+absent, is logged (once per file and kind, then at most every ``REPORT_EVERY``
+seconds) and is listed by ``Bus.problems()`` until it is gone.
 """
 
 from __future__ import annotations
@@ -12,13 +18,24 @@ import contextlib
 import json
 import logging
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from shared.bus_upkeep import (
+    CLAIM_PREFIX,
+    QUEUE_SEP,
+    STALE_TEMP_AFTER,
+    clean_up,
+    describe,
+    reports,
+)
+from shared.errors import AtomicWriteError
 from shared.jsonfile import atomic_write_json
+from shared.regular_file import kind_of, read_regular
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +52,10 @@ WEB_STATE = "web_state"  # web -> display: where the web listens (host, port), a
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"
-_QUEUE_SEP = "@"
+_QUEUE_SEP = QUEUE_SEP
+
+# The largest bus file read; the biggest real one, a preview frame, is far smaller.
+MAX_BYTES = 1 << 20
 
 
 def new_request_id() -> str:
@@ -48,8 +68,12 @@ def new_request_id() -> str:
 class Bus:
     """Publish, read and watch bus keys in one directory."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, keep_published: bool = False) -> None:
         self.directory = Path(directory)
+        # With keep_published, the last value published per key, for ``republish``.
+        self._kept: dict[str, dict[str, Any]] | None = {} if keep_published else None
+        self._unwritten: set[str] = set()  # kept keys whose last write failed
+        self._kept_lock = threading.Lock()
 
     def path(self, key: str) -> Path:
         if not key or "/" in key or _QUEUE_SEP in key or key.startswith("."):
@@ -61,30 +85,98 @@ class Bus:
         # The temp file lives in a subfolder: a rename within the watched folder is an
         # inotify move pair, which watchdog may hold for up to 0.5 s to match its halves;
         # a rename in from elsewhere is a single event, delivered at once.
+        if self._kept is None:
+            self._write(key, data)
+            return
+        with self._kept_lock:  # a republish never writes over a newer value
+            self._kept[key] = data
+            self._unwritten.add(key)
+            self._write(key, data)
+            self._unwritten.discard(key)
+
+    def _write(self, key: str, data: dict[str, Any]) -> None:
         atomic_write_json(self.path(key), data, mode=0o664, compact=True,
-                          tmp_dir=self.directory / _TMP_DIR)
+                          tmp_dir=self._tmp_dir())
+
+    def republish(self, *, failed_only: bool = False) -> list[str]:
+        """Write again every key this process published and did not remove (the bus folder
+        was made anew), or only those whose last write failed (a folder stood in a
+        file's place); return the keys written. Needs ``keep_published``."""
+        written = []
+        with self._kept_lock:
+            for key, data in (self._kept or {}).items():
+                if failed_only and key not in self._unwritten:
+                    continue
+                try:
+                    self._write(key, data)
+                except AtomicWriteError as err:
+                    if not failed_only:
+                        logger.error("bus: cannot write %s again: %s", key, err)
+                else:
+                    self._unwritten.discard(key)
+                    written.append(key)
+        if failed_only and written:
+            logger.info("bus: wrote %s again after a failed write", ", ".join(written))
+        return written
 
     def read(self, key: str) -> dict[str, Any] | None:
         """Return the current value of ``key`` from disk, or None if absent or unreadable."""
         return self._load(self.path(key))
 
-    def _load(self, path: Path) -> dict[str, Any] | None:
+    def problems(self) -> dict[str, str]:
+        """Return the bus files read as absent because of what they are, by file name."""
+        return reports.current(self.directory)
+
+    def _load(self, path: Path, shown: Path | None = None) -> dict[str, Any] | None:
+        """Read ``path``; problems are reported under ``shown`` (default: ``path``)."""
+        shown = shown or path
         try:
-            with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
+            data = json.loads(read_regular(path, MAX_BYTES, follow_symlinks=False))
         except FileNotFoundError:
+            reports.clear(shown)
             return None
-        except (OSError, ValueError) as err:
-            logger.warning("bus file %s unreadable: %s", path.name, err)
+        except (OSError, ValueError, RecursionError) as err:
+            # OSError: not a regular file, too large, unreadable; ValueError: not JSON
+            # or not UTF-8; RecursionError: nested deeper than the parser goes.
+            reports.report(shown, describe(err))
             return None
-        return data if isinstance(data, dict) else None
+        if not isinstance(data, dict):
+            reports.report(shown, f"holds JSON {type(data).__name__}, not an object")
+            return None
+        reports.clear(shown)
+        return data
+
+    def _tmp_dir(self) -> Path:
+        """Return the temp folder, or the bus folder itself when ``.tmp`` is not a folder."""
+        tmp = self.directory / _TMP_DIR
+        try:
+            mode = os.lstat(tmp).st_mode
+        except FileNotFoundError:
+            try:
+                tmp.mkdir()
+            except FileExistsError:  # made by the other daemon just now
+                return self._tmp_dir() if tmp.is_dir() else self.directory
+            except OSError:  # no bus folder (the write makes it) or not writable
+                return self.directory
+            return tmp
+        except OSError:
+            return self.directory
+        if stat.S_ISDIR(mode):
+            reports.clear(tmp)
+            return tmp
+        reports.report(tmp, f"{kind_of(mode)}, not a folder; temp files go to the bus folder")
+        return self.directory
 
     def remove(self, key: str) -> None:
         """Delete ``key``; absent is fine."""
-        try:
-            os.unlink(self.path(key))
-        except FileNotFoundError:
-            pass
+        with self._kept_lock:
+            if self._kept is not None:
+                self._kept.pop(key, None)
+                self._unwritten.discard(key)
+            try:
+                os.unlink(self.path(key))
+            except FileNotFoundError:
+                pass
 
     # -- commands: a queue of files, one per request ---------------------------
     #
@@ -99,7 +191,7 @@ class Bus:
         name = f"{key}{_QUEUE_SEP}{time.time_ns():020d}-{request_id}{_SUFFIX}"
         atomic_write_json(self.directory / name,
                           {**payload, "request_id": request_id, "requested_at": time.time()},
-                          mode=0o664, compact=True, tmp_dir=self.directory / _TMP_DIR)
+                          mode=0o664, compact=True, tmp_dir=self._tmp_dir())
         return request_id
 
     def pending(self, key: str) -> list[dict[str, Any]]:
@@ -113,29 +205,55 @@ class Bus:
 
     def take_all(self, key: str) -> list[dict[str, Any]]:
         """Consume and return every queued command under ``key``, oldest first."""
-        claimed_dir = self.directory / _TMP_DIR
-        claimed_dir.mkdir(parents=True, exist_ok=True)
+        queued = self._queued(key)
+        claimed_dir = self._tmp_dir() if queued else self.directory
         taken = []
-        for path in self._queued(key):
+        for path in queued:
             # Claim by hard link + unlink, not rename: a rename out of the watched folder
             # is a lone inotify move event that watchdog holds back for 0.5 s, delaying
             # every event behind it. Whoever's unlink succeeds owns the command.
-            claimed = claimed_dir / f"claimed-{os.getpid()}-{threading.get_ident()}-{path.name}"
+            claimed = claimed_dir / (f"{CLAIM_PREFIX}{os.getpid()}-{threading.get_ident()}-"
+                                     f"{path.name}")
             try:
                 os.link(path, claimed)
             except FileNotFoundError:  # already consumed
+                continue
+            except OSError as err:  # a directory cannot be linked: leave it, say so
+                reports.report(path, describe(err, path))
                 continue
             try:
                 os.unlink(path)
             except FileNotFoundError:  # another consumer won
                 os.unlink(claimed)
                 continue
-            data = self._load(claimed)
+            data = self._load(claimed, shown=path)
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(claimed)
+            reports.clear(path)  # logged if bad; consumed either way
             if data is not None:
                 taken.append(data)
         return taken
+
+    def remove_stale_temp_files(self, older_than: float = STALE_TEMP_AFTER) -> int:
+        """Clean up after writers and consumers that were killed; return the files handled.
+
+        Temp files (``.<name>.*.tmp``) older than ``older_than`` are deleted. A command
+        claimed by a process that no longer runs was never acted on: it goes back into
+        the queue, where its age decides (the display ignores stale requests).
+        """
+        handled = 0
+        cutoff = time.time() - older_than
+        for folder in (self.directory, self.directory / _TMP_DIR):
+            try:
+                names = os.listdir(folder)
+            except OSError:  # absent, or .tmp is not a folder
+                continue
+            for name in names[:10_000]:  # bounded: nobody leaves more behind
+                handled += clean_up(folder / name, self.directory, cutoff)
+        if handled:
+            logger.info("bus: cleaned up %d files left by killed writers in %s", handled,
+                        self.directory)
+        return handled
 
     def _queued(self, key: str) -> list[Path]:
         prefix = f"{key}{_QUEUE_SEP}"
@@ -293,6 +411,11 @@ class BusWatcher:
         observer.schedule(self.handler, str(self.directory), recursive=False)
         observer.start()
         return observer
+
+    def restart(self) -> None:
+        """Watch the folder again (it was deleted and made anew: the old watch is dead)."""
+        self.stop()
+        self.start()
 
     def stop(self) -> None:
         if self.observer is not None:

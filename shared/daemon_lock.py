@@ -9,13 +9,21 @@ lock, never by a heartbeat file: nothing has to be written while the panel is id
 a shared lock and lets go at once. A daemon starting at that very moment could find
 the lock busy, so ``DaemonLock.acquire`` retries for a short while before it decides
 that another copy really runs.
+
+The lock file sits in a folder others can write: it is opened without following a
+symlink (a root daemon would otherwise truncate whatever the link names) and without
+blocking (a FIFO in its place), and only a regular file counts. If the bus folder is
+deleted and made again, the lock file goes with it: ``intact`` notices and ``retake``
+locks a new one, so the running daemon is seen as running again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -27,6 +35,8 @@ LOCK_MODE = 0o664  # the other daemon (another user, same group) reads the pid
 # A probe holds the lock for microseconds; this is how long a start waits one out.
 PATIENCE = 0.25
 UNKNOWN_PID = 0
+# Never follow a link, never block on a FIFO, never leak into a child process.
+_OPEN_FLAGS = os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
 
 
 class AlreadyRunning(LedpanelError):
@@ -61,9 +71,13 @@ class DaemonLock:
         """Take the role's lock and record our pid, or raise AlreadyRunning naming the holder."""
         path = lock_path(directory, role)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, LOCK_MODE)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | _OPEN_FLAGS, LOCK_MODE)
         except OSError as err:
-            raise CacheDirError(f"cannot open the lock file {path}: {err.strerror or err}") from err
+            problem = "it is a symlink; remove it" if err.errno == errno.ELOOP else err.strerror
+            raise CacheDirError(f"cannot open the lock file {path}: {problem or err}") from err
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise CacheDirError(f"the lock file {path} is not a regular file; remove it")
         deadline = time.monotonic() + patience
         while True:
             try:
@@ -80,6 +94,27 @@ class DaemonLock:
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return cls(fd, path)
 
+    def intact(self) -> bool:
+        """Return whether our lock file is still the one at its path (the folder not remade)."""
+        try:
+            held, there = os.fstat(self.fd), os.lstat(self.path)
+        except OSError:
+            return False
+        return (held.st_dev, held.st_ino) == (there.st_dev, there.st_ino)
+
+    def retake(self) -> None:
+        """Lock the file now at our path and record our pid; then let the old one go.
+
+        Raises AlreadyRunning if another daemon of the role locked it meanwhile (it
+        started on the new folder and believes it is alone), CacheDirError if it cannot
+        be opened; the old lock is kept then.
+        """
+        role = self.path.stem
+        fresh = DaemonLock.acquire(self.path.parent, role, patience=0)
+        old, self.fd = self.fd, fresh.fd
+        if old >= 0:
+            os.close(old)
+
     def release(self) -> None:
         """Let go of the lock (the process ending does the same)."""
         if self.fd >= 0:
@@ -90,10 +125,12 @@ class DaemonLock:
 def lock_holder(directory: Path, role: str) -> int | None:
     """Return the pid of the running daemon of ``role`` (0 if unreadable), None if none runs."""
     try:
-        fd = os.open(lock_path(directory, role), os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:  # no lock file: it never ran here; unreadable: we cannot tell
+        fd = os.open(lock_path(directory, role), os.O_RDONLY | _OPEN_FLAGS)
+    except OSError:  # no lock file: it never ran here; unreadable or a link: we cannot tell
         return None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or folder holds no lock of ours
+            return None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
