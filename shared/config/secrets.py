@@ -1,7 +1,12 @@
 """Secrets: schema fields marked ``x-secret`` live in config_secrets.json, not config.json.
 
 The secrets file shares the plugin-id namespace with the main config and is deep-merged
-into it at load, except for the reserved legacy sections (``github``, ``youtube``).
+into it at load, except for the reserved legacy sections (``github``, ``youtube``). An
+array whose items hold an ``x-secret`` field is kept there whole (a list cannot be
+merged item by item).
+
+No answer of the web service carries a secret: ``mask_secrets`` shows a set secret as
+``SECRET_MASK``, and a save that sends the mask back keeps the stored secret.
 """
 
 from __future__ import annotations
@@ -11,6 +16,9 @@ from typing import Any
 
 from shared.config.merge import deep_merge
 from shared.config.reserved import SECRETS_RESERVED
+
+# What an answer shows for a secret that is set; sent back, it means "keep it".
+SECRET_MASK = "********"
 
 
 def split_secrets(
@@ -46,12 +54,85 @@ def keep_secrets_secret(
     return main, secrets
 
 
+def mask_secrets(value: Any, schema: dict[str, Any] | None,
+                 stored: Any = None) -> Any:
+    """Return a copy of a plugin section with every secret that is set shown as the mask.
+
+    Secrets are the ``x-secret`` fields of ``schema`` (in nested objects, array items
+    and ``additionalProperties`` too) and every path ``stored`` (the plugin's part of
+    the secrets file) holds, in case the schema no longer marks it. Empty values stay
+    as they are, so a form can tell "not set" from "set".
+    """
+    return _mask(copy.deepcopy(value), schema if isinstance(schema, dict) else {}, stored)
+
+
+def restore_masked(value: Any, stored: Any) -> Any:
+    """Return ``value`` with every ``SECRET_MASK`` replaced by the stored value at its
+    path (same keys, same list positions); a mask with nothing stored is dropped."""
+    if isinstance(value, dict):
+        base = stored if isinstance(stored, dict) else {}
+        restored: dict[str, Any] = {}
+        for key, item in value.items():
+            if item == SECRET_MASK and key not in base:
+                continue
+            restored[key] = restore_masked(item, base.get(key))
+        return restored
+    if isinstance(value, list):
+        base_list = stored if isinstance(stored, list) else []
+        return [restore_masked(item, base_list[i] if i < len(base_list) else None)
+                for i, item in enumerate(value)]
+    return copy.deepcopy(stored) if value == SECRET_MASK else value
+
+
+def _mask(value: Any, schema: dict[str, Any], stored: Any) -> Any:
+    if schema.get("x-secret") or (stored is not None and not isinstance(stored, dict | list)):
+        return SECRET_MASK if _is_set(value) else value
+    if isinstance(value, dict):
+        props = _object(schema.get("properties"))
+        extra = schema.get("additionalProperties")
+        stored_map = stored if isinstance(stored, dict) else {}
+        for key in list(value):
+            sub = props.get(key, extra if isinstance(extra, dict) else {})
+            value[key] = _mask(value[key], sub if isinstance(sub, dict) else {},
+                               stored_map.get(key))
+        return value
+    if isinstance(value, list):
+        items = _object(schema.get("items"))
+        # An array the schema describes is stored whole (see the module): its schema
+        # says which fields are secret. One it does not describe is secret throughout.
+        stored_list = stored if isinstance(stored, list) and not items else []
+        return [_mask(item, items, stored_list[i] if i < len(stored_list) else None)
+                for i, item in enumerate(value)]
+    return value
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _is_set(value: Any) -> bool:
+    return value not in (None, "") and value != [] and value != {}
+
+
+def _holds_secret(schema: dict[str, Any]) -> bool:
+    """Return whether values of ``schema`` may hold an x-secret field anywhere."""
+    if schema.get("x-secret"):
+        return True
+    subs = list((schema.get("properties") or {}).values())
+    subs += [schema.get("items"), schema.get("additionalProperties")]
+    return any(isinstance(sub, dict) and _holds_secret(sub) for sub in subs)
+
+
 def _take_secrets(section: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     secret: dict[str, Any] = {}
     for key, prop in (schema.get("properties") or {}).items():
         if not isinstance(prop, dict) or key not in section:
             continue
-        if prop.get("x-secret"):
+        if prop.get("x-secret") and section[key] == SECRET_MASK:
+            del section[key]  # the mask sent back: the stored secret stays
+        elif prop.get("x-secret") or (isinstance(section[key], list)
+                                      and isinstance(prop.get("items"), dict)
+                                      and _holds_secret(prop["items"])):
             secret[key] = section.pop(key)
         elif isinstance(section[key], dict) and prop.get("properties"):
             nested = _take_secrets(section[key], prop)
@@ -66,5 +147,7 @@ def _move_known(section: dict[str, Any], stored: dict[str, Any]) -> None:
             continue
         if isinstance(value, dict) and isinstance(section[key], dict):
             _move_known(section[key], value)
+        elif section[key] == SECRET_MASK:  # the mask sent back: keep the stored secret
+            del section[key]
         else:
             stored[key] = section.pop(key)

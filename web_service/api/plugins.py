@@ -9,6 +9,7 @@ from flask import Blueprint, request
 from shared.config.prepare import prepare_plugin_config
 from shared.config.save_rules import plan_enabled_save, plan_main_save
 from shared.config.schema_form import form_to_section
+from shared.config.secrets import mask_secrets, merge_secrets, restore_masked
 from shared.errors import ValidationError
 from shared.plugin_system.ids import require_plain_segment
 from web_service.api.requests import body_object, is_form
@@ -53,12 +54,16 @@ def toggle() -> Reply:
 
 @bp.get("/plugins/config")
 def get_config() -> Reply:
-    """Return a plugin's prepared config (legacy booleans normalised, defaults applied)."""
+    """Return a plugin's prepared config (legacy booleans normalised, defaults applied).
+
+    Secrets that are set are shown as the mask, never as their value.
+    """
     svc = services()
     plugin_id = require_plain_segment(request.args.get("plugin_id"))
     schema = svc.catalog.schema_for(plugin_id, missing_status=404)
     section = svc.store.load().get(plugin_id)
-    return ok(prepare_plugin_config(section if isinstance(section, dict) else {}, schema))
+    prepared = prepare_plugin_config(section if isinstance(section, dict) else {}, schema)
+    return ok(mask_secrets(prepared, schema, svc.store.load_secrets().get(plugin_id)))
 
 
 @bp.post("/plugins/config")
@@ -74,8 +79,14 @@ def post_config() -> Reply:
         partial = body["config"]
     else:
         partial = {k: v for k, v in body.items() if k != "plugin_id"}
-    svc.save_config(lambda main, secrets: plan_main_save(
-        main, secrets, {plugin_id: partial}, form=False, schema_for=svc.catalog.schema_for))
+
+    def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
+        # A secret sent back as the mask (as GET showed it) keeps the stored one.
+        stored = merge_secrets(main, secrets).get(plugin_id)
+        return plan_main_save(main, secrets, {plugin_id: restore_masked(partial, stored)},
+                              form=False, schema_for=svc.catalog.schema_for)
+
+    svc.save_config(plan)
     return ok({"plugin_id": plugin_id}, f"{plugin_id} configuration saved")
 
 
