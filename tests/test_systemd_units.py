@@ -126,3 +126,17 @@ def test_systemd_analyze_verify_finds_no_problem(tmp_path: Path) -> None:
 def test_display_unit_gets_a_scheduling_edge_for_frame_pacing():
     unit = parse_unit(UNITS_DIR / "ledpanel-display.service")
     assert one(unit, "Service", "Nice") == "-5"
+
+
+def megabytes(value: str) -> int:
+    number, unit = value[:-1], value[-1]
+    assert unit in "MG" and number.isdigit(), f"{value}: give MemoryHigh/Max in M or G"
+    return int(number) * (1024 if unit == "G" else 1)
+
+
+def test_display_unit_caps_memory_below_a_pi3s_ram(units: dict) -> None:
+    display = units["ledpanel-display"]
+    high = megabytes(one(display, "Service", "MemoryHigh"))
+    ceiling = megabytes(one(display, "Service", "MemoryMax"))
+    # Throttled first, killed later; room left for the web daemon and the system on 1 GB.
+    assert 150 <= high < ceiling <= 600
