@@ -36,6 +36,7 @@ from PIL import Image, ImageDraw, ImageFont
 from display_service.matrix.protocol import MatrixBackend
 from display_service.matrix.select import configured_brightness, hardware_section
 from shared.fonts import FontManager
+from shared.plugin_system.boundary import CONTAINED
 
 logger = logging.getLogger(__name__)
 
@@ -271,7 +272,7 @@ class DisplayManager:
         for _priority, _seq, fn in queued:
             try:
                 fn()
-            except Exception:  # isolation boundary: one deferred callable
+            except CONTAINED:  # isolation boundary: one deferred callable
                 logger.exception("deferred display update failed")
         return len(queued)
 

@@ -43,6 +43,7 @@ from display_service.plugin_errors import PluginErrors
 from display_service.rotation import Entry
 from display_service.state import FpsMeter
 from display_service.updates import UpdateScheduler
+from shared.plugin_system.boundary import CONTAINED, plugin_call
 
 logger = logging.getLogger(__name__)
 
@@ -91,8 +92,9 @@ class FramePainter:
         self.fps.count += 1
         started = self.clock()
         try:
-            result = call_display(plugin, entry.mode, force)
-        except Exception as err:  # isolation boundary: one plugin's display
+            with plugin_call(plugin_id, "display"):
+                result = call_display(plugin, entry.mode, force)
+        except CONTAINED as err:  # isolation boundary: one plugin's display
             self.errors.record(plugin_id, "display", err)
             result = False
         self._timed(plugin_id, plugin, self.clock() - started, budget)
@@ -167,7 +169,8 @@ class FramePainter:
         if not callable(hook):
             return None
         try:
-            return hook()
-        except Exception as err:  # isolation boundary: one plugin's hook
+            with plugin_call(entry.plugin_id, name):
+                return hook()
+        except CONTAINED as err:  # isolation boundary: one plugin's hook
             self.errors.record(entry.plugin_id, name, err)
             return None

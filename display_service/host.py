@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from display_service.plugin_errors import PluginErrors
 from display_service.rotation import Entry, build_entries
+from shared.plugin_system.boundary import CONTAINED, plugin_call
 
 logger = logging.getLogger(__name__)
 
@@ -22,6 +23,7 @@ class PluginHost(Protocol):
     instances: dict[str, Any]
     load_errors: dict[str, str]
     deferred: set[str]  # plugins whose hooks wait for their update() to return
+    blocked: dict[str, str]  # plugins not to load (safe mode), with the reason
 
     def modes(self, plugin_id: str) -> list[str]: ...
 
@@ -66,15 +68,17 @@ def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors,
 
     def modes(plugin_id: str) -> list[str]:
         try:
-            return list(host.modes(plugin_id)) or [plugin_id]
-        except Exception as err:  # isolation boundary: one plugin's modes
+            with plugin_call(plugin_id, "modes"):
+                return list(host.modes(plugin_id)) or [plugin_id]
+        except CONTAINED as err:  # isolation boundary: one plugin's modes
             errors.record(plugin_id, "modes", err)
             return [plugin_id]
 
     def own_duration(plugin_id: str) -> Any:
         try:
-            return host.instances[plugin_id].get_display_duration()
-        except Exception as err:  # isolation boundary: one plugin's duration hook
+            with plugin_call(plugin_id, "get_display_duration"):
+                return host.instances[plugin_id].get_display_duration()
+        except CONTAINED as err:  # isolation boundary: one plugin's duration hook
             errors.record(plugin_id, "get_display_duration", err)
             return None
 
@@ -82,11 +86,12 @@ def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors,
         plugin = host.instances[plugin_id]
         hook = getattr(plugin, "supports_dynamic_duration", None)
         try:
-            if not callable(hook) or hook() is not True:
-                return None
-            cap = getattr(plugin, "get_dynamic_duration_cap", None)
-            return (cap() if callable(cap) else None) or 0.0  # 0: the default cap
-        except Exception as err:  # isolation boundary: one plugin's duration hooks
+            with plugin_call(plugin_id, "supports_dynamic_duration"):
+                if not callable(hook) or hook() is not True:
+                    return None
+                cap = getattr(plugin, "get_dynamic_duration_cap", None)
+                return (cap() if callable(cap) else None) or 0.0  # 0: the default cap
+        except CONTAINED as err:  # isolation boundary: one plugin's duration hooks
             errors.record(plugin_id, "supports_dynamic_duration", err)
             return None
 
@@ -111,7 +116,7 @@ def leaving(host: PluginHost, plugin_id: str) -> bool:
         if get_manifest(plugin_id) is None:
             return True
         return is_enabled(plugin_id, prepared_config(plugin_id)) is False
-    except Exception:  # isolation boundary: the manager's view of one plugin
+    except CONTAINED:  # isolation boundary: the manager's view of one plugin
         logger.debug("%s: could not tell whether it is being unloaded", plugin_id, exc_info=True)
         return False
 

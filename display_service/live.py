@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from display_service.plugin_errors import PluginErrors
+from shared.plugin_system.boundary import CONTAINED, plugin_call
 
 LIVE_POLL_INTERVAL = 5.0
 
@@ -53,9 +54,10 @@ class LiveWatch:
                 if not self._candidate(plugin):
                     continue
                 candidates += 1
-                if plugin.has_live_content() is True:
-                    live[plugin_id] = self._modes(plugin)
-            except Exception as err:  # isolation boundary: one plugin's live hooks
+                with plugin_call(plugin_id, "has_live_content"):
+                    if plugin.has_live_content() is True:
+                        live[plugin_id] = self._modes(plugin)
+            except CONTAINED as err:  # isolation boundary: one plugin's live hooks
                 self.errors.record(plugin_id, "has_live_content", err)
         self._next = now + LIVE_POLL_INTERVAL if candidates else None
         return live

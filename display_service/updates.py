@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from display_service.plugin_errors import PluginErrors
+from shared.plugin_system.boundary import CONTAINED, plugin_call
 
 logger = logging.getLogger(__name__)
 
@@ -138,8 +139,9 @@ class UpdateScheduler:
                 return
             call.started = started = self.clock()
         try:
-            slot.plugin.update()
-        except Exception as err:  # isolation boundary: one plugin's update
+            with plugin_call(plugin_id, "update"):
+                slot.plugin.update()
+        except CONTAINED as err:  # isolation boundary: one plugin's update
             self.errors.record(plugin_id, "update", err)
         finally:
             with self._lock:

@@ -47,6 +47,7 @@ from display_service.plugin_errors import one_line
 from display_service.vegas.capture import CaptureSurface, SurfaceFactory, capture_display
 from display_service.vegas.settings import MODES, Color, VegasSettings, read_settings
 from display_service.vegas.strip import Segment
+from shared.plugin_system.boundary import CONTAINED, plugin_call
 
 logger = logging.getLogger(__name__)
 
@@ -110,9 +111,10 @@ def collect_segments(
         plugin = plugins[plugin_id]
         started = clock()
         try:
-            segments += plugin_segments(plugin, plugin_id, _section(config, plugin_id, plugin),
-                                        settings, width, height, factory, panel_width)
-        except Exception as err:  # isolation boundary: one plugin's Vegas content
+            with plugin_call(plugin_id, "vegas"):
+                segments += plugin_segments(plugin, plugin_id, _section(config, plugin_id, plugin),
+                                            settings, width, height, factory, panel_width)
+        except CONTAINED as err:  # isolation boundary: one plugin's Vegas content
             report(plugin_id, "vegas", err)
         seconds = clock() - started
         if budget is not None and seconds > budget:

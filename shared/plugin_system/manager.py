@@ -31,6 +31,7 @@ from shared.cache import CacheManager
 from shared.config.prepare import prepare_plugin_config
 from shared.daemon_lock import WEB, lock_holder
 from shared.paths import Paths
+from shared.plugin_system.boundary import CONTAINED, plugin_call
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
 from shared.plugin_system.errors import PluginError
 from shared.plugin_system.ids import require_plain_segment
@@ -89,6 +90,8 @@ class PluginManager:
         self._failed_with: dict[str, tuple[Any, ...]] = {}
         self._logged: set[str] = set()
         self.deferred: set[str] = set()
+        # Plugins not to load, with the reason (the display's safe mode).
+        self.blocked: dict[str, str] = {}
 
     def web_address(self) -> dict[str, Any] | None:
         """Return where the web interface listens now (``host``, ``port``), as the web
@@ -196,8 +199,13 @@ class PluginManager:
         try:
             prepared = self.prepared_config(plugin_id)
         except PluginError as err:
-            logger.warning("%s: config not applied: %s", plugin_id, err.message)
-            return False
+            # Its schema cannot be read: the raw section still says whether it is on.
+            if plugin_id in self._infos and self.is_enabled(plugin_id, self._raw(plugin_id)):
+                logger.warning("%s: config not applied: %s", plugin_id, err.message)
+                return False
+            logger.warning("%s: unloaded (switched off; %s)", plugin_id, err.message)
+            self.unload(plugin_id)
+            return True
         if plugin_id not in self._infos or not self.is_enabled(plugin_id, prepared):
             self.unload(plugin_id)
             return True
@@ -206,6 +214,10 @@ class PluginManager:
             self._guard(plugin_id, "on_config_change", copy.deepcopy(prepared))
             return True
         return False
+
+    def _raw(self, plugin_id: str) -> dict[str, Any]:
+        section = self.config.get(plugin_id)
+        return section if isinstance(section, dict) else {}
 
     def unload(self, plugin_id: str, *, hooks: bool = True) -> None:
         """Disable, clean up and drop one loaded plugin (without hooks: just drop it)."""
@@ -251,10 +263,14 @@ class PluginManager:
             if not self.is_enabled(info.id, prepared):
                 self.load_errors.pop(info.id, None)
                 return False
+            if info.id in self.blocked:
+                self.load_errors[info.id] = f"in safe mode: {self.blocked[info.id]}"
+                return False
             if self._failed_with.get(info.id) == attempt:
                 return False  # unchanged since the last failed attempt: do not retry
-            instance = self._instantiate(info, prepared)
-        except Exception as err:  # one plugin's failure must not stop the others
+            with plugin_call(info.id, "load"):
+                instance = self._instantiate(info, prepared)
+        except CONTAINED as err:  # one plugin's failure must not stop the others
             reason = err.message if isinstance(err, PluginError) else f"{type(err).__name__}: {err}"
             cause = err.__cause__ if isinstance(err, PluginError) and err.__cause__ else err
             logger.error("%s: %s", info.id, reason, exc_info=cause)
@@ -286,6 +302,7 @@ class PluginManager:
 
     def _guard(self, plugin_id: str, hook: str, *args: Any) -> None:
         try:
-            self._call(self.instances[plugin_id], hook, *args)
-        except Exception:  # a plugin hook failing must not stop the caller
+            with plugin_call(plugin_id, hook):
+                self._call(self.instances[plugin_id], hook, *args)
+        except CONTAINED:  # a plugin hook failing must not stop the caller
             logger.exception("%s: %s() failed", plugin_id, hook)
