@@ -34,9 +34,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--log-level", type=cli_args.log_level, default="INFO",
                         help="DEBUG, INFO, WARNING or ERROR (default INFO)")
+    parser.add_argument(
+        "--hang-seconds", type=cli_args.positive_seconds,
+        help="restart without a plugin whose display() runs this long "
+             "(LEDPANEL_HANG_SECONDS; default 8)",
+    )
     args = parser.parse_args(argv)
     try:
         cli_args.check_dirs(args)
+        if args.hang_seconds is None:
+            args.hang_seconds = cli_args.from_env("LEDPANEL_HANG_SECONDS",
+                                                  cli_args.positive_seconds)
     except cli_args.UsageError as err:
         cli_args.fail(parser.prog, str(err))
     return args

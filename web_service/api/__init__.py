@@ -9,7 +9,18 @@ API_PREFIX = "/api/v3"
 
 def register_api(app: Flask) -> None:
     """Register every API blueprint on ``app``."""
-    from web_service.api import auth, config, display, health, index, plugins, schedules, system
+    from web_service.api import (
+        auth,
+        config,
+        display,
+        health,
+        index,
+        plugins,
+        safe_mode,
+        schedules,
+        system,
+    )
 
-    for module in (index, health, auth, system, config, schedules, display, plugins):
+    for module in (index, health, auth, system, config, schedules, display, plugins,
+                   safe_mode):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)

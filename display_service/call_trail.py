@@ -1,0 +1,158 @@
+"""The call trail: the plugin calls running right now, kept where a dead process leaves it.
+
+A plugin can end the display process in ways no ``except`` sees: ``os._exit()`` from a
+thread of its own, a crash in a C extension, the kernel's kill at the unit's memory
+limit, the watchdog's kill of a call that never returns. At the next start the trail
+names the plugins that were in a call at that moment, so they can be put in safe mode
+instead of taking the daemon down again at every restart.
+
+The trail is one small file (``<cache dir>/display_calls``) mapped into memory: every
+``enter``/``leave`` rewrites the mapped page, which the kernel keeps when the process
+dies however it dies (no write or fsync per call; a power cut loses it, which is
+harmless). A clean stop empties it. ``convict`` adds the verdict when the daemon itself
+finds the culprit (a hung call), so the next start blames that plugin alone.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import mmap
+import os
+import stat
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+TRAIL_FILE = "display_calls"
+SIZE = 4096
+MAX_ID = 64  # plugin ids are short; a longer one is cut in the trail only
+
+
+@dataclass(frozen=True)
+class Call:
+    """One plugin call in flight."""
+
+    plugin_id: str
+    where: str
+    thread: int  # threading.get_ident() of the calling thread
+    started: float  # time.monotonic()
+    since: float  # time.time()
+
+
+@dataclass(frozen=True)
+class Leftover:
+    """What a trail said when the daemon started: the previous process's last moment."""
+
+    pid: int | None
+    calls: list[tuple[str, str]]  # (plugin_id, where), the calls in flight
+    verdict: dict[str, str] | None  # {plugin_id, where, reason} when the daemon named one
+
+
+def read_leftover(path: Path) -> Leftover | None:
+    """Return what the previous process left in the trail, or None when it left nothing.
+
+    A trail that is not a small regular file or does not hold what ``CallTrail`` writes
+    is logged and treated as empty: a damaged trail must not block the start.
+    """
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        logger.warning("call trail %s unreadable (%s); ignored", path, err)
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_size > SIZE:
+        logger.warning("call trail %s is not a %d-byte file; ignored", path, SIZE)
+        return None
+    try:
+        data = json.loads(path.read_bytes().rstrip(b" \0\n") or b"null")
+        calls = [(str(c[0])[:MAX_ID], str(c[1])[:32]) for c in data.get("calls", [])]
+        verdict = data.get("verdict")
+        if verdict is not None:
+            verdict = {k: str(verdict[k])[:300] for k in ("plugin_id", "where", "reason")}
+        pid = data.get("pid")
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+        logger.warning("call trail %s does not hold a trail; ignored", path)
+        return None
+    if not calls and verdict is None:
+        return None
+    return Leftover(pid if isinstance(pid, int) else None, calls, verdict)
+
+
+class CallTrail:
+    """The live trail of this process; a ``boundary.CallTracker``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        # O_NOFOLLOW: a symlink planted under this name must not make us write elsewhere.
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OSError:
+            path.unlink(missing_ok=True)  # a symlink or worse in its place
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_EXCL, 0o644)
+        try:
+            os.ftruncate(fd, SIZE)
+            self._map = mmap.mmap(fd, SIZE)
+        finally:
+            os.close(fd)
+        self._lock = threading.Lock()
+        self._calls: dict[int, Call] = {}
+        self._tokens = iter(range(1, 1 << 62))
+        self._verdict: dict[str, str] | None = None
+        self._pid = os.getpid()
+        self._write()
+
+    def enter(self, plugin_id: str, where: str) -> object:
+        """Note a call starting on this thread; return its token."""
+        call = Call(plugin_id, where, threading.get_ident(), time.monotonic(), time.time())
+        with self._lock:
+            token = next(self._tokens)
+            self._calls[token] = call
+            self._write()
+        return token
+
+    def leave(self, token: object) -> None:
+        """Note a call ending."""
+        with self._lock:
+            if self._calls.pop(token, None) is not None:  # type: ignore[call-overload]
+                self._write()
+
+    def running_on(self, thread: int) -> Call | None:
+        """Return the innermost call running on ``thread``, if any."""
+        with self._lock:
+            found = [c for c in self._calls.values() if c.thread == thread]
+        return found[-1] if found else None
+
+    def calls(self) -> list[Call]:
+        """Return the calls in flight, oldest first."""
+        with self._lock:
+            return list(self._calls.values())
+
+    def convict(self, plugin_id: str, where: str, reason: str) -> None:
+        """Record that this plugin's call is why the process is about to end."""
+        with self._lock:
+            self._verdict = {"plugin_id": plugin_id, "where": where, "reason": reason}
+            self._write()
+
+    def close(self) -> None:
+        """A clean stop: empty the trail, so the next start blames nobody."""
+        with self._lock:
+            self._calls.clear()
+            self._verdict = None
+            self._write()
+            self._map.close()
+
+    def _write(self) -> None:
+        calls = [[c.plugin_id[:MAX_ID], c.where] for c in self._calls.values()]
+        record: dict[str, Any] = {"pid": self._pid, "calls": calls, "verdict": self._verdict}
+        data = json.dumps(record, separators=(",", ":")).encode()
+        while len(data) > SIZE and record["calls"]:  # dozens of calls at once: keep the first
+            record["calls"] = record["calls"][: len(record["calls"]) // 2]
+            data = json.dumps(record, separators=(",", ":")).encode()
+        if not self._map.closed:
+            self._map[:] = data.ljust(SIZE, b" ")

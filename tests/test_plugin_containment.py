@@ -1,0 +1,163 @@
+"""No plugin takes the panel down: exits, interrupts, hangs and kills, in the real daemon."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from shared import bus as keys
+from shared.bus import Bus
+from tests.daemons import ROOT, Daemon, Instance, start_display, start_web
+from tests.display_service.helpers import wait_until
+from tests.hostile import STILL, install, install_hostile
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def make_instance(base: Path, *hostile: str) -> Instance:
+    """An instance with ``still`` and the named hostile plugins enabled, 2 s each."""
+    instance = Instance(base)
+    install(instance.plugins_dir, "still", STILL)
+    for plugin_id in hostile:
+        install_hostile(instance.plugins_dir, plugin_id)
+    config = json.loads((ROOT / "config" / "config.template.json").read_text())
+    for plugin_id in ("still", *hostile):
+        config[plugin_id] = {"enabled": True}
+    config["display_durations"] = {p: 2 for p in ("still", *hostile)}
+    instance.write_config(config)
+    return instance
+
+
+def read(instance: Instance, key: str) -> dict[str, Any]:
+    return Bus(instance.cache_dir).read(key) or {}
+
+
+def shown(instance: Instance, display: Daemon, plugin_id: str, timeout: float = 20) -> None:
+    """Wait until the display (this process) shows ``plugin_id``."""
+    wait_until(lambda: (s := read(instance, keys.DISPLAY_STATE)).get("plugin_id") == plugin_id
+               and s.get("pid") == display.process.pid, timeout=timeout)
+
+
+def errors_of(instance: Instance, plugin_id: str) -> dict[str, Any]:
+    return read(instance, keys.PLUGIN_ERRORS).get(plugin_id) or {}
+
+
+def safe_mode(instance: Instance) -> dict[str, Any]:
+    return read(instance, keys.PLUGIN_SAFE_MODE).get("plugins") or {}
+
+
+def test_exits_and_interrupts_inside_plugin_calls_end_the_call_not_the_daemon(
+        tmp_path: Path) -> None:
+    hostile = ("exits", "interrupts", "hard-exit", "update-exit", "load-exit")
+    instance = make_instance(tmp_path, *hostile)
+    display = start_display(instance)
+    try:
+        shown(instance, display, "still")
+        for plugin_id in ("exits", "interrupts", "hard-exit", "update-exit"):
+            wait_until(lambda p=plugin_id: errors_of(instance, p).get("count", 0) >= 1,
+                       timeout=20)
+        # Every one of them was called, and the rotation came back to the good plugin.
+        shown(instance, display, "still")
+        assert display.process.poll() is None
+        assert errors_of(instance, "exits")["last_error"] == "SystemExit: 3"
+        assert errors_of(instance, "interrupts")["last_error"].startswith("KeyboardInterrupt")
+        assert "os._exit(9)" in errors_of(instance, "hard-exit")["last_error"]
+        assert "os._exit(5)" in errors_of(instance, "update-exit")["last_error"]
+        state = read(instance, keys.DISPLAY_STATE)
+        assert "os._exit(7)" in state["load_errors"]["load-exit"]
+        assert "load-exit" not in state["loaded_plugins"]
+        assert safe_mode(instance) == {}  # nothing died, so nobody is in safe mode
+    finally:
+        assert display.stop() == 0, display.output()
+
+
+def test_a_hung_display_call_restarts_the_daemon_without_that_plugin(tmp_path: Path) -> None:
+    instance = make_instance(tmp_path, "hangs")
+    (instance.plugins_dir / "hangs" / "hang").touch()
+    display = start_display(instance, "--hang-seconds", "1.5")
+    web, url = start_web(instance)
+    try:
+        # The hang is found, the daemon starts afresh in place (same pid) without it.
+        wait_until(lambda: "hangs" in safe_mode(instance), timeout=30)
+        record = safe_mode(instance)["hangs"]
+        assert record["where"] == "display"
+        assert record["reason"] == "display() did not return within 1.5 s"
+        wait_until(lambda: "hangs" in read(instance, keys.DISPLAY_STATE).get("load_errors", {}),
+                   timeout=20)
+        shown(instance, display, "still")
+        assert display.process.poll() is None
+        state = read(instance, keys.DISPLAY_STATE)
+        assert state["load_errors"]["hangs"].startswith("in safe mode: display() did not")
+        assert "starting the display daemon afresh without it" in display.output()
+
+        listed = requests.get(f"{url}/api/v3/plugins/safe-mode", timeout=5).json()["data"]
+        assert [r["plugin_id"] for r in listed] == ["hangs"]
+        assert listed[0]["reason"] == record["reason"]
+
+        # Fixed (no more hang) and released by the user: it is back in the rotation.
+        (instance.plugins_dir / "hangs" / "hang").unlink()
+        answer = requests.post(f"{url}/api/v3/plugins/safe-mode/release",
+                               json={"plugin_id": "hangs"}, timeout=10)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["data"] == {"plugin_id": "hangs", "released": True}
+        assert safe_mode(instance) == {}
+        shown(instance, display, "hangs")
+        again = requests.post(f"{url}/api/v3/plugins/safe-mode/release",
+                              json={"plugin_id": "hangs"}, timeout=10)
+        assert again.status_code == 404
+        assert again.json()["error_code"] == "NOT_IN_SAFE_MODE"
+    finally:
+        web.stop()
+        assert display.stop() == 0, display.output()
+
+
+def test_a_plugin_in_a_call_when_the_daemon_is_killed_is_kept_out_at_the_next_start(
+        tmp_path: Path) -> None:
+    instance = make_instance(tmp_path, "slow")
+    display = start_display(instance)
+    shown(instance, display, "slow")  # display() of "slow" takes 3 s: kill it inside
+    time.sleep(0.5)
+    os.kill(display.process.pid, signal.SIGKILL)
+    display.process.wait(10)
+
+    display = start_display(instance)
+    try:
+        shown(instance, display, "still")
+        record = safe_mode(instance)["slow"]
+        assert record["where"] == "display"
+        assert "died (killed, crashed or exited) during its display() call" in record["reason"]
+        state = read(instance, keys.DISPLAY_STATE)
+        assert "slow" not in state["loaded_plugins"]
+        assert state["load_errors"]["slow"].startswith("in safe mode:")
+
+        # An update of the plugin (its files change) lifts safe mode at the next reload.
+        manager = instance.plugins_dir / "slow" / "manager.py"
+        manager.write_text(manager.read_text().replace("time.sleep(3)", "pass"))
+        config = json.loads((instance.config_dir / "config.json").read_text())
+        config["brightness"] = 60
+        instance.write_config(config)
+        wait_until(lambda: "slow" not in safe_mode(instance), timeout=20)
+        shown(instance, display, "slow")
+    finally:
+        assert display.stop() == 0, display.output()
+
+
+def test_a_clean_stop_during_a_plugin_call_blames_nobody(tmp_path: Path) -> None:
+    instance = make_instance(tmp_path, "slow")
+    display = start_display(instance)
+    shown(instance, display, "slow")
+    assert display.stop() == 0
+    display = start_display(instance)
+    try:
+        shown(instance, display, "still")
+        assert safe_mode(instance) == {}
+        assert "slow" in read(instance, keys.DISPLAY_STATE)["loaded_plugins"]
+    finally:
+        display.stop()
