@@ -5,9 +5,10 @@ One implementation for every reader that checks a whole file: the raw editor's s
 lists them all) and the display daemon when config.json changes under it (a hand edit
 that breaks a rule is not applied, and the problems are reported). The rules are the
 ones the other save paths run value by value: top-level keys (a core setting, or an
-object for a plugin), the template's types, schedules, ranges and allowed values
-(``limits``, ``values``), plugin sections against their schemas, the display hardware
-rules and finite numbers.
+object for a plugin), the file's and each plugin section's size (``sizes``), only
+known keys in core sections (``known_keys``), the template's types, schedules, ranges
+and allowed values (``limits``, ``values``), plugin sections against their schemas,
+the display hardware rules and finite numbers.
 
 With ``stored``, only what differs from it is checked, the raw editor's rule: a problem
 already stored never blocks a change elsewhere. Without it, everything is checked.
@@ -20,10 +21,12 @@ from typing import Any
 
 from shared.config.coerce import check_kind, kind_for
 from shared.config.hardware_rule import check_hardware_save
+from shared.config.known_keys import unknown_core_keys
 from shared.config.limits import check_finite, value_errors
 from shared.config.merge import same_json
 from shared.config.plugin_rules import installed_schemas, prepare_and_validate_sections
 from shared.config.reserved import is_plugin_key, plugin_sections, section_error
+from shared.config.sizes import size_errors
 from shared.errors import LedpanelError, ValidationError
 from shared.plugin_system.errors import PluginSchemaError
 from shared.schedules import section_problems
@@ -59,6 +62,8 @@ def config_problems(
         error = section_error(key, value, plugin_ids)
         if error is not None:
             found.append(error)
+    found += size_errors(config, stored)
+    found += unknown_core_keys(changes, base, template)
     found += _core_type_errors(changes, base, template)
     found += _schedule_errors(changes)
     if schema_for is not None:

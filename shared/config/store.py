@@ -28,6 +28,7 @@ from shared.config.lock import config_lock
 from shared.config.merge import same_json
 from shared.config.migrate import migrate
 from shared.config.secrets import keep_secrets_secret, merge_secrets
+from shared.config.sizes import size_errors
 from shared.config.template import load_template
 from shared.errors import ConfigError, ConfigFileInvalid, ValidationError
 from shared.jsonfile import (
@@ -206,6 +207,14 @@ class ConfigStore:
             _require_object(secrets, "secrets")
             main_changed = not same_json(main, snapshot.data)
             secrets_changed = not same_json(secrets, secrets_before)
+            # The rules refuse oversized changes already; this keeps every writer honest.
+            if main_changed:
+                for error in size_errors(main, snapshot.data):
+                    raise error
+            if secrets_changed:
+                for error in size_errors(secrets, secrets_before,
+                                         file_name=self.paths.secrets_file.name):
+                    raise error
             if main_changed or snapshot.key is None:  # no file yet: create it
                 if unusable:  # kept aside, not rotated in with the good backups
                     keep_bad_copy(self.paths)
