@@ -1,0 +1,125 @@
+"""No answer of any route carries a secret: every GET route of the app's route table is
+asked, over HTTP to the real web daemon, with secrets planted everywhere they live."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from shared.paths import Paths
+from tests.daemons import ROOT, Daemon, Instance, start_web
+from tests.web_service.conftest import write_plugin
+from web_service.app import create_app
+from web_service.settings import WebSettings
+
+PLUGIN = "vault"
+MASK = "********"
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "enabled": {"type": "boolean", "default": False},
+        "api_key": {"type": "string", "x-secret": True, "default": ""},
+        "unset_key": {"type": "string", "x-secret": True, "default": ""},
+        "auth": {"type": "object", "properties": {
+            "user": {"type": "string"},
+            "password": {"type": "string", "x-secret": True}}},
+        "accounts": {"type": "array", "items": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "token": {"type": "string", "x-secret": True}}}},
+    },
+}
+SECRETS = {
+    PLUGIN: {"api_key": "SECRET-api-key-1", "auth": {"password": "SECRET-password-2"},
+             "accounts": [{"name": "alice", "token": "SECRET-token-3"}],
+             "old_field": "SECRET-no-longer-marked-4"},
+    "github": {"api_token": "SECRET-github-5"},
+    "youtube": {"api_key": "SECRET-youtube-6", "channel_id": "SECRET-channel-7"},
+}
+
+
+def planted() -> list[str]:
+    return re.findall(r"SECRET-[a-z-]+-\d", json.dumps(SECRETS))
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Iterator[tuple[Instance, Daemon, str]]:
+    instance = Instance(tmp_path)
+    write_plugin(instance.plugins_dir, PLUGIN, schema=SCHEMA)
+    config = json.loads((ROOT / "config" / "config.template.json").read_text())
+    config[PLUGIN] = {"enabled": True, "auth": {"user": "bob"}}
+    instance.write_config(config)
+    (instance.config_dir / "config_secrets.json").write_text(json.dumps(SECRETS))
+    daemon, url = start_web(instance)
+    try:
+        yield instance, daemon, url
+    finally:
+        daemon.stop()
+
+
+def get_routes(instance: Instance) -> list[str]:
+    """Return every GET route of the app's table, path parameters filled with the id."""
+    paths = Paths(root=ROOT, config_dir=instance.config_dir, cache_dir=instance.cache_dir,
+                  plugins_dir_override=instance.plugins_dir)
+    app = create_app(WebSettings(paths=paths))
+    routes = sorted({re.sub(r"<[^>]+>", PLUGIN, rule.rule) for rule in app.url_map.iter_rules()
+                     if "GET" in (rule.methods or set())})
+    assert "/api/v3/plugins/config" in routes and "/api/v3/config/raw/main" in routes
+    return routes
+
+
+def test_no_get_route_answers_with_a_secret(vault: tuple[Instance, Daemon, str]) -> None:
+    instance, _, url = vault
+    routes = get_routes(instance)
+    assert len(routes) >= 10
+    for route in routes:
+        answer = requests.get(f"{url}{route}", params={"plugin_id": PLUGIN}, timeout=10)
+        assert answer.status_code < 500, (route, answer.text)
+        for secret in planted():
+            assert secret not in answer.text, (route, secret)
+
+
+def test_plugin_config_shows_set_secrets_as_the_mask(vault: tuple[Instance, Daemon, str]) -> None:
+    _, _, url = vault
+    answer = requests.get(f"{url}/api/v3/plugins/config", params={"plugin_id": PLUGIN},
+                          timeout=10)
+    data = answer.json()["data"]
+    assert data["api_key"] == MASK and data["unset_key"] == ""
+    assert data["auth"] == {"user": "bob", "password": MASK}
+    assert data["accounts"] == [{"name": "alice", "token": MASK}]
+    assert data["old_field"] == MASK  # stored as a secret, whatever the schema says now
+
+
+def test_posting_the_mask_back_keeps_the_stored_secrets(
+        vault: tuple[Instance, Daemon, str]) -> None:
+    instance, _, url = vault
+    shown = requests.get(f"{url}/api/v3/plugins/config", params={"plugin_id": PLUGIN},
+                         timeout=10).json()["data"]
+    shown["auth"]["user"] = "carol"
+    shown["accounts"].append({"name": "dave", "token": "SECRET-token-8"})
+    answer = requests.post(f"{url}/api/v3/plugins/config",
+                           json={"plugin_id": PLUGIN, "config": shown}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    secrets = json.loads((instance.config_dir / "config_secrets.json").read_text())
+    assert secrets[PLUGIN]["api_key"] == "SECRET-api-key-1"
+    assert secrets[PLUGIN]["auth"]["password"] == "SECRET-password-2"
+    assert secrets[PLUGIN]["accounts"] == [{"name": "alice", "token": "SECRET-token-3"},
+                                           {"name": "dave", "token": "SECRET-token-8"}]
+    assert secrets["github"] == SECRETS["github"]
+    main_text = (instance.config_dir / "config.json").read_text()
+    assert "SECRET-" not in main_text and MASK not in main_text
+    assert json.loads(main_text)[PLUGIN]["auth"]["user"] == "carol"
+    # A mask sent through the whole-config save keeps the stored secret too.
+    answer = requests.post(f"{url}/api/v3/config/main",
+                           json={PLUGIN: {"api_key": MASK}}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    secrets = json.loads((instance.config_dir / "config_secrets.json").read_text())
+    assert secrets[PLUGIN]["api_key"] == "SECRET-api-key-1"
+    for route in ("/api/v3/config/main", "/api/v3/config/raw/main", "/api/v3/plugins/config"):
+        text = requests.get(f"{url}{route}", params={"plugin_id": PLUGIN}, timeout=10).text
+        assert "SECRET-" not in text, route
