@@ -1,0 +1,44 @@
+"""Signing in through the page in a real browser, against the real web daemon."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web_service.sign_in_helpers import PASSWORD, switch_on, web
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_a_browser_signs_in_through_the_page_and_out_again(tmp_path: Path, page: Any,
+                                                           shoot: Any) -> None:
+    with web(tmp_path) as (_, url):
+        switch_on(url)
+        page.goto(f"{url}/")
+        assert page.url == f"{url}/sign-in?next=/"
+        page.fill("#password", "not the password")
+        page.click("button[type=submit]")
+        page.wait_for_function(
+            "document.getElementById('message').textContent === 'wrong password'")
+        shoot(page, "wrong-password")
+        page.fill("#password", PASSWORD)
+        page.click("button[type=submit]")
+        page.wait_for_url(f"{url}/")
+        page.wait_for_selector("#display dt")  # the status page read the API
+        shoot(page, "signed-in")
+        cookies = {c["name"]: c for c in page.context.cookies()}
+        assert cookies["ledpanel_session"]["httpOnly"]
+        assert cookies["ledpanel_session"]["sameSite"] == "Lax"
+        assert page.evaluate("document.cookie") == ""  # scripts cannot read it
+        status = page.evaluate(
+            "fetch('/api/v3/system/status').then((r) => r.status)")
+        assert status == 200
+        page.goto(f"{url}/sign-in")
+        assert page.is_visible("#sign-out")
+        page.click("#sign-out")
+        page.wait_for_url(f"{url}/sign-in")
+        page.wait_for_selector("#sign-in-form")
+        assert page.evaluate("fetch('/api/v3/system/status').then((r) => r.status)") == 401
+        shoot(page, "signed-out")
