@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -161,3 +162,38 @@ def test_a_clean_stop_during_a_plugin_call_blames_nobody(tmp_path: Path) -> None
         assert "slow" in read(instance, keys.DISPLAY_STATE)["loaded_plugins"]
     finally:
         display.stop()
+
+
+def test_keepalives_feed_the_service_manager_and_stop_when_the_interpreter_is_stuck(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The part systemd plays (NOTIFY_SOCKET, WatchdogSec=): a datagram socket of ours.
+    address = str(tmp_path / "notify")
+    manager = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    manager.bind(address)
+    manager.settimeout(3)
+    monkeypatch.setenv("NOTIFY_SOCKET", address)
+    monkeypatch.setenv("WATCHDOG_USEC", "900000")
+    instance = make_instance(tmp_path / "panel", "gil")
+    display = start_display(instance)
+    try:
+        shown(instance, display, "still")
+        assert [manager.recv(64) for _ in range(3)] == [b"WATCHDOG=1"] * 3
+        (instance.plugins_dir / "gil" / "stuck").touch()
+        # Within a rotation "gil" is shown and spins: then the keep-alives stop.
+        deadline = time.monotonic() + 20
+        with pytest.raises(TimeoutError):
+            while time.monotonic() < deadline:
+                assert manager.recv(64) == b"WATCHDOG=1"
+        assert display.process.poll() is None  # alive, but stuck: systemd kills it now
+    finally:
+        display.process.kill()  # what the watchdog does (SIGABRT then SIGKILL)
+        display.process.wait(10)
+        manager.close()
+    # Restarted, the daemon keeps the plugin it died in out.
+    monkeypatch.delenv("NOTIFY_SOCKET")
+    display = start_display(instance)
+    try:
+        shown(instance, display, "still")
+        assert safe_mode(instance)["gil"]["where"] == "display"
+    finally:
+        assert display.stop() == 0, display.output()

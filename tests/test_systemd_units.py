@@ -140,3 +140,9 @@ def test_display_unit_caps_memory_below_a_pi3s_ram(units: dict) -> None:
     ceiling = megabytes(one(display, "Service", "MemoryMax"))
     # Throttled first, killed later; room left for the web daemon and the system on 1 GB.
     assert 150 <= high < ceiling <= 600
+
+
+def test_display_unit_has_a_watchdog_the_daemon_feeds(units: dict) -> None:
+    unit = units["ledpanel-display"]
+    assert int(one(unit, "Service", "WatchdogSec")) >= 10
+    assert one(unit, "Service", "NotifyAccess") == "main"

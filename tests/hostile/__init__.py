@@ -60,6 +60,10 @@ HOSTILE: dict[str, dict[str, str]] = {
     "load-exit": {"init": "        os._exit(7)"},
     # display() never returns while the file "hang" sits in its folder.
     "hangs": {"display": "        while (HERE / 'hang').exists():\n            time.sleep(0.05)"},
+    # display() spins inside the regex engine with the GIL held while "stuck" exists: no
+    # Python thread of the process runs then, the hang watch included.
+    "gil": {"display": "        import re\n        if (HERE / 'stuck').exists():\n"
+                       "            re.match(r'(a+)+$', 'a' * 64 + '!')"},
     # display() takes 3 s (under the hang limit): a kill then lands inside the call.
     "slow": {"display": "        time.sleep(3)"},
 }
