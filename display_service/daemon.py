@@ -23,6 +23,7 @@ import sys
 from types import FrameType
 from typing import Any
 
+from display_service import bus_folder
 from display_service.config_source import ConfigSource
 from display_service.inbox import Inbox
 from shared.bus import (
@@ -95,9 +96,11 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
 
     from shared.config.store import ConfigStore
 
-    bus, inbox = Bus(paths.cache_dir), Inbox()
+    bus, inbox = Bus(paths.cache_dir, keep_published=True), Inbox()
+    bus_folder.tidy(bus)
     source = ConfigSource(ConfigStore(paths))
     watchers = [bus.watch(WATCHED_KEYS, inbox.notify), source.watch(inbox.notify)]
+    guard = bus_folder.follow(bus, lock, watchers[0], inbox, WATCHED_KEYS)
     try:
         config, problem = read_config(source)
         loop = build_loop(args, paths, bus, config, source, inbox, started_at)
@@ -105,6 +108,7 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
         stopper.attach(loop)
         loop.run()
     finally:
+        guard.stop()  # first: it would lock the folder again
         stop_watchers(watchers)
         lock.release()  # after the last state write: a successor sees "stopped"
     logger.info("ledpanel-display stopped")
@@ -145,7 +149,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     )
     # Plugins draw on the panel halved (display.double_sided), then turned (orientation).
     surface = wrap_backend(backend, config, hardware)
-    bus.publish(HARDWARE_STATUS, hardware)  # rewritten on every start
+    bus_folder.publish(bus, HARDWARE_STATUS, hardware)  # rewritten on every start
     display = DisplayManager(surface)
     plugins = PluginManager(
         paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir),

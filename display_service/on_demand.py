@@ -1,7 +1,11 @@
 """Apply ``display_on_demand_request`` commands to the controller and tell the bus.
 
 On activation ``display_on_demand_config`` is written; on stop, expiry or when a
-refused request ends a running one, it is removed. Every request's outcome is
+refused request ends a running one, it is removed (a clean shutdown removes it too).
+A record still there at start was left by a display that was killed: ``resume``
+carries it on (pinned: until stopped; timed: for the time it had left), ends it when
+its time ran out while the display was down, or, when its plugin or mode is gone,
+ends it with state ``error`` and the reason. Every request's outcome is
 published in ``display_state`` under ``requests.<request_id>`` (the last
 ``KEEP_OUTCOMES``), so every caller finds its own answer even when several requests
 were handled between two state writes.
@@ -18,6 +22,7 @@ from typing import Any
 from display_service.controller import Controller
 from display_service.state import BusWriter, StatePublisher
 from shared.bus import DISPLAY_ON_DEMAND_CONFIG
+from shared.display_status import timestamp
 
 logger = logging.getLogger("display_service.on_demand")
 
@@ -25,6 +30,8 @@ logger = logging.getLogger("display_service.on_demand")
 # not applied; its outcome is ``error``, "request is stale; ignored".
 STALE_AFTER = 60.0
 KEEP_OUTCOMES = 16
+# A timed on-demand with less than this left (seconds) when the display is back is over.
+RESUME_AT_LEAST = 1.0
 
 
 def _duration(value: Any) -> tuple[float | None, str | None]:
@@ -111,24 +118,65 @@ class OnDemandHandler:
         if problem is not None:
             self._after_refusal(request_id, problem)
             return
-        od = self.controller.on_demand
-        assert od is not None
-        self.writer.put(
-            DISPLAY_ON_DEMAND_CONFIG,
-            {
-                "plugin_id": od.plugin_id,
-                "mode": od.mode,
-                "duration": None if od.ends_at is None else od.ends_at - od.started_at,
-                "pinned": od.pinned,
-                "request_id": od.request_id,
-                "started_at": self.publisher.to_wall(od.started_at, now),
-                "ends_at": self.publisher.to_wall(od.ends_at, now),
-            },
-        )
+        od = self._write_record(now)
         self._record(request_id, action, "active")
         until = "pinned" if od.ends_at is None else f"for {od.ends_at - od.started_at:g} s"
         logger.info("on-demand start: %s/%s %s (request %s)", od.plugin_id, od.mode, until,
                     request_id)
+
+    def _write_record(self, now: float, **earlier: Any) -> Any:
+        """Write ``display_on_demand_config`` for the active on-demand; return it."""
+        od = self.controller.on_demand
+        assert od is not None
+        self.writer.put(DISPLAY_ON_DEMAND_CONFIG, {
+            "plugin_id": od.plugin_id,
+            "mode": od.mode,
+            "duration": None if od.ends_at is None else od.ends_at - od.started_at,
+            "pinned": od.pinned,
+            "request_id": od.request_id,
+            "started_at": self.publisher.to_wall(od.started_at, now),
+            "ends_at": self.publisher.to_wall(od.ends_at, now),
+            **earlier,
+        })
+        return od
+
+    def resume(self, record: dict[str, Any] | None, now: float) -> None:
+        """Carry on the on-demand a killed display left in ``display_on_demand_config``."""
+        if record is None:
+            return
+        self.publisher.mark_dirty()
+        plugin_id, mode = record.get("plugin_id"), record.get("mode")
+        request_id = record.get("request_id")
+        request_id = str(request_id) if request_id is not None else None
+        pinned = record.get("pinned") is True
+        what = f"{plugin_id}/{mode}"
+        ends_at = timestamp(record.get("ends_at"))
+        left = None if pinned or ends_at is None else ends_at - self.wall()
+        if not isinstance(plugin_id, str) or not plugin_id or (not pinned and ends_at is None):
+            self.writer.remove(DISPLAY_ON_DEMAND_CONFIG)
+            logger.warning("on-demand left by the last run is malformed; not resumed: %r",
+                           record)
+            return
+        if left is not None and left < RESUME_AT_LEAST:
+            self.writer.remove(DISPLAY_ON_DEMAND_CONFIG)
+            logger.info("on-demand %s (request %s) ran out while the display was down; "
+                        "rotation resumes", what, request_id)
+            return
+        problem = self.controller.start_on_demand(
+            plugin_id, mode if isinstance(mode, str) and mode else None, left, pinned,
+            request_id, now)
+        if problem is not None:
+            self.controller.error = f"not resumed after a restart: {problem}"
+            self.writer.remove(DISPLAY_ON_DEMAND_CONFIG)
+            logger.warning("on-demand %s (request %s) not resumed after a restart: %s", what,
+                           request_id, problem)
+            return
+        first = timestamp(record.get("started_at"))
+        od = self._write_record(now, **({"started_at": first} if first is not None else {}),
+                                resumed_at=self.publisher.to_wall(now, now))
+        until = "pinned" if left is None else f"for the {left:.0f} s it had left"
+        logger.info("on-demand resumed after a restart: %s/%s %s (request %s)", od.plugin_id,
+                    od.mode, until, request_id)
 
     def expired(self, now: float) -> None:
         """The on-demand ended by itself: clear its record."""

@@ -159,6 +159,8 @@ class RenderLoop:
         self.publisher.refresh_viewer()
         self._rebuild(now)
         self._configure(now)
+        # Left by a run that was killed; requests queued since then come after it.
+        self.on_demand.resume(self.bus.read(DISPLAY_ON_DEMAND_CONFIG), now)
         self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
         self.writer.put(PLUGIN_ERRORS, {})
 

@@ -1,7 +1,12 @@
-"""The web side of the bus: what the display daemon says, and requests to it."""
+"""The web side of the bus: what the display daemon says, and requests to it.
+
+Every read goes through ``shared.bus``, which takes only regular files and never blocks:
+a FIFO or folder in a bus file's place reads as absent, so no request thread waits on it.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -9,6 +14,7 @@ from shared import bus as keys
 from shared.bus import Bus
 from shared.config.hardware_rule import restart_settings_changed
 from shared.display_status import RUNNING, STARTING, read_display, service_state, timestamp
+from shared.errors import AtomicWriteError
 from web_service.settings import WebSettings
 
 PREVIEW_VIEWER_WINDOW = 10.0
@@ -75,7 +81,9 @@ class DisplayLink:
         # Refresh the viewer mark only when it is about to lapse: fewer bus writes.
         until = timestamp(viewer.get("until")) or 0.0
         if until - now < PREVIEW_VIEWER_WINDOW / 2:
-            self.bus.publish(keys.PREVIEW_VIEWER, {"until": now + PREVIEW_VIEWER_WINDOW})
+            # A folder in the mark's place: no live preview, but the last frame is shown.
+            with contextlib.suppress(AtomicWriteError):
+                self.bus.publish(keys.PREVIEW_VIEWER, {"until": now + PREVIEW_VIEWER_WINDOW})
         return self.bus.read(keys.PREVIEW_FRAME)
 
 
