@@ -71,6 +71,9 @@ def api(url: str, method: str, path: str, body: Any = None) -> dict[str, Any]:
     if response.status_code >= 400 or envelope.get("status") == "error":
         code = f" [{envelope['error_code']}]" if envelope.get("error_code") else ""
         message = envelope.get("message") or f"HTTP {response.status_code}"
+        if response.status_code == 401:
+            message = (f"{message} (set LEDPANEL_TOKEN to an API token: "
+                       "ledpanel sign-in token create <name>)")
         raise CliError(f"{message}{code}")
     return envelope
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,10 +19,14 @@ PASSWORD = "correct horse battery"
 TIMEOUT = 10
 
 
-def ledpanel(instance: Instance, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+def ledpanel(instance: Instance, *args: str, stdin: str = "",
+             token: str | None = None) -> subprocess.CompletedProcess:
     """Run the ``ledpanel`` command on ``instance``'s config directory."""
+    env = {k: v for k, v in os.environ.items() if k != "LEDPANEL_TOKEN"}
+    if token is not None:
+        env["LEDPANEL_TOKEN"] = token
     return subprocess.run([sys.executable, "-m", "shared.cli", *args, "--config-dir",
-                           str(instance.config_dir)], cwd=ROOT, input=stdin,
+                           str(instance.config_dir)], cwd=ROOT, input=stdin, env=env,
                           capture_output=True, text=True, timeout=60)
 
 

@@ -191,6 +191,10 @@ def test_the_command_line_makes_and_revokes_tokens_the_running_web_honours(
         bearer = {"Authorization": f"Bearer {token}"}
         assert requests.get(f"{url}/api/v3/config/main", headers=bearer,
                             timeout=TIMEOUT).status_code == 200
+        refused = ledpanel(instance, "status", "--json", "--url", url)
+        assert refused.returncode == 1 and "LEDPANEL_TOKEN" in refused.stderr
+        status = ledpanel(instance, "status", "--json", "--url", url, token=token)
+        assert json.loads(status.stdout)["source"] == "web", status.stderr
         listed = ledpanel(instance, "sign-in", "token", "list")
         assert "backup-script" in listed.stdout and token not in listed.stdout
         assert ledpanel(instance, "sign-in", "token", "revoke", "backup-script").returncode == 0

@@ -6,6 +6,7 @@ Which requests need a signed-in caller is decided in one place, ``web_service.si
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
@@ -16,6 +17,8 @@ from shared.sign_in.settings import NO_PASSWORD_ADVICE
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, error, ok
 from web_service.sign_in import COOKIE_NAME, current_identity, identify, settings, sign_in
+
+logger = logging.getLogger(__name__)
 
 bp = Blueprint("auth", __name__)
 
@@ -42,6 +45,7 @@ def sign_in_route() -> Reply:
                             error_code="SIGN_IN_NO_PASSWORD", status=409)
     _check_password(password)
     session_id, expires_at = state.credentials.begin_session(settings().session_seconds)
+    logger.info("sign-in: a browser at %s signed in", request.remote_addr)
     reply = ok({"expires_at": expires_at}, "Signed in")
     _set_cookie(reply[0], session_id, expires_at)
     return reply
@@ -67,6 +71,7 @@ def set_password() -> Reply:
     if credentials.password_set():
         _check_password(_password_field(body, "current_password"))
     credentials.set_password(password)  # signs every browser out
+    logger.info("sign-in: the password was set from %s", request.remote_addr)
     reply = ok(None, "Password set; every browser session was signed out")
     identity = current_identity()
     if identity is not None and identity.method == "session":  # keep this browser in
@@ -85,6 +90,7 @@ def list_tokens() -> Reply:
 def create_token() -> Reply:
     """Make an API token; the answer carries it once, it cannot be shown again."""
     listing, token = sign_in().credentials.create_token(body_object().get("name"))
+    logger.info("sign-in: API token %r made from %s", listing["name"], request.remote_addr)
     return ok({**listing, "token": token},
               "Token created: copy it now, it is not shown again", status=201)
 
@@ -92,7 +98,9 @@ def create_token() -> Reply:
 @bp.delete("/auth/tokens/<token_id>")
 def revoke_token(token_id: str) -> Reply:
     """Revoke an API token (by id, or by name); it is refused from the next request on."""
-    return ok(sign_in().credentials.revoke_token(token_id), "Token revoked")
+    revoked = sign_in().credentials.revoke_token(token_id)
+    logger.info("sign-in: API token %r revoked from %s", revoked["name"], request.remote_addr)
+    return ok(revoked, "Token revoked")
 
 
 def _password_field(body: dict[str, Any], name: str) -> str:
@@ -109,9 +117,12 @@ def _check_password(password: str) -> None:
     client = request.remote_addr or "unknown"
     wait = state.throttle.wait_seconds(client)
     if wait > 0:
+        logger.warning("sign-in: %s is refused for %.0f s more (too many wrong passwords)",
+                       client, wait)
         raise _RateLimited(math.ceil(wait))
     if not state.credentials.verify_password(password):
         state.throttle.failed(client)
+        logger.warning("sign-in: wrong password from %s", client)
         raise LedpanelError("wrong password", error_code="WRONG_PASSWORD", status=401)
 
 
