@@ -24,12 +24,17 @@ from types import FrameType
 from typing import Any
 
 from display_service import bus_folder
+from display_service.call_trail import Leftover
 from display_service.config_source import ConfigSource
+from display_service.containment import Containment
+from display_service.hang_watch import DEFAULT_HANG_SECONDS
 from display_service.inbox import Inbox
+from display_service.safe_mode import SafeMode
 from shared.bus import (
     CONFIG_CHANGED,
     DISPLAY_ON_DEMAND_REQUEST,
     HARDWARE_STATUS,
+    PLUGIN_SAFE_MODE_RELEASE,
     PREVIEW_VIEWER,
     Bus,
     BusWatcher,
@@ -42,7 +47,8 @@ from shared.version import CORE_VERSION
 logger = logging.getLogger("ledpanel-display")
 
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
-WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER)
+WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER,
+                PLUGIN_SAFE_MODE_RELEASE)
 
 
 def setup_logging(level: str) -> None:
@@ -101,14 +107,19 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     source = ConfigSource(ConfigStore(paths))
     watchers = [bus.watch(WATCHED_KEYS, inbox.notify), source.watch(inbox.notify)]
     guard = bus_folder.follow(bus, lock, watchers[0], inbox, WATCHED_KEYS)
+    containment = Containment(paths.cache_dir, getattr(args, "hang_seconds", None)
+                              or DEFAULT_HANG_SECONDS)
     try:
         config, problem = read_config(source)
-        loop = build_loop(args, paths, bus, config, source, inbox, started_at)
+        loop = build_loop(args, paths, bus, config, source, inbox, started_at,
+                          containment.leftover)
         loop.config_problem = problem
+        containment.attach(loop)
         stopper.attach(loop)
         loop.run()
     finally:
         guard.stop()  # first: it would lock the folder again
+        containment.close()
         stop_watchers(watchers)
         lock.release()  # after the last state write: a successor sees "stopped"
     logger.info("ledpanel-display stopped")
@@ -130,7 +141,8 @@ def read_config(source: ConfigSource) -> tuple[dict[str, Any], str | None]:
 
 
 def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[str, Any],
-               source: ConfigSource, inbox: Inbox, started_at: float | None) -> Any:
+               source: ConfigSource, inbox: Inbox, started_at: float | None,
+               leftover: Leftover | None = None) -> Any:
     """Open the panel, load the plugins and return the render loop over them."""
     from display_service.display_manager import DisplayManager
     from display_service.full_screen import LazyMode
@@ -155,6 +167,10 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir),
         font_manager=display.font_manager,
     )
+    safe_mode = SafeMode(bus, lambda plugin_id: plugins.get_plugin_directory(plugin_id))
+    safe_mode.release_updated()
+    safe_mode.after_death(leftover)
+    plugins.blocked = safe_mode.blocked()
     manifest_memo.use(paths.cache_dir, MANIFEST_SCHEMA_FILE)
     plugins.load_enabled()
     manifest_memo.save()
@@ -162,6 +178,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         display=display, plugins=plugins, bus=bus, config=config, reader=source, inbox=inbox,
         started_at=started_at,
         full_screen=LazyMode(vegas_enabled, lambda current: vegas_mode(loop, current)),
+        safe_mode=safe_mode,
     )
     log_start(backend, hardware, plugins, paths)
     return loop

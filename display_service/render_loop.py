@@ -41,6 +41,7 @@ from display_service.live import LiveWatch
 from display_service.matrix.select import configured_brightness
 from display_service.on_demand import OnDemandHandler
 from display_service.plugin_errors import PluginErrors
+from display_service.safe_mode import SafeMode
 from display_service.schedules import PanelSchedule
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
 from display_service.status import display_state, shown
@@ -51,6 +52,7 @@ from shared.bus import (
     DISPLAY_ON_DEMAND_REQUEST,
     DISPLAY_STATE,
     PLUGIN_ERRORS,
+    PLUGIN_SAFE_MODE_RELEASE,
     PREVIEW_FRAME,
     PREVIEW_VIEWER,
     Bus,
@@ -77,11 +79,13 @@ class RenderLoop:
         update_budget: float = DEFAULT_BUDGET,
         started_at: float | None = None,
         full_screen: FullScreenMode | None = None,
+        safe_mode: SafeMode | None = None,
     ) -> None:
         self.display = display
         self.backend = display.backend
         self.plugins = plugins
         self.bus = bus
+        self.safe_mode = safe_mode
         self.config = config
         self.reader = reader or CallableReader(load_config or (lambda: config))
         self.clock = clock
@@ -112,6 +116,7 @@ class RenderLoop:
                                  painter=self.painter, display=display, full_screen=full_screen,
                                  on_switch=self.publisher.mark_dirty)
         self._stopping = False
+        self.beat = time.monotonic()
         self._errors_version = -1
 
     # -- called from other threads: flags only -------------------------------
@@ -141,6 +146,7 @@ class RenderLoop:
             gc.freeze()
             while not self._stopping:
                 self.wake.clear()
+                self.beat = time.monotonic()  # the hang watch's sign of life
                 now = self.clock()
                 self._apply_pending(now)
                 self.publisher.maybe_publish(now, self.state)
@@ -162,6 +168,7 @@ class RenderLoop:
         # Left by a run that was killed; requests queued since then come after it.
         self.on_demand.resume(self.bus.read(DISPLAY_ON_DEMAND_CONFIG), now)
         self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
+        self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.writer.put(PLUGIN_ERRORS, {})
 
     def _apply_pending(self, now: float) -> None:
@@ -177,6 +184,8 @@ class RenderLoop:
         if self._take(DISPLAY_ON_DEMAND_REQUEST):
             for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
                 self.on_demand.handle(request, now)
+        if self._take(PLUGIN_SAFE_MODE_RELEASE) and self.safe_mode is not None:
+            self._unblock(self.safe_mode.take_releases(), now)
         if self._take(PREVIEW_VIEWER):
             self.publisher.refresh_viewer()
         if self.panel.due(now) and self.panel.evaluate(now):
@@ -250,6 +259,8 @@ class RenderLoop:
             self.publisher.mark_dirty()
             return
         self.config_problem = None
+        if self.safe_mode is not None:  # an updated plugin leaves safe mode
+            self._set_blocked(self.safe_mode.release_updated())
         changed = self.hooks.apply_config(config, seq)
         self.config, self.config_seq = config, seq
         self._plugins_changed(changed, now)
@@ -275,6 +286,17 @@ class RenderLoop:
             self.updates.request(plugin_id, now)
         self.live.reset()
         self.publisher.mark_dirty()
+
+    def _set_blocked(self, released: list[str]) -> bool:
+        if released and self.safe_mode is not None:
+            self.plugins.blocked = self.safe_mode.blocked()
+        return bool(released)
+
+    def _unblock(self, released: list[str], now: float) -> None:
+        """Load plugins just released from safe mode."""
+        if self._set_blocked(released):
+            self._plugins_changed(self.hooks.apply_config(self.config), now)
+            self.publisher.mark_dirty()
 
     def _rebuild(self, now: float) -> None:
         instances = dict(self.plugins.instances)

@@ -49,6 +49,8 @@ PREVIEW_FRAME = "preview_frame"  # display -> web, only while a viewer is presen
 PREVIEW_VIEWER = "preview_viewer"  # web -> display: viewer heartbeat
 PLUGIN_ERRORS = "plugin_errors"  # display -> web: recent plugin failures
 WEB_STATE = "web_state"  # web -> display: where the web listens (host, port), at start
+PLUGIN_SAFE_MODE = "plugin_safe_mode"  # display -> web: plugins kept out, and why
+PLUGIN_SAFE_MODE_RELEASE = "plugin_safe_mode_release"  # web -> display (queued requests)
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"
