@@ -197,3 +197,35 @@ def test_keepalives_feed_the_service_manager_and_stop_when_the_interpreter_is_st
         assert safe_mode(instance)["gil"]["where"] == "display"
     finally:
         assert display.stop() == 0, display.output()
+
+
+def test_junk_manifest_or_unreadable_schema_still_lets_the_display_drop_a_plugin(
+        tmp_path: Path) -> None:
+    instance = make_instance(tmp_path)
+    install(instance.plugins_dir, "junk", STILL)
+    install(instance.plugins_dir, "schemaless", STILL)
+    config = json.loads((instance.config_dir / "config.json").read_text())
+    config["junk"] = config["schemaless"] = {"enabled": True}
+    instance.write_config(config)
+    display = start_display(instance)
+    try:
+        wait_until(lambda: {"junk", "schemaless"} <= set(
+            read(instance, keys.DISPLAY_STATE).get("loaded_plugins", [])), timeout=20)
+        # The manifest turns to junk: the plugin is unloaded, and the reason is shown.
+        (instance.plugins_dir / "junk" / "manifest.json").write_text("{ not json")
+        # The schema becomes unreadable, then the user switches the plugin off.
+        (instance.plugins_dir / "schemaless" / "config_schema.json").write_text("[")
+        config["schemaless"] = {"enabled": False}
+        instance.write_config(config)
+
+        def dropped() -> bool:
+            state = read(instance, keys.DISPLAY_STATE)
+            return not {"junk", "schemaless"} & set(state.get("loaded_plugins", []))
+
+        wait_until(dropped, timeout=20)
+        state = read(instance, keys.DISPLAY_STATE)
+        assert "manifest" in state["load_errors"]["junk"]
+        assert "schemaless" not in state["load_errors"]  # off is not an error
+        assert display.process.poll() is None
+    finally:
+        assert display.stop() == 0, display.output()

@@ -258,6 +258,9 @@ class PluginManager:
         """Load one plugin if it is enabled; log and record a failure; return True if loaded."""
         attempt: tuple[Any, ...] = (info.manifest,)
         try:
+            if self._raw(info.id).get("enabled") is False:
+                self.load_errors.pop(info.id, None)  # off: its files' problems wait
+                return False
             prepared = self.prepared_config(info.id)
             attempt = (info.manifest, prepared)
             if not self.is_enabled(info.id, prepared):
