@@ -43,8 +43,6 @@ class SignIn:
 
     credentials: CredentialStore
     throttle: Throttle = field(default_factory=Throttle)
-    # The settings last read from a config.json that parsed (see ``settings``).
-    last_settings: SignInSettings | None = None
 
 
 def sign_in() -> SignIn:
@@ -59,19 +57,14 @@ def sign_in() -> SignIn:
 def settings() -> SignInSettings:
     """Return ``web.sign_in`` as config.json says now.
 
-    While config.json cannot be read, the settings last read stand; if none were ever
-    read, sign-in is on exactly when a password is stored, so a broken file never
-    opens a device whose owner set a password.
+    While config.json cannot be read, sign-in is on exactly when a password is stored:
+    a broken file never opens a device whose owner set a password (what was read
+    before may predate the save that switched sign-in on).
     """
-    state = sign_in()
     try:
-        current = sign_in_settings(services().store.main_snapshot().data)
+        return sign_in_settings(services().store.main_snapshot().data)
     except LedpanelError:
-        if state.last_settings is not None:
-            return state.last_settings
-        return SignInSettings(enabled=_password_set(state))
-    state.last_settings = current
-    return current
+        return SignInSettings(enabled=_password_set(sign_in()))
 
 
 def identify(request: Request) -> Identity | None:

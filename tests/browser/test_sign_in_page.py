@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from tests.web_service.sign_in_helpers import PASSWORD, switch_on, web
+from tests.web_service.sign_in_helpers import PASSWORD, running_web, switch_on
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def test_a_browser_signs_in_through_the_page_and_out_again(tmp_path: Path, page: Any,
                                                            shoot: Any) -> None:
-    with web(tmp_path) as (_, url):
+    with running_web(tmp_path) as (_, url):
         switch_on(url)
         page.goto(f"{url}/")
         assert page.url == f"{url}/sign-in?next=/"

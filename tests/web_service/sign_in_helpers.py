@@ -31,7 +31,7 @@ def ledpanel(instance: Instance, *args: str, stdin: str = "",
 
 
 @contextmanager
-def web(tmp_path: Path) -> Iterator[tuple[Instance, str]]:
+def running_web(tmp_path: Path) -> Iterator[tuple[Instance, str]]:
     """Run a web daemon over fresh directories; yield the instance and its base URL."""
     instance = Instance(tmp_path)
     daemon, url = start_web(instance)

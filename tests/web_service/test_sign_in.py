@@ -9,21 +9,22 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.web_service.conftest import WebEnv
 from tests.web_service.sign_in_helpers import (
     PASSWORD,
     TIMEOUT,
     ledpanel,
+    running_web,
     signed_in,
     stored,
     switch_on,
-    web,
 )
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def test_sign_in_is_off_by_default_and_every_route_stays_open(tmp_path: Path) -> None:
-    with web(tmp_path) as (instance, url):
+    with running_web(tmp_path) as (instance, url):
         status = requests.get(f"{url}/api/v3/auth/status", timeout=TIMEOUT).json()["data"]
         assert status == {"enabled": False, "password_set": False, "signed_in": False,
                           "method": None, "token_name": None, "expires_at": None}
@@ -43,7 +44,7 @@ def test_sign_in_is_off_by_default_and_every_route_stays_open(tmp_path: Path) ->
 
 def test_switching_on_without_a_password_is_refused_and_changes_nothing(
         tmp_path: Path) -> None:
-    with web(tmp_path) as (instance, url):
+    with running_web(tmp_path) as (instance, url):
         before = (instance.config_dir / "config.json").read_bytes()
         form = {"web.sign_in.enabled": "on", "__form_section": "web.sign_in"}
         for body in ({"json": {"web": {"sign_in": {"enabled": True}}}}, {"data": form}):
@@ -67,7 +68,7 @@ def test_switching_on_without_a_password_is_refused_and_changes_nothing(
 
 def test_without_sign_in_the_api_answers_401_and_pages_go_to_the_sign_in_page(
         tmp_path: Path) -> None:
-    with web(tmp_path) as (_, url):
+    with running_web(tmp_path) as (_, url):
         switch_on(url)
         for path in ("/api/v3/system/status", "/api/v3/config/main", "/api/v3"):
             answer = requests.get(f"{url}{path}", timeout=TIMEOUT)
@@ -89,7 +90,7 @@ def test_without_sign_in_the_api_answers_401_and_pages_go_to_the_sign_in_page(
 
 
 def test_a_wrong_password_is_refused_and_guessing_is_rate_limited(tmp_path: Path) -> None:
-    with web(tmp_path) as (_, url):
+    with running_web(tmp_path) as (_, url):
         switch_on(url)
         for attempt in range(5):
             answer = requests.post(f"{url}/api/v3/auth/sign-in",
@@ -110,7 +111,7 @@ def test_a_wrong_password_is_refused_and_guessing_is_rate_limited(tmp_path: Path
 
 
 def test_a_session_cookie_opens_pages_and_api_until_sign_out(tmp_path: Path) -> None:
-    with web(tmp_path) as (_, url):
+    with running_web(tmp_path) as (_, url):
         switch_on(url)
         session = requests.Session()
         answer = session.post(f"{url}/api/v3/auth/sign-in", json={"password": PASSWORD},
@@ -138,7 +139,7 @@ def test_a_session_cookie_opens_pages_and_api_until_sign_out(tmp_path: Path) -> 
 
 
 def test_an_expired_or_made_up_session_is_refused(tmp_path: Path) -> None:
-    with web(tmp_path) as (instance, url):
+    with running_web(tmp_path) as (instance, url):
         switch_on(url)
         session = signed_in(url)
         assert session.get(f"{url}/api/v3/config/main", timeout=TIMEOUT).status_code == 200
@@ -152,7 +153,7 @@ def test_an_expired_or_made_up_session_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_bearer_token_works_until_it_is_revoked(tmp_path: Path) -> None:
-    with web(tmp_path) as (_, url):
+    with running_web(tmp_path) as (_, url):
         switch_on(url)
         browser = signed_in(url)
         made = browser.post(f"{url}/api/v3/auth/tokens", json={"name": "home-assistant"},
@@ -183,7 +184,7 @@ def test_a_bearer_token_works_until_it_is_revoked(tmp_path: Path) -> None:
 
 def test_the_command_line_makes_and_revokes_tokens_the_running_web_honours(
         tmp_path: Path) -> None:
-    with web(tmp_path) as (instance, url):
+    with running_web(tmp_path) as (instance, url):
         switch_on(url)
         made = ledpanel(instance, "sign-in", "token", "create", "backup-script")
         assert made.returncode == 0, made.stderr
@@ -206,7 +207,7 @@ def test_the_command_line_makes_and_revokes_tokens_the_running_web_honours(
 
 def test_changing_the_password_needs_the_old_one_and_signs_other_browsers_out(
         tmp_path: Path) -> None:
-    with web(tmp_path) as (_, url):
+    with running_web(tmp_path) as (_, url):
         switch_on(url)
         mine, other = signed_in(url), signed_in(url)
         new = "a much better passphrase"
@@ -236,7 +237,7 @@ def test_changing_the_password_needs_the_old_one_and_signs_other_browsers_out(
 
 def test_a_hand_edit_switching_on_without_a_password_says_how_to_get_in(
         tmp_path: Path) -> None:
-    with web(tmp_path) as (instance, url):
+    with running_web(tmp_path) as (instance, url):
         made = ledpanel(instance, "sign-in", "token", "create", "rescue")
         config_file = instance.config_dir / "config.json"
         config = json.loads(config_file.read_text())
@@ -258,3 +259,24 @@ def test_a_hand_edit_switching_on_without_a_password_says_how_to_get_in(
         assert ledpanel(instance, "sign-in", "password", "--stdin",
                         stdin=PASSWORD + "\n").returncode == 0
         assert signed_in(url).get(f"{url}/", timeout=TIMEOUT).status_code == 200
+
+
+def test_a_config_file_that_does_not_parse_never_opens_a_signed_in_device(
+        tmp_path: Path) -> None:
+    with running_web(tmp_path) as (instance, url):
+        switch_on(url)
+        (instance.config_dir / "config.json").write_text('{"web": {"sign_in": ')
+        for path in ("/api/v3/config/raw/main", "/api/v3/system/status"):
+            assert requests.get(f"{url}{path}", timeout=TIMEOUT).status_code == 401
+        # The raw editor can still repair the file for a signed-in browser.
+        raw = signed_in(url).get(f"{url}/api/v3/config/raw/main", timeout=TIMEOUT)
+        assert raw.status_code == 200 and raw.json()["data"]["content"].startswith('{"web"')
+
+
+def test_a_fresh_web_app_on_an_unreadable_config_asks_for_sign_in_if_a_password_is_set(
+        web: WebEnv) -> None:
+    web.paths.config_file.write_text("not json")
+    assert web.client.get("/api/v3/config/raw/main").status_code == 200  # no password
+    answer = web.client.post("/api/v3/auth/password", json={"password": PASSWORD})
+    assert answer.status_code == 200
+    assert web.client.get("/api/v3/config/raw/main").status_code == 401

@@ -11,17 +11,17 @@ import requests
 from tests.web_service.sign_in_helpers import (
     PASSWORD,
     TIMEOUT,
+    running_web,
     signed_in,
     stored,
     switch_on,
-    web,
 )
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def test_no_get_answer_carries_a_password_token_session_or_hash(tmp_path: Path) -> None:
-    with web(tmp_path) as (instance, url):
+    with running_web(tmp_path) as (instance, url):
         switch_on(url)
         browser = signed_in(url)
         session_id = browser.cookies["ledpanel_session"]
