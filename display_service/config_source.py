@@ -12,7 +12,8 @@ A change is applied only if it keeps the rules every save keeps
 not parse, or an edit that breaks a rule, leaves the panel on the running config and is
 reported (``read`` returns the problem, the loop publishes it as ``config_problem``).
 An edit of one brightness key sets the other too (``settle_brightness``), and the file
-is rewritten so every reader sees the one value the panel shows.
+is rewritten so every reader sees the one value the panel shows. The plugins directory
+is kept as started (``keep_plugins_directory``).
 
 The watch starts before the first read, so a save at any moment of start-up is either
 in the config read at start or announced to the loop afterwards, never lost.
@@ -64,6 +65,23 @@ class CallableReader:
             return self.load(), None
         except Exception as err:  # keep running on the last good config
             return None, str(getattr(err, "message", err))
+
+
+def keep_plugins_directory(running: Config, config: Config) -> None:
+    """Keep the plugins directory the display started with in a reloaded ``config``.
+
+    Code is imported from there, so it changes only with a restart (the web reports
+    ``restart_required`` for it, like the panel settings).
+    """
+    section = running.get("plugin_system")
+    started = section.get("plugins_directory") if isinstance(section, dict) else None
+    target = config.get("plugin_system")
+    if not isinstance(target, dict):
+        target = config["plugin_system"] = {}
+    if started is None:
+        target.pop("plugins_directory", None)
+    else:
+        target["plugins_directory"] = started
 
 
 class ConfigSource:
@@ -128,6 +146,7 @@ class ConfigSource:
             return None, (f"{self.paths.config_file.name} changed but was not applied: {shown}; "
                           "the panel keeps the running config")
         settle_brightness(running, config)
+        keep_plugins_directory(running, config)
         self._loaded = fingerprint
         if self._write_back_brightness(running):
             self._loaded = self.fingerprint()  # our own write: nothing more to read

@@ -115,3 +115,26 @@ def test_the_raw_editor_replaces_a_file_that_cannot_be_used_and_keeps_a_copy(
     finally:
         web.stop()
         display.stop()
+
+
+def test_the_plugins_directory_stays_in_the_install_tree_and_waits_for_a_restart(
+        tmp_path: Path) -> None:
+    instance = make_instance(tmp_path)
+    with running(instance) as (display, _web, url):
+        running_state(instance, display)
+        before = stored(instance)
+        for outside in ("/tmp", "../..", str(tmp_path)):
+            answer = requests.post(f"{url}/api/v3/config/main", timeout=5,
+                                   json={"plugin_system": {"plugins_directory": outside}})
+            assert answer.status_code == 400, answer.text
+            assert answer.json()["details"]["field"] == "plugin_system.plugins_directory"
+        assert stored(instance) == before
+        answer = requests.post(f"{url}/api/v3/config/main", timeout=5,
+                               json={"plugin_system": {"plugins_directory": "plugins"}})
+        assert answer.status_code == 200, answer.text
+        data = answer.json()["data"]
+        assert data["restart_required"] is True
+        assert "plugin_system.plugins_directory" in data["restart_settings"]
+        status = requests.get(f"{url}/api/v3/system/status", timeout=5).json()["data"]
+        assert status["hardware"]["restart_required"] is True
+        assert display.process.poll() is None

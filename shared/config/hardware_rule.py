@@ -11,9 +11,9 @@ field, and re-sending the stored value is not a change.
 In emulator mode (``display.emulator`` true in the new config) nothing is refused: the
 problems come back as warnings and the save proceeds.
 
-The panel settings are read only when the display service starts: a save that changes
-one (``restart_settings_changed``) tells the client to restart it. The brightness is the
-exception: the running display applies it at once.
+The panel settings and the plugins directory are read only when the display service
+starts: a save that changes one (``restart_settings_changed``) tells the client to
+restart it. The brightness is the exception: the running display applies it at once.
 """
 
 from __future__ import annotations
@@ -27,8 +27,10 @@ from shared.hardware.rules import HARDWARE, ORIENTATION, RUNTIME, Problem, check
 
 ERROR_CODE = "HARDWARE_SETTING_REFUSED"
 CHECKED_SETTINGS = (HARDWARE, RUNTIME, ORIENTATION)
-# Read once, when the display service starts (also every display.emulator* key).
-RESTART_SETTINGS = (HARDWARE, RUNTIME, "display.double_sided", ORIENTATION)
+# Read once, when the display service starts (also every display.emulator* key). The
+# plugins directory is where the display imports code from: never changed while it runs.
+PLUGINS_DIRECTORY = "plugin_system.plugins_directory"
+RESTART_SETTINGS = (HARDWARE, RUNTIME, "display.double_sided", ORIENTATION, PLUGINS_DIRECTORY)
 # Under RESTART_SETTINGS but applied by the running display.
 LIVE_SETTINGS = frozenset({f"{HARDWARE}.brightness"})
 RESTART_MESSAGE = "Saved; restart the display service to apply the panel settings"
@@ -49,7 +51,8 @@ def restart_settings_changed(stored: dict[str, Any], new: dict[str, Any]) -> lis
     """Return the changed settings the display service reads only at start, sorted.
 
     ``display.hardware.*`` (but the brightness), ``display.runtime.*``,
-    ``display.double_sided``, ``orientation`` and every ``display.emulator*`` key.
+    ``display.double_sided``, ``orientation``, every ``display.emulator*`` key and
+    ``plugin_system.plugins_directory``.
     """
     emulator = {f"display.{key}" for config in (stored, new)
                 for key in _object(config.get("display")) if str(key).startswith("emulator")}

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from shared.config.lookup import path_lookup
 from shared.errors import ValidationError
 from shared.host_names import host_name_problem
+from shared.paths import ROOT
 from shared.schedules import MODES, normalize_mode, parse_time
 
 FOLLOWER_POSITIONS = ("none", "left", "right")
@@ -69,6 +70,22 @@ def _host_names(value: Any) -> str | None:
     return None
 
 
+def _inside_install_tree(value: Any) -> str | None:
+    # The display runs as root and imports code from here: a save must not be able to
+    # point it at any directory, so it must be a folder of the install tree itself.
+    if not isinstance(value, str) or not value.strip():
+        return "must name a folder inside the install tree, such as plugin-repos"
+    root = ROOT.resolve()
+    try:
+        resolved = (root / value).resolve()  # symlinks followed: no escaping through one
+    except (OSError, RuntimeError, ValueError):
+        return "is not a usable path"
+    if resolved == root or not resolved.is_relative_to(root):
+        return (f"must be a folder inside the install tree {root} (symlinks resolved), "
+                "such as plugin-repos")
+    return None
+
+
 # Dotted path (``*`` matches one key) -> rule.
 RULES: dict[str, Rule] = {
     "sync.follower_position": _one_of(*FOLLOWER_POSITIONS),
@@ -77,6 +94,7 @@ RULES: dict[str, Rule] = {
     "vegas_scroll.enabled": _boolean,
     "vegas_scroll.frame_based_scrolling": _boolean,
     "vegas_scroll.default_vegas_mode": _one_of("scroll", "fixed", "static"),
+    "plugin_system.plugins_directory": _inside_install_tree,
     "web.sign_in.enabled": _boolean,
     "web.host_check": _boolean,
     "web.allowed_hosts": _host_names,
