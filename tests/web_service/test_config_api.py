@@ -7,6 +7,7 @@ import json
 import pytest
 
 from shared import bus as keys
+from shared.config.template import load_template
 
 
 def _backups(web):
@@ -261,7 +262,7 @@ def test_raw_get_of_a_missing_config_is_the_template(web):
     web.paths.config_file.unlink()
     response = web.client.get("/api/v3/config/raw/main")
     assert response.status_code == 200
-    assert json.loads(response.get_json()["data"]["content"])["web"] == {"port": 5000}
+    assert json.loads(response.get_json()["data"]["content"]) == load_template()
 
 
 def test_raw_get_of_a_config_that_is_not_utf8_names_the_problem(web):
