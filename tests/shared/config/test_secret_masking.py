@@ -1,0 +1,63 @@
+"""Masking secrets in answers, and a mask sent back keeping the stored secret."""
+
+from __future__ import annotations
+
+from shared.config.secrets import (
+    SECRET_MASK,
+    keep_secrets_secret,
+    mask_secrets,
+    restore_masked,
+    split_secrets,
+)
+
+SCHEMA = {"type": "object", "properties": {
+    "key": {"type": "string", "x-secret": True},
+    "auth": {"type": "object", "properties": {"user": {"type": "string"},
+                                              "password": {"type": "string", "x-secret": True}}},
+    "accounts": {"type": "array", "items": {"type": "object", "properties": {
+        "name": {"type": "string"}, "token": {"type": "string", "x-secret": True}}}},
+    "keys": {"type": "array", "items": {"type": "string", "x-secret": True}},
+    "extra": {"type": "object", "additionalProperties": {"type": "string", "x-secret": True}},
+}}
+
+
+def test_every_set_secret_is_masked_and_nothing_else() -> None:
+    section = {"key": "k", "auth": {"user": "bob", "password": "p"},
+               "accounts": [{"name": "a", "token": "t"}, {"name": "b", "token": ""}],
+               "keys": ["x", "y"], "extra": {"one": "1"}, "plain": "shown"}
+    masked = mask_secrets(section, SCHEMA)
+    assert masked == {"key": SECRET_MASK, "auth": {"user": "bob", "password": SECRET_MASK},
+                      "accounts": [{"name": "a", "token": SECRET_MASK},
+                                   {"name": "b", "token": ""}],
+                      "keys": [SECRET_MASK, SECRET_MASK], "extra": {"one": SECRET_MASK},
+                      "plain": "shown"}
+    assert section["key"] == "k"  # a copy
+
+
+def test_paths_stored_as_secrets_are_masked_without_a_schema() -> None:
+    masked = mask_secrets({"a": {"b": "s", "c": "shown"}, "l": ["1"]}, None,
+                          {"a": {"b": "s"}, "l": ["1"]})
+    assert masked == {"a": {"b": SECRET_MASK, "c": "shown"}, "l": [SECRET_MASK]}
+
+
+def test_the_mask_sent_back_restores_the_stored_value_by_path() -> None:
+    stored = {"key": "k", "accounts": [{"name": "a", "token": "t"}]}
+    sent = {"key": SECRET_MASK, "new": SECRET_MASK,
+            "accounts": [{"name": "a2", "token": SECRET_MASK}, {"name": "c", "token": "u"}]}
+    assert restore_masked(sent, stored) == {
+        "key": "k", "accounts": [{"name": "a2", "token": "t"}, {"name": "c", "token": "u"}]}
+
+
+def test_a_mask_never_becomes_the_stored_secret() -> None:
+    public, secret = split_secrets({"key": SECRET_MASK, "auth": {"password": SECRET_MASK}},
+                                   SCHEMA)
+    assert secret == {} and public == {"auth": {}}
+    main, moved = keep_secrets_secret({"p": {"key": SECRET_MASK}}, {"p": {"key": "k"}})
+    assert main == {"p": {}} and moved == {"p": {"key": "k"}}
+
+
+def test_an_array_whose_items_hold_a_secret_is_kept_with_the_secrets_whole() -> None:
+    accounts = [{"name": "a", "token": "t"}]
+    public, secret = split_secrets({"accounts": accounts, "auth": {"user": "u"}}, SCHEMA)
+    assert secret == {"accounts": accounts}
+    assert public == {"auth": {"user": "u"}}
