@@ -2,7 +2,8 @@
 
 Rotation order: plugin ids sorted, then each plugin's modes in the order it declares
 them. Duration of an entry: ``display_durations[plugin_id]`` from the config when it is
-a positive number, else the plugin's ``get_display_duration()``.
+a positive number, else the plugin's ``get_display_duration()``; never shorter than
+``MIN_DISPLAY_SECONDS``.
 
 Dynamic duration: an entry of a plugin whose ``supports_dynamic_duration()`` is true
 carries a ``cap``; it lasts until the plugin says its cycle is complete, and at most
@@ -17,6 +18,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from shared.plugin_system.duration import MIN_DISPLAY_SECONDS
 
 DEFAULT_DURATION = 15.0
 DEFAULT_DYNAMIC_CAP = 300.0
@@ -74,8 +77,11 @@ def build_entries(
         duration = positive(durations.get(plugin_id)) or positive(own_duration(plugin_id))
         dynamic = dynamic_cap(plugin_id) if dynamic_cap is not None else None
         cap = None if dynamic is None else positive(dynamic) or DEFAULT_DYNAMIC_CAP
+        # Saves refuse shorter ones; an older config must not spin the display either.
+        duration = max(duration or DEFAULT_DURATION, MIN_DISPLAY_SECONDS)
+        cap = None if cap is None else max(cap, MIN_DISPLAY_SECONDS)
         for mode in modes(plugin_id) or [plugin_id]:
-            entries.append(Entry(plugin_id, mode, duration or DEFAULT_DURATION, cap))
+            entries.append(Entry(plugin_id, mode, duration, cap))
     return entries
 
 

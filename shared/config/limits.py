@@ -20,6 +20,7 @@ from shared.config.lookup import path_lookup
 from shared.config.values import RULES, check_value
 from shared.errors import ValidationError
 from shared.hardware.rules import HARDWARE, LIBRARY_RANGES, RUNTIME, RUNTIME_RANGES
+from shared.plugin_system.duration import MIN_DISPLAY_SECONDS
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Limit:
         return f"at most {self.high:g}"
 
 
+DISPLAY_SECONDS = Limit(MIN_DISPLAY_SECONDS)  # a display duration (see there)
+
 # Dotted path (``*`` matches one key) -> allowed range.
 LIMITS: dict[str, Limit] = {
     "brightness": Limit(1, 100),
@@ -50,7 +53,10 @@ LIMITS: dict[str, Limit] = {
     "dim_schedule.dim_brightness": Limit(1, 100),
     "web.port": Limit(1, 65535),
     "web.sign_in.session_days": Limit(1, 365),
-    "display_durations.*": Limit(0, low_open=True),
+    "display_durations.*": DISPLAY_SECONDS,
+    # Every plugin section's own durations (``*`` is the plugin id; no core key has these).
+    "*.display_duration": DISPLAY_SECONDS,
+    "*.dynamic_duration.max_duration_seconds": DISPLAY_SECONDS,
     # Vegas ticker: speeds and durations the display would otherwise replace silently.
     "vegas_scroll.scroll_speed": Limit(0, 1000, low_open=True),
     "vegas_scroll.scroll_delay": Limit(0.001, 1),

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint
 
 from shared.errors import LedpanelError, ValidationError
+from shared.plugin_system.duration import MIN_DISPLAY_SECONDS
 from shared.plugin_system.ids import require_plain_segment
 from web_service.api.requests import (
     body_object,
@@ -38,8 +39,9 @@ def on_demand_start() -> Reply:
     mode = optional_text(body, "mode", form=form)
     duration = optional_number(body, "duration", form=form)
     pinned = optional_bool(body, "pinned", form=form, default=False)
-    if duration is not None and not _positive_seconds(duration):
-        raise invalid_field("duration", "must be a positive number of seconds")
+    if duration is not None and not _long_enough(duration):
+        raise invalid_field("duration", f"must be a number of seconds, at least "
+                                        f"{MIN_DISPLAY_SECONDS:g}")
     record = svc.catalog.record(plugin_id)
     if record.get("errors"):
         raise ValidationError(f"plugin {plugin_id!r} cannot load: {record['errors'][0]}",
@@ -59,9 +61,9 @@ def on_demand_stop() -> Reply:
     return _send({"action": "stop"})
 
 
-def _positive_seconds(value: float) -> bool:
+def _long_enough(value: float) -> bool:
     try:
-        return math.isfinite(value) and value > 0
+        return math.isfinite(value) and value >= MIN_DISPLAY_SECONDS
     except OverflowError:  # a whole number too large for a float: no one waits that long
         return False
 
