@@ -23,7 +23,7 @@ import sys
 from types import FrameType
 from typing import Any
 
-from display_service import bus_folder
+from display_service import bus_folder, image_guard, plugin_output
 from display_service.call_trail import Leftover
 from display_service.config_source import ConfigSource
 from display_service.containment import Containment
@@ -90,6 +90,10 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     paths = resolve_paths(
         config_dir=args.config_dir, cache_dir=args.cache_dir, plugins_dir=args.plugins_dir
     )
+    # Plugins' prints go to the log (the log handler keeps the real stderr); no plugin
+    # may make an image big enough to take the machine's memory.
+    plugin_output.install([paths.plugins_dir(), paths.dev_plugins_dir])
+    image_guard.install()
     try:
         ensure_writable_dir(paths.cache_dir)
         lock = DaemonLock.acquire(paths.cache_dir, DISPLAY)
