@@ -138,3 +138,50 @@ def test_the_plugins_directory_stays_in_the_install_tree_and_waits_for_a_restart
         status = requests.get(f"{url}/api/v3/system/status", timeout=5).json()["data"]
         assert status["hardware"]["restart_required"] is True
         assert display.process.poll() is None
+
+
+def test_a_save_the_bus_cannot_announce_still_reaches_the_display_and_says_so(
+        tmp_path: Path) -> None:
+    instance = make_instance(tmp_path)
+    with running(instance) as (display, _web, url):
+        running_state(instance, display)
+        # Something that is no file stands where the signal is written: publishing fails.
+        blocker = instance.cache_dir / "config_changed.json"
+        blocker.unlink(missing_ok=True)
+        (blocker / "inside").mkdir(parents=True)
+        answer = requests.post(f"{url}/api/v3/config/main", json={"brightness": 41}, timeout=5)
+        assert answer.status_code == 200, answer.text
+        warnings = answer.json()["data"]["warnings"]
+        assert [w["setting"] for w in warnings] == ["bus"]
+        assert "not signalled" in warnings[0]["message"]
+        assert stored(instance)["brightness"] == 41
+        wait_for(lambda: state(instance).get("brightness") == 41)  # from the file itself
+
+
+def test_a_save_that_fails_to_write_keeps_the_backups(tmp_path: Path, monkeypatch) -> None:
+    import shared.config.store as store_module
+    from shared.config.backups import list_backups
+    from shared.config.store import ConfigStore
+    from shared.errors import AtomicWriteError
+    from shared.paths import Paths
+
+    paths = Paths(root=tmp_path, config_dir=tmp_path / "config", cache_dir=tmp_path / "cache")
+    store = ConfigStore(paths)
+    store.ensure()
+    for n in range(7):
+        store.update(lambda main, secrets, n=n: ({**main, "brightness": 10 + n}, secrets))
+    before = [(p.name, p.read_bytes()) for p in list_backups(paths)]
+    assert len(before) == 5
+    config = paths.config_file.read_bytes()
+    real = store_module.atomic_write_json
+
+    def failing(path: Path, data: Any, *args: Any, **kwargs: Any) -> None:
+        if path == paths.config_file:
+            raise AtomicWriteError(f"could not write {path}: No space left on device")
+        real(path, data, *args, **kwargs)
+
+    monkeypatch.setattr(store_module, "atomic_write_json", failing)
+    with pytest.raises(AtomicWriteError):
+        store.update(lambda main, secrets: ({**main, "brightness": 99}, secrets))
+    assert [(p.name, p.read_bytes()) for p in list_backups(paths)] == before
+    assert paths.config_file.read_bytes() == config

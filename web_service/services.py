@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,11 +13,14 @@ from flask import current_app
 from shared import bus as bus_keys
 from shared.bus import Bus
 from shared.config.store import ConfigStore, MainSnapshot
+from shared.errors import LedpanelError
 from shared.sign_in.settings import check_switch_on
 from shared.sign_in.store import CredentialStore
 from web_service.display_link import DisplayLink
 from web_service.plugin_catalog import PluginCatalog
 from web_service.settings import WebSettings
+
+logger = logging.getLogger(__name__)
 
 EXTENSION_KEY = "ledpanel"
 
@@ -25,10 +29,12 @@ SavePlan = Callable[[dict[str, Any], dict[str, Any]],
 
 
 class Saved(NamedTuple):
-    """What a config save did: the changed sections (sorted) and config.json as written."""
+    """What a config save did: the changed sections (sorted), config.json as written and,
+    when the display could not be told on the bus, why (it reads the file anyway)."""
 
     changed: list[str]
     main: dict[str, Any]
+    signal_problem: str | None = None
 
 
 @dataclass
@@ -63,7 +69,8 @@ class WebServices:
         """Apply ``plan`` to the stored config under the lock, then tell the display.
 
         ``plan(main, secrets)`` returns ``(new_main, new_secrets, changed_sections)`` or
-        raises; nothing is written when it raises. Returns the changed sections and the
+        raises; nothing is written when it raises. A bus the save cannot be announced on
+        does not fail it (``Saved.signal_problem``). Returns the changed sections and the
         main config as written (the caller owns it: no need to read the file again).
         ``replace_unreadable``: see ``ConfigStore.update``.
         """
@@ -76,9 +83,16 @@ class WebServices:
             return new_main, new_secrets
 
         main, _ = self.store.update(change, replace_unreadable=replace_unreadable)
+        problem = None
         if changed:
-            self.notify_config_changed(changed)
-        return Saved(sorted(changed), main)
+            # The save stands either way: the display watches config.json itself, so a
+            # bus it cannot be told on delays nothing. Say so instead of failing.
+            try:
+                self.notify_config_changed(changed)
+            except LedpanelError as err:
+                problem = err.message
+                logger.warning("config saved, but the display was not signalled: %s", problem)
+        return Saved(sorted(changed), main, problem)
 
     def main_body(self, render: Callable[[dict[str, Any]], bytes]) -> bytes:
         """Return ``render(config.json)``, rendered once per change of the file.

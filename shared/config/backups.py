@@ -41,12 +41,14 @@ def list_backups(paths: Paths) -> list[Path]:
 
 
 def make_backup(
-    paths: Paths, *, now: datetime | None = None, keep: int = KEEP_BACKUPS
+    paths: Paths, *, now: datetime | None = None, keep: int | None = KEEP_BACKUPS
 ) -> Path | None:
     """Copy config.json into the backups folder, keeping the newest ``keep`` in all.
 
     Older backups are pruned before the new one is written, so a writer killed between
-    the two steps can never leave more than ``keep`` behind.
+    the two steps can never leave more than ``keep`` behind. ``keep=None`` prunes
+    nothing: the store prunes only once its save succeeded, so a failed save never
+    pushes a backup out (and a writer killed in between leaves one more, pruned next).
     """
     try:
         data = paths.config_file.read_bytes()
@@ -62,7 +64,8 @@ def make_backup(
         stamp = max(stamp, newest + timedelta(microseconds=1))
     name = BACKUP_PREFIX + stamp.strftime(_STAMP_FORMAT)
     target = paths.backups_dir / name
-    prune_backups(paths, keep - 1)
+    if keep is not None:
+        prune_backups(paths, keep - 1)
     atomic_write_bytes(target, data, mode=_mode_of(paths.config_file))
     return target
 

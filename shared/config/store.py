@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.config.backups import BACKUP_PREFIX, keep_bad_copy, make_backup
+from shared.config.backups import BACKUP_PREFIX, keep_bad_copy, make_backup, prune_backups
 from shared.config.lock import config_lock
 from shared.config.merge import same_json
 from shared.config.migrate import migrate
 from shared.config.secrets import keep_secrets_secret, merge_secrets
 from shared.config.sizes import size_errors
 from shared.config.template import load_template
-from shared.errors import ConfigError, ConfigFileInvalid, ValidationError
+from shared.errors import ConfigError, ConfigFileInvalid, LedpanelError, ValidationError
 from shared.jsonfile import (
     atomic_write_json,
     decode_utf8,
@@ -170,9 +170,15 @@ class ConfigStore:
             main, moved = keep_secrets_secret(main, current)
             if secrets is not None or moved != current:
                 atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
-            if backup:
-                make_backup(self.paths)
-            self._write_main(main)
+            taken = make_backup(self.paths, keep=None) if backup else None
+            try:
+                self._write_main(main)
+            except LedpanelError:
+                if taken is not None:  # the save failed: it must not rotate the backups
+                    with contextlib.suppress(OSError):
+                        taken.unlink()
+                raise
+            prune_backups(self.paths)
             return main
 
     def update(self, fn: UpdateFn, *, replace_unreadable: bool = False

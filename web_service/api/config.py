@@ -89,8 +89,13 @@ def post_raw() -> Reply:
 
 def _saved(saved: Saved, warnings: list[dict[str, str]], message: str) -> Reply:
     """Answer a save; panel settings that differ from the running display's ask for a
-    restart of the display service (``restart_required``, ``restart_settings``)."""
+    restart of the display service (``restart_required``, ``restart_settings``). A save
+    the display could not be told of on the bus is still a save (a ``bus`` warning)."""
     restart = services().display.restart_settings(saved.main)
+    if saved.signal_problem:
+        warnings = [*warnings, {"setting": "bus", "message": (
+            f"the display was not signalled ({saved.signal_problem}); it reads the change "
+            "from config.json")}]
     return ok({"changed_sections": saved.changed, "warnings": warnings,
                "restart_required": bool(restart), "restart_settings": restart},
               RESTART_MESSAGE if restart else message)
