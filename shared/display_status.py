@@ -24,6 +24,7 @@ from shared.daemon_lock import DISPLAY, UNKNOWN_PID, lock_holder
 
 RUNNING, STARTING, STOPPED, NOT_RUNNING = "running", "starting", "stopped", "not_running"
 SHOWING = ("on_demand", "live", "full_screen", "rotation", "off")
+MAX_ERROR_TEXT = 300  # characters of a plugin's last error passed on
 
 
 def timestamp(value: Any) -> float | None:
@@ -55,12 +56,39 @@ def read_display(bus: Bus) -> tuple[dict[str, Any] | None, int | None]:
     return bus.read(keys.DISPLAY_STATE), lock_holder(bus.directory, DISPLAY)
 
 
-def display_report(state: Any, holder: int | None) -> dict[str, Any]:
+def plugin_errors(record: Any) -> dict[str, dict[str, Any]]:
+    """Return the display's failure records per plugin (``plugin_errors`` on the bus).
+
+    Each is ``count``, ``last_error``, ``where`` (the hook: ``display``, ``update``...)
+    and ``at`` (epoch seconds). A torn or hand-edited record reads as no failures;
+    malformed fields read as None.
+    """
+    if not isinstance(record, dict):
+        return {}
+    found: dict[str, dict[str, Any]] = {}
+    for plugin_id, entry in record.items():
+        if not (isinstance(plugin_id, str) and plugin_id and isinstance(entry, dict)):
+            continue
+        count = entry.get("count")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            continue
+        message = _text(entry.get("last_error"))
+        found[plugin_id] = {
+            "count": count,
+            "last_error": message[:MAX_ERROR_TEXT] if message else None,
+            "where": _text(entry.get("where")),
+            "at": timestamp(entry.get("at")),
+        }
+    return found
+
+
+def display_report(state: Any, holder: int | None, errors: Any = None) -> dict[str, Any]:
     """Return the ``display`` block of the status: only what is true now.
 
     While the service is not running, every field that describes the panel (what it
     shows, power, brightness, frame rate) is None: a stale record is never shown as
     current. ``summary`` says it in words, for the web page and the ``ledpanel`` command.
+    ``errors`` is the ``plugin_errors`` record: the plugins that failed in this run.
     """
     record = state if isinstance(state, dict) else {}
     service = service_state(state, holder)
@@ -84,6 +112,7 @@ def display_report(state: Any, holder: int | None) -> dict[str, Any]:
         "loaded_plugins": _list(record.get("loaded_plugins")) if live else None,
         "load_errors": _dict(record.get("load_errors")) if live else None,
         "config_problem": _text(record.get("config_problem")) if live else None,
+        "plugin_errors": plugin_errors(errors) if live else None,
     }
     report["summary"] = describe_display(report)
     return report
@@ -148,7 +177,7 @@ def bus_status(cache_dir: Path) -> dict[str, Any]:
     """Return the ``display`` and ``hardware`` blocks read straight from a bus directory."""
     bus = Bus(cache_dir)
     state, holder = read_display(bus)
-    return {"display": display_report(state, holder),
+    return {"display": display_report(state, holder, bus.read(keys.PLUGIN_ERRORS)),
             "hardware": hardware_report(bus.read(keys.HARDWARE_STATUS))}
 
 

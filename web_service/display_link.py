@@ -13,7 +13,14 @@ from typing import Any
 from shared import bus as keys
 from shared.bus import Bus
 from shared.config.hardware_rule import restart_settings_changed
-from shared.display_status import RUNNING, STARTING, read_display, service_state, timestamp
+from shared.display_status import (
+    RUNNING,
+    STARTING,
+    plugin_errors,
+    read_display,
+    service_state,
+    timestamp,
+)
 from shared.errors import AtomicWriteError
 from web_service.settings import WebSettings
 
@@ -34,6 +41,19 @@ class DisplayLink:
     def service_state(self) -> str:
         """Return ``running``, ``starting``, ``stopped`` or ``not_running`` (its lock)."""
         return service_state(*self.state())
+
+    def plugin_errors(self, service: str | None = None) -> dict[str, dict[str, Any]]:
+        """Return the running display's failures per plugin; {} while it is not running.
+
+        A display that stopped left its last run's record behind: that is not current.
+        """
+        if (service or self.service_state()) != RUNNING:
+            return {}
+        return plugin_errors(self.errors_record())
+
+    def errors_record(self) -> dict[str, Any] | None:
+        """Return the ``plugin_errors`` record as the display published it."""
+        return self.bus.read(keys.PLUGIN_ERRORS)
 
     def hardware(self) -> dict[str, Any] | None:
         """Return the hardware status record."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +38,18 @@ class PluginCatalog:
         self._records: list[dict[str, Any]] = []
         self._entries: dict[str, PluginEntry] = {}
 
-    def installed(self) -> list[dict[str, Any]]:
-        """Return the installed plugin records (no ``icon``); read them, never change them."""
-        return self._refresh()[0]
+    def installed(self, runtime_errors: Mapping[str, dict[str, Any]] | None = None
+                  ) -> list[dict[str, Any]]:
+        """Return the installed plugin records (no ``icon``); read them, never change them.
+
+        With ``runtime_errors`` (the running display's failures per plugin id), each
+        record is a copy carrying ``runtime_errors``: its plugin's record, or None.
+        """
+        records = self._refresh()[0]
+        if runtime_errors is None:
+            return records
+        return [{**record, "runtime_errors": runtime_errors.get(record["id"])}
+                for record in records]
 
     def plugin_ids(self) -> frozenset[str]:
         """Return the ids of the installed plugins."""

@@ -84,6 +84,7 @@ def print_report(report: dict[str, Any]) -> None:
         _row("on-demand", _on_demand(display.get("on_demand")))
         _row("brightness / fps", f"{_shown(display.get('brightness'))} / "
                                  f"{_shown(display.get('fps'))}")
+        _plugin_errors(display.get("plugin_errors"))
     hardware = report.get("hardware")
     _row("hardware", str(hardware.get("summary")) if isinstance(hardware, dict)
          else "unknown (the display service has not published its hardware status)")
@@ -101,6 +102,18 @@ def print_report(report: dict[str, Any]) -> None:
     if host.get("cpu_temperature_c") is not None:
         figures.append(f"CPU {host['cpu_temperature_c']} °C")
     _row("host", ", ".join(figures))
+
+
+def _plugin_errors(errors: Any) -> None:
+    """Print one line per plugin that failed since the display started."""
+    if not isinstance(errors, dict) or not errors:
+        return
+    for index, (plugin_id, record) in enumerate(sorted(errors.items())):
+        record = record if isinstance(record, dict) else {}
+        where = f" in {record['where']}()" if record.get("where") else ""
+        _row("plugin errors" if index == 0 else "",
+             f"{plugin_id}: {record.get('count', '?')} failure(s), last{where}: "
+             f"{record.get('last_error') or 'unknown'}")
 
 
 def _on_demand(on_demand: Any) -> str:

@@ -21,8 +21,9 @@ bp = Blueprint("plugins", __name__)
 
 @bp.get("/plugins/installed")
 def installed() -> Reply:
-    """List installed plugins (manifest data, enabled flag, load problems; no icon)."""
-    return ok(services().catalog.installed())
+    """List installed plugins (manifest data, enabled flag, load and runtime problems)."""
+    svc = services()
+    return ok(svc.catalog.installed(runtime_errors=svc.display.plugin_errors()))
 
 
 @bp.post("/plugins/toggle")

@@ -25,10 +25,12 @@ def status() -> Reply:
     ``display`` says only what is true now: while the display service is not running
     every panel field is null and ``summary`` says "not running". ``hardware``
     carries ``restart_required`` when the saved panel settings differ from the ones the
-    running display started with; ``config`` lists every known config problem.
+    running display started with; ``config`` lists every known config problem;
+    ``display.plugin_errors`` the plugins that failed since the display started.
     """
     svc = services()
-    display = display_report(*svc.display.state())
+    state, holder = svc.display.state()
+    display = display_report(state, holder, svc.display.errors_record())
     hardware = hardware_report(svc.display.hardware())
     if hardware is not None:
         try:

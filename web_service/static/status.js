@@ -65,6 +65,7 @@ async function refreshStatus() {
                                               : "ok"]);
   fill("display", rows);
   document.getElementById("display").dataset.service = d.service;
+  showPluginErrors(d.plugin_errors || {});
   showPreviewState();
   const host = body.data.host;
   fill("system", [
@@ -73,6 +74,30 @@ async function refreshStatus() {
     ["Memory used", host.memory ? `${host.memory.used_percent}%` : null],
     ["CPU temperature", host.cpu_temperature_c ? `${host.cpu_temperature_c} °C` : null],
   ]);
+}
+
+// Plugins that failed since the display started (null while it is not running).
+function showPluginErrors(errors) {
+  const list = document.getElementById("plugin-error-list");
+  const ids = Object.keys(errors).sort();
+  list.replaceChildren();
+  for (const id of ids) {
+    const record = errors[id];
+    const item = document.createElement("li");
+    item.className = "plugin-error";
+    item.dataset.plugin = id;
+    const name = document.createElement("strong");
+    name.textContent = id;
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = `${record.count} failure${record.count === 1 ? "" : "s"}`;
+    const last = document.createElement("span");
+    last.className = "last-error error";
+    last.textContent = (record.where ? `${record.where}(): ` : "") + (record.last_error || "");
+    item.append(name, count, last);
+    list.append(item);
+  }
+  document.getElementById("plugin-errors").hidden = ids.length === 0;
 }
 
 async function refreshPlugins() {
