@@ -24,7 +24,6 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +103,9 @@ class CallTrail:
         self._calls: dict[int, Call] = {}
         self._tokens = iter(range(1, 1 << 62))
         self._verdict: dict[str, str] | None = None
+        self._verdict_json = b"null"
         self._pid = os.getpid()
+        self._segments: dict[tuple[str, str], bytes] = {}
         self._write()
 
     def enter(self, plugin_id: str, where: str) -> object:
@@ -137,22 +138,33 @@ class CallTrail:
         """Record that this plugin's call is why the process is about to end."""
         with self._lock:
             self._verdict = {"plugin_id": plugin_id, "where": where, "reason": reason}
+            self._verdict_json = json.dumps(self._verdict).encode()
             self._write()
 
     def close(self) -> None:
         """A clean stop: empty the trail, so the next start blames nobody."""
         with self._lock:
             self._calls.clear()
-            self._verdict = None
+            self._verdict, self._verdict_json = None, b"null"
             self._write()
             self._map.close()
 
     def _write(self) -> None:
-        calls = [[c.plugin_id[:MAX_ID], c.where] for c in self._calls.values()]
-        record: dict[str, Any] = {"pid": self._pid, "calls": calls, "verdict": self._verdict}
-        data = json.dumps(record, separators=(",", ":")).encode()
-        while len(data) > SIZE and record["calls"]:  # dozens of calls at once: keep the first
-            record["calls"] = record["calls"][: len(record["calls"]) // 2]
-            data = json.dumps(record, separators=(",", ":")).encode()
+        # Hand-built JSON from segments encoded once per (plugin, hook): this runs twice
+        # per plugin call, and a general encoder would cost more than the call itself.
+        calls = b",".join(self._segment(c.plugin_id, c.where) for c in self._calls.values())
+        verdict = self._verdict_json
+        data = b'{"pid":%d,"calls":[%s],"verdict":%s}' % (self._pid, calls, verdict)
+        if len(data) > SIZE:  # dozens of calls at once: keep the verdict, drop the calls
+            data = b'{"pid":%d,"calls":[],"verdict":%s}' % (self._pid, verdict)
         if not self._map.closed:
             self._map[:] = data.ljust(SIZE, b" ")
+
+    def _segment(self, plugin_id: str, where: str) -> bytes:
+        key = (plugin_id, where)
+        segment = self._segments.get(key)
+        if segment is None:
+            segment = json.dumps([plugin_id[:MAX_ID], where]).encode()
+            if len(self._segments) < 4096:
+                self._segments[key] = segment
+        return segment
