@@ -256,11 +256,14 @@ class PluginOutput(io.TextIOBase):
             if type(text) is not str:
                 text = (bytes(text).decode("utf-8", "replace")
                         if isinstance(text, bytes | bytearray) else str(text))
-            if not self._log.write(text, self._level):
-                self._direct(text)  # logging itself wrote here (an error in a handler)
-            return len(text)
         except Exception:
             return 0
+        try:
+            if not self._log.write(text, self._level):
+                self._direct(text)  # logging itself wrote here (an error in a handler)
+        except Exception:  # a broken log handler: the text goes where it would have gone
+            self._direct(text)
+        return len(text)
 
     def _direct(self, text: str) -> None:
         try:
