@@ -2,14 +2,14 @@
 
 Every request, pages and API alike, passes ``CHECKS`` in order before its view runs;
 the first refusal answers (the JSON envelope under ``/api/``, a short HTML page
-elsewhere) and the view never runs. No route re-implements a check. Sign-in, when
-it comes, is the third check: after the host (a rebinding page must not even learn
-that a sign-in exists) and after cross-site (a session cookie is what a cross-site
-request would abuse).
+elsewhere) and the view never runs. No route re-implements a check. Sign-in
+(``sign_in.refusal``) runs third: after the host (a rebinding page must not even
+learn that a sign-in exists) and after cross-site (a session cookie is what a
+cross-site request would abuse).
 
 The Host rules come from ``web.host_check`` and ``web.allowed_hosts`` in config.json,
-read through the store's snapshot (one ``stat`` per request, so a save applies to the
-next request).
+read through the store's snapshot only for a name the built-in rules do not serve
+(one ``stat``; a save applies to the next request).
 """
 
 from __future__ import annotations
