@@ -22,6 +22,7 @@ def sign_in_page() -> str:
     identity = sign_in.identify(request)
     return render_template(
         "sign_in.html", version=CORE_VERSION, enabled=sign_in.settings().enabled,
+        in_force=sign_in.in_force(),
         password_set=sign_in.sign_in().credentials.password_set(),
         signed_in=identity is not None and identity.method == "session",
         expires_at=identity.expires_at if identity else None,

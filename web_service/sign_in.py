@@ -2,9 +2,10 @@
 
 ``web_service.guard`` calls ``refusal(request)`` for every request, after its host and
 cross-site checks: no route checks sign-in itself. With ``web.sign_in.enabled`` off
-(the default) it refuses nothing, as the interface specification asks. With it on, a
-request needs a browser session (the ``ledpanel_session`` cookie, set by
-``POST /api/v3/auth/sign-in``) or an API token (``Authorization: Bearer <token>``);
+(the default) it refuses nothing, as the interface specification asks. With it on
+(and a password or token stored, see ``in_force``), a request needs a browser
+session (the ``ledpanel_session`` cookie, set by ``POST /api/v3/auth/sign-in``) or an
+API token (``Authorization: Bearer <token>``);
 without one an API request gets 401 and a page is redirected to the sign-in page.
 The sign-in page and routes, static files and ``GET /api/v3/health`` stay open.
 """
@@ -67,6 +68,24 @@ def settings() -> SignInSettings:
         return SignInSettings(enabled=_password_set(sign_in()))
 
 
+def in_force() -> bool:
+    """Return whether requests need a session or token now.
+
+    Only when sign-in is on and a password or token exists: without either nobody could
+    get in, so sign-in is not in force (the sign-in page and ``/auth/status`` say so).
+    That also spares every request of a default install the config read: one ``stat``
+    of the absent sign-in file is all it costs. An unreadable sign-in file counts as
+    holding credentials (``refusal`` then answers with its problem).
+    """
+    credentials = sign_in().credentials
+    if not credentials.exists() or not settings().enabled:
+        return False
+    try:
+        return credentials.has_credentials()
+    except LedpanelError:
+        return True
+
+
 def identify(request: Request) -> Identity | None:
     """Return who sent ``request``: a valid Bearer token, else a live session, else None.
 
@@ -82,7 +101,7 @@ def identify(request: Request) -> Identity | None:
 
 def refusal(request: Request) -> Response | None:
     """Return the answer refusing ``request`` for want of sign-in, or None to let it on."""
-    if not settings().enabled or _is_open(request.path):
+    if _is_open(request.path) or not in_force():
         return None
     try:
         identity = identify(request)

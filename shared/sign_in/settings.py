@@ -1,9 +1,10 @@
 """The ``web.sign_in`` settings of config.json and the one rule for switching sign-in on.
 
 Sign-in is off unless ``web.sign_in.enabled`` is true. A save that switches it on while
-no password is stored is refused, since nobody could sign in afterwards; a hand edit
-that does so anyway gets sign-in without a way in from the browser (the sign-in page
-says to run ``ledpanel sign-in password``), never an open API the user believes closed.
+no password is stored is refused, since nobody could sign in afterwards. A hand edit
+that does so anyway: with no password and no token stored sign-in is not in force
+(nobody could get in; the sign-in page and ``/auth/status`` say so); with tokens but
+no password, tokens work and the sign-in page says to run ``ledpanel sign-in password``.
 """
 
 from __future__ import annotations

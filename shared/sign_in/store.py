@@ -60,6 +60,16 @@ class CredentialStore:
     def path(self) -> Path:
         return self.paths.config_dir / FILE_NAME
 
+    def exists(self) -> bool:
+        """Return whether the sign-in file exists (a password or a token was ever set)."""
+        try:
+            os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return True  # there but unreadable: reading it will say why
+        return True
+
     def read(self) -> Data:
         """Return the file's content; an absent file is an empty one."""
         try:
@@ -77,6 +87,11 @@ class CredentialStore:
     def password_set(self) -> bool:
         """Return whether a password is stored."""
         return isinstance(self.read().get("password"), dict)
+
+    def has_credentials(self) -> bool:
+        """Return whether a password or at least one API token is stored."""
+        data = self.read()
+        return isinstance(data.get("password"), dict) or bool(_records(data, "tokens"))
 
     def verify_password(self, password: str) -> bool:
         """Return whether ``password`` is the stored one (constant time)."""

@@ -26,8 +26,9 @@ pytestmark = pytest.mark.timeout(120)
 def test_sign_in_is_off_by_default_and_every_route_stays_open(tmp_path: Path) -> None:
     with running_web(tmp_path) as (instance, url):
         status = requests.get(f"{url}/api/v3/auth/status", timeout=TIMEOUT).json()["data"]
-        assert status == {"enabled": False, "password_set": False, "signed_in": False,
-                          "method": None, "token_name": None, "expires_at": None}
+        assert status == {"enabled": False, "in_force": False, "password_set": False,
+                          "signed_in": False, "method": None, "token_name": None,
+                          "expires_at": None}
         assert requests.get(f"{url}/", timeout=TIMEOUT).status_code == 200
         assert requests.get(f"{url}/api/v3/system/status", timeout=TIMEOUT).status_code == 200
         saved = requests.post(f"{url}/api/v3/config/main", json={"brightness": 40},
@@ -86,7 +87,8 @@ def test_without_sign_in_the_api_answers_401_and_pages_go_to_the_sign_in_page(
         # Monitoring keeps working.
         assert requests.get(f"{url}/api/v3/health", timeout=TIMEOUT).status_code == 200
         status = requests.get(f"{url}/api/v3/auth/status", timeout=TIMEOUT).json()["data"]
-        assert status["enabled"] and status["password_set"] and not status["signed_in"]
+        assert status["enabled"] and status["in_force"] and status["password_set"]
+        assert not status["signed_in"]
 
 
 def test_a_wrong_password_is_refused_and_guessing_is_rate_limited(tmp_path: Path) -> None:
@@ -280,3 +282,21 @@ def test_a_fresh_web_app_on_an_unreadable_config_asks_for_sign_in_if_a_password_
     answer = web.client.post("/api/v3/auth/password", json={"password": PASSWORD})
     assert answer.status_code == 200
     assert web.client.get("/api/v3/config/raw/main").status_code == 401
+
+
+def test_a_hand_edit_switching_on_with_no_password_or_token_is_not_in_force(
+        tmp_path: Path) -> None:
+    with running_web(tmp_path) as (instance, url):
+        config_file = instance.config_dir / "config.json"
+        config = json.loads(config_file.read_text())
+        config["web"]["sign_in"]["enabled"] = True
+        config_file.write_text(json.dumps(config))
+        status = requests.get(f"{url}/api/v3/auth/status", timeout=TIMEOUT).json()["data"]
+        assert status["enabled"] and not status["in_force"] and not status["password_set"]
+        assert requests.get(f"{url}/api/v3/config/main", timeout=TIMEOUT).status_code == 200
+        page = requests.get(f"{url}/sign-in", timeout=TIMEOUT).text
+        assert "not in force" in page and "ledpanel sign-in password" in page
+        # Once a password exists, the setting the user wrote is in force.
+        assert ledpanel(instance, "sign-in", "password", "--stdin",
+                        stdin=PASSWORD + "\n").returncode == 0
+        assert requests.get(f"{url}/api/v3/config/main", timeout=TIMEOUT).status_code == 401

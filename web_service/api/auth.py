@@ -16,7 +16,14 @@ from shared.errors import LedpanelError, ValidationError
 from shared.sign_in.settings import NO_PASSWORD_ADVICE
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, error, ok
-from web_service.sign_in import COOKIE_NAME, current_identity, identify, settings, sign_in
+from web_service.sign_in import (
+    COOKIE_NAME,
+    current_identity,
+    identify,
+    in_force,
+    settings,
+    sign_in,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +35,8 @@ def status() -> Reply:
     """Say whether sign-in is on, a password is set and this caller is signed in."""
     state = sign_in()
     identity = identify(request)
-    return ok({"enabled": settings().enabled, "password_set": state.credentials.password_set(),
+    return ok({"enabled": settings().enabled, "in_force": in_force(),
+               "password_set": state.credentials.password_set(),
                "signed_in": identity is not None,
                "method": identity.method if identity else None,
                "token_name": identity.name if identity else None,
