@@ -47,8 +47,7 @@ def make_backup(
 
     Older backups are pruned before the new one is written, so a writer killed between
     the two steps can never leave more than ``keep`` behind. ``keep=None`` prunes
-    nothing: the store prunes only once its save succeeded, so a failed save never
-    pushes a backup out (and a writer killed in between leaves one more, pruned next).
+    nothing (the store sets the oldest aside first: ``set_aside``).
     """
     try:
         data = paths.config_file.read_bytes()
@@ -109,6 +108,38 @@ def keep_bad_copy(paths: Paths, *, now: datetime | None = None) -> Path | None:
         with contextlib.suppress(OSError):
             old.unlink()
     return target
+
+
+def set_aside(paths: Paths, keep: int = KEEP_BACKUPS - 1) -> list[tuple[Path, Path]]:
+    """Hide all but the newest ``keep`` backups under temp names; return (hidden, name).
+
+    A save prunes this way so that it can put them back if it fails (``put_back``) and
+    drop them once it succeeded (``drop_set_aside``): a failed save never pushes a
+    backup out. A writer killed in between leaves temp files the next start removes
+    (``ConfigStore.ensure``), so there are never more than ``KEEP_BACKUPS`` backups.
+    """
+    backups = list_backups(paths)
+    moved: list[tuple[Path, Path]] = []
+    for path in backups[: max(len(backups) - keep, 0)]:
+        hidden = path.with_name(f".{path.name}.tmp")
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(path, hidden)
+            moved.append((hidden, path))
+    return moved
+
+
+def put_back(moved: list[tuple[Path, Path]]) -> None:
+    """Restore backups ``set_aside`` hid (the save failed)."""
+    for hidden, name in moved:
+        with contextlib.suppress(OSError):
+            os.replace(hidden, name)
+
+
+def drop_set_aside(moved: list[tuple[Path, Path]]) -> None:
+    """Delete backups ``set_aside`` hid (the save succeeded)."""
+    for hidden, _name in moved:
+        with contextlib.suppress(OSError):
+            hidden.unlink()
 
 
 def prune_backups(paths: Paths, keep: int = KEEP_BACKUPS) -> list[Path]:

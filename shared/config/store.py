@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.config.backups import BACKUP_PREFIX, keep_bad_copy, make_backup, prune_backups
+from shared.config.backups import (
+    BACKUP_PREFIX,
+    drop_set_aside,
+    keep_bad_copy,
+    make_backup,
+    put_back,
+    set_aside,
+)
 from shared.config.lock import config_lock
 from shared.config.merge import same_json
 from shared.config.migrate import migrate
@@ -170,15 +177,20 @@ class ConfigStore:
             main, moved = keep_secrets_secret(main, current)
             if secrets is not None or moved != current:
                 atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
-            taken = make_backup(self.paths, keep=None) if backup else None
+            moved = set_aside(self.paths) if backup else []
             try:
-                self._write_main(main)
+                taken = make_backup(self.paths, keep=None) if backup else None
+                try:
+                    self._write_main(main)
+                except LedpanelError:
+                    if taken is not None:  # the save failed: it rotates no backup out
+                        with contextlib.suppress(OSError):
+                            taken.unlink()
+                    raise
             except LedpanelError:
-                if taken is not None:  # the save failed: it must not rotate the backups
-                    with contextlib.suppress(OSError):
-                        taken.unlink()
+                put_back(moved)
                 raise
-            prune_backups(self.paths)
+            drop_set_aside(moved)
             return main
 
     def update(self, fn: UpdateFn, *, replace_unreadable: bool = False

@@ -73,7 +73,9 @@ def _host_names(value: Any) -> str | None:
 def _inside_install_tree(value: Any) -> str | None:
     # The display runs as root and imports code from here: a save must not be able to
     # point it at any directory, so it must be a folder of the install tree itself.
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
+        return None  # the template's type rule names that
+    if not value.strip():
         return "must name a folder inside the install tree, such as plugin-repos"
     root = ROOT.resolve()
     try:

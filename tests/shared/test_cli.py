@@ -61,7 +61,7 @@ def test_validate_accepts_a_valid_config_with_secrets_merged(
     dirs: Dirs, capsys: pytest.CaptureFixture[str]
 ) -> None:
     dirs.write_config(
-        {"display": {"brightness": 80}, PLUGIN_ID: {"enabled": True, "interval": 10,
+        {"display": {"double_sided": False}, PLUGIN_ID: {"enabled": True, "interval": 10,
                                                     "dynamic_duration": True}},
         secrets={PLUGIN_ID: {"api_key": "k"}, "github": {"token": "t"}},
     )
