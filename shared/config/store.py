@@ -177,7 +177,7 @@ class ConfigStore:
             main, moved = keep_secrets_secret(main, current)
             if secrets is not None or moved != current:
                 atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
-            moved = set_aside(self.paths) if backup else []
+            aside = set_aside(self.paths) if backup else []
             try:
                 taken = make_backup(self.paths, keep=None) if backup else None
                 try:
@@ -188,9 +188,9 @@ class ConfigStore:
                             taken.unlink()
                     raise
             except LedpanelError:
-                put_back(moved)
+                put_back(aside)
                 raise
-            drop_set_aside(moved)
+            drop_set_aside(aside)
             return main
 
     def update(self, fn: UpdateFn, *, replace_unreadable: bool = False
