@@ -82,13 +82,33 @@ def plugin_errors(record: Any) -> dict[str, dict[str, Any]]:
     return found
 
 
-def display_report(state: Any, holder: int | None, errors: Any = None) -> dict[str, Any]:
+def safe_mode(record: Any) -> list[dict[str, Any]]:
+    """Return the plugins in safe mode (``plugin_safe_mode`` on the bus), by id.
+
+    Each is ``plugin_id``, ``reason``, ``where`` (the call it died or hung in) and
+    ``since``. Unlike the panel fields these hold while the display is down: they apply
+    at its next start. A torn or hand-edited record reads as none.
+    """
+    plugins = record.get("plugins") if isinstance(record, dict) else None
+    if not isinstance(plugins, dict):
+        return []
+    return [
+        {"plugin_id": plugin_id, "reason": (_text(entry.get("reason")) or "")[:MAX_ERROR_TEXT],
+         "where": _text(entry.get("where")), "since": timestamp(entry.get("since"))}
+        for plugin_id, entry in sorted(plugins.items())
+        if isinstance(plugin_id, str) and plugin_id and isinstance(entry, dict)
+    ]
+
+
+def display_report(state: Any, holder: int | None, errors: Any = None,
+                   safe: Any = None) -> dict[str, Any]:
     """Return the ``display`` block of the status: only what is true now.
 
     While the service is not running, every field that describes the panel (what it
     shows, power, brightness, frame rate) is None: a stale record is never shown as
     current. ``summary`` says it in words, for the web page and the ``ledpanel`` command.
-    ``errors`` is the ``plugin_errors`` record: the plugins that failed in this run.
+    ``errors`` is the ``plugin_errors`` record: the plugins that failed in this run;
+    ``safe`` the ``plugin_safe_mode`` record: the plugins kept out (``safe_mode``).
     """
     record = state if isinstance(state, dict) else {}
     service = service_state(state, holder)
@@ -113,6 +133,7 @@ def display_report(state: Any, holder: int | None, errors: Any = None) -> dict[s
         "load_errors": _dict(record.get("load_errors")) if live else None,
         "config_problem": _text(record.get("config_problem")) if live else None,
         "plugin_errors": plugin_errors(errors) if live else None,
+        "safe_mode": safe_mode(safe),
     }
     report["summary"] = describe_display(report)
     return report
@@ -177,7 +198,8 @@ def bus_status(cache_dir: Path) -> dict[str, Any]:
     """Return the ``display`` and ``hardware`` blocks read straight from a bus directory."""
     bus = Bus(cache_dir)
     state, holder = read_display(bus)
-    return {"display": display_report(state, holder, bus.read(keys.PLUGIN_ERRORS)),
+    return {"display": display_report(state, holder, bus.read(keys.PLUGIN_ERRORS),
+                                      bus.read(keys.PLUGIN_SAFE_MODE)),
             "hardware": hardware_report(bus.read(keys.HARDWARE_STATUS))}
 
 

@@ -229,3 +229,43 @@ def test_junk_manifest_or_unreadable_schema_still_lets_the_display_drop_a_plugin
         assert display.process.poll() is None
     finally:
         assert display.stop() == 0, display.output()
+
+
+def test_status_installed_and_the_cli_name_the_plugins_in_safe_mode(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    instance = make_instance(tmp_path, "slow")
+    display = start_display(instance)
+    shown(instance, display, "slow")
+    time.sleep(0.5)
+    os.kill(display.process.pid, signal.SIGKILL)
+    display.process.wait(10)
+    display = start_display(instance)
+    web, url = start_web(instance)
+    try:
+        shown(instance, display, "still")
+        status = requests.get(f"{url}/api/v3/system/status", timeout=5).json()["data"]
+        [entry] = status["display"]["safe_mode"]
+        assert entry["plugin_id"] == "slow" and entry["where"] == "display"
+        assert "during its display() call" in entry["reason"]
+        plugins = requests.get(f"{url}/api/v3/plugins/installed", timeout=5).json()["data"]
+        by_id = {p["id"]: p for p in plugins}
+        assert by_id["slow"]["safe_mode"]["where"] == "display"
+        assert by_id["still"]["safe_mode"] is None
+        cli = subprocess.run([sys.executable, "-m", "shared.cli", "status", "--url", url],
+                             capture_output=True, text=True, timeout=30, cwd=ROOT)
+        assert "safe mode" in cli.stdout and "slow: not loaded:" in cli.stdout, cli.stdout
+        # Records hold while the display is down: they apply at its next start.
+        display.stop()
+        status = requests.get(f"{url}/api/v3/system/status", timeout=5).json()["data"]
+        assert [e["plugin_id"] for e in status["display"]["safe_mode"]] == ["slow"]
+        answer = requests.post(f"{url}/api/v3/plugins/safe-mode/release",
+                               json={"plugin_id": "slow"}, timeout=10)
+        assert answer.status_code == 202 and answer.json()["data"]["released"] is False
+        display = start_display(instance)
+        wait_until(lambda: safe_mode(instance) == {}, timeout=20)
+        shown(instance, display, "slow")
+    finally:
+        web.stop()
+        display.stop()

@@ -85,6 +85,11 @@ def print_report(report: dict[str, Any]) -> None:
         _row("brightness / fps", f"{_shown(display.get('brightness'))} / "
                                  f"{_shown(display.get('fps'))}")
         _plugin_errors(display.get("plugin_errors"))
+    for index, entry in enumerate(display.get("safe_mode") or []):
+        if isinstance(entry, dict):
+            _row("safe mode" if index == 0 else "",
+                 f"{entry.get('plugin_id')}: not loaded: {entry.get('reason')} "
+                 "(release: POST /api/v3/plugins/safe-mode/release)")
     hardware = report.get("hardware")
     _row("hardware", str(hardware.get("summary")) if isinstance(hardware, dict)
          else "unknown (the display service has not published its hardware status)")

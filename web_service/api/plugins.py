@@ -13,6 +13,7 @@ from shared.config.secrets import mask_secrets, merge_secrets, restore_masked
 from shared.errors import ValidationError
 from shared.plugin_system.ids import require_plain_segment
 from web_service.api.requests import body_object, is_form
+from web_service.api.safe_mode import safe_mode_records
 from web_service.envelope import Reply, ok
 from web_service.services import services
 
@@ -21,9 +22,14 @@ bp = Blueprint("plugins", __name__)
 
 @bp.get("/plugins/installed")
 def installed() -> Reply:
-    """List installed plugins (manifest data, enabled flag, load and runtime problems)."""
+    """List installed plugins (manifest data, enabled flag, load and runtime problems).
+
+    ``safe_mode`` is ``{reason, where, since}`` for a plugin the display keeps out.
+    """
     svc = services()
-    return ok(svc.catalog.installed(runtime_errors=svc.display.plugin_errors()))
+    kept_out = safe_mode_records()
+    return ok([{**record, "safe_mode": kept_out.get(record["id"])}
+               for record in svc.catalog.installed(runtime_errors=svc.display.plugin_errors())])
 
 
 @bp.post("/plugins/toggle")

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint
 
 from shared import bus as keys
-from shared.display_status import RUNNING, STARTING
+from shared.display_status import RUNNING, STARTING, safe_mode
 from shared.errors import LedpanelError
 from shared.plugin_system.ids import require_plain_segment
 from web_service.api.requests import body_object
@@ -19,15 +19,8 @@ bp = Blueprint("safe_mode", __name__)
 
 def safe_mode_records() -> dict[str, dict[str, Any]]:
     """Return ``{plugin_id: {reason, where, since}}`` as the display last published it."""
-    stored = services().bus.read(keys.PLUGIN_SAFE_MODE)
-    plugins = stored.get("plugins") if isinstance(stored, dict) else None
-    if not isinstance(plugins, dict):
-        return {}
-    return {
-        plugin_id: {k: record.get(k) for k in ("reason", "where", "since")}
-        for plugin_id, record in plugins.items()
-        if isinstance(plugin_id, str) and isinstance(record, dict)
-    }
+    return {entry.pop("plugin_id"): entry
+            for entry in safe_mode(services().bus.read(keys.PLUGIN_SAFE_MODE))}
 
 
 @bp.get("/plugins/safe-mode")

@@ -7,6 +7,7 @@ import time
 
 from flask import Blueprint
 
+from shared import bus as keys
 from shared.config.health import config_report
 from shared.display_status import display_report, hardware_report
 from shared.errors import LedpanelError
@@ -26,11 +27,13 @@ def status() -> Reply:
     every panel field is null and ``summary`` says "not running". ``hardware``
     carries ``restart_required`` when the saved panel settings differ from the ones the
     running display started with; ``config`` lists every known config problem;
-    ``display.plugin_errors`` the plugins that failed since the display started.
+    ``display.plugin_errors`` the plugins that failed since the display started;
+    ``display.safe_mode`` the plugins kept out because they took the display down.
     """
     svc = services()
     state, holder = svc.display.state()
-    display = display_report(state, holder, svc.display.errors_record())
+    display = display_report(state, holder, svc.display.errors_record(),
+                             svc.bus.read(keys.PLUGIN_SAFE_MODE))
     hardware = hardware_report(svc.display.hardware())
     if hardware is not None:
         try:

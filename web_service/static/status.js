@@ -66,6 +66,7 @@ async function refreshStatus() {
   fill("display", rows);
   document.getElementById("display").dataset.service = d.service;
   showPluginErrors(d.plugin_errors || {});
+  showSafeMode(d.safe_mode || []);
   showPreviewState();
   const host = body.data.host;
   fill("system", [
@@ -100,6 +101,39 @@ function showPluginErrors(errors) {
   document.getElementById("plugin-errors").hidden = ids.length === 0;
 }
 
+// Plugins the display keeps out (they apply even while it is down), each with Release.
+function showSafeMode(entries) {
+  const list = document.getElementById("safe-mode-list");
+  list.replaceChildren();
+  for (const entry of entries) {
+    const item = document.createElement("li");
+    item.className = "safe-mode-entry";
+    item.dataset.plugin = entry.plugin_id;
+    const name = document.createElement("strong");
+    name.textContent = entry.plugin_id;
+    const reason = document.createElement("span");
+    reason.className = "reason error";
+    reason.textContent = entry.reason;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Release";
+    button.addEventListener("click", () => releasePlugin(entry.plugin_id));
+    item.append(name, reason, button);
+    list.append(item);
+  }
+  document.getElementById("safe-mode").hidden = entries.length === 0;
+}
+
+async function releasePlugin(pluginId) {
+  const body = await api("/plugins/safe-mode/release", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ plugin_id: pluginId }),
+  });
+  say(body.message, body.status !== "success");
+  refreshStatus();
+}
+
 async function refreshPlugins() {
   const body = await api("/plugins/installed");
   const list = document.getElementById("plugins");
@@ -107,7 +141,8 @@ async function refreshPlugins() {
   for (const plugin of body.data) {
     const item = document.createElement("li");
     const label = document.createElement("span");
-    label.textContent = `${plugin.name} ${plugin.enabled ? "" : "(disabled)"}`;
+    const notes = [plugin.enabled ? "" : "(disabled)", plugin.safe_mode ? "(safe mode)" : ""];
+    label.textContent = `${plugin.name} ${notes.join(" ").trim()}`;
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = "Run On-Demand";
