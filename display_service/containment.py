@@ -3,7 +3,8 @@
 - Every plugin call goes through ``shared.plugin_system.boundary``: exceptions of every
   kind (``sys.exit()``, ``KeyboardInterrupt`` too) end the call, not the daemon.
 - ``os._exit()`` called inside a plugin call raises ``SystemExit`` there instead of
-  ending the process (``guard_os_exit``).
+  ending the process (``guard_os_exit``); called from a thread a plugin started itself,
+  it ends the process, but the trail names the plugin whose code called it first.
 - The call trail (``call_trail.py``) remembers the calls in flight, so a process that
   dies anyway (a crash, a kill at the memory limit, systemd's watchdog) names them at
   the next start and they go to safe mode (``safe_mode.py``).
@@ -18,6 +19,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any, NoReturn
 
 from display_service.call_trail import TRAIL_FILE, Call, CallTrail, read_leftover
@@ -27,16 +29,22 @@ from shared.plugin_system import boundary
 
 logger = logging.getLogger(__name__)
 
+EXIT_PLUGIN_ENDED = 70  # a plugin's own thread ended the process (EX_SOFTWARE)
+
+# Which plugin's code is on a stack (``plugin_output.OutputLog.owner``), if any.
+Owner = Callable[[FrameType | None], "str | None"]
+
 
 class Containment:
     """The call trail, the hang watch and the exit guard of one display process."""
 
-    def __init__(self, cache_dir: Path, hang_seconds: float) -> None:
+    def __init__(self, cache_dir: Path, hang_seconds: float, owner: Owner | None = None
+                 ) -> None:
         path = cache_dir / TRAIL_FILE
         self.leftover = read_leftover(path)
         self.trail = CallTrail(path)
         boundary.install(self.trail)
-        guard_os_exit()
+        guard_os_exit(self.trail, owner)
         self.watch = HangWatch(self.trail, self._hung, hang_seconds=hang_seconds,
                                notifier=sd_notify.from_env())
         self.watch.start()
@@ -82,8 +90,12 @@ def restart() -> NoReturn:
 _real_exit: Callable[[int], NoReturn] | None = None
 
 
-def guard_os_exit() -> None:
-    """Make ``os._exit`` inside a plugin call raise ``SystemExit`` (contained) instead."""
+def guard_os_exit(trail: CallTrail, owner: Owner | None = None) -> None:
+    """Make ``os._exit`` inside a plugin call raise ``SystemExit`` (contained) instead.
+
+    Outside a call (a thread the plugin started) the exit goes ahead, after the trail
+    records the plugin whose code is on the stack (``owner``), so it goes to safe mode.
+    """
     global _real_exit
     if _real_exit is not None:
         return
@@ -93,6 +105,11 @@ def guard_os_exit() -> None:
         plugin_id = boundary.current_plugin()
         if plugin_id is not None:
             raise SystemExit(f"os._exit({status}) called inside a plugin call; refused")
+        culprit = owner(sys._getframe(1)) if owner is not None else None
+        if culprit is not None:
+            trail.convict(culprit, "thread", f"called os._exit({status}) from a thread of "
+                                             "its own, which ended the display daemon")
+            status = EXIT_PLUGIN_ENDED  # not the plugin's status: 3 would stop restarts
         real(status)
 
     os._exit = _exit

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     )
     # Plugins' prints go to the log (the log handler keeps the real stderr); no plugin
     # may make an image big enough to take the machine's memory.
-    plugin_output.install([paths.plugins_dir(), paths.dev_plugins_dir])
+    output = plugin_output.install([paths.plugins_dir(), paths.dev_plugins_dir])
     image_guard.install()
     try:
         ensure_writable_dir(paths.cache_dir)
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     watchers = [bus.watch(WATCHED_KEYS, inbox.notify), source.watch(inbox.notify)]
     guard = bus_folder.follow(bus, lock, watchers[0], inbox, WATCHED_KEYS)
     containment = Containment(paths.cache_dir, getattr(args, "hang_seconds", None)
-                              or DEFAULT_HANG_SECONDS)
+                              or DEFAULT_HANG_SECONDS, owner=output.owner)
     try:
         config, problem = read_config(source)
         loop = build_loop(args, paths, bus, config, source, inbox, started_at,

@@ -79,7 +79,7 @@ class OutputLog:
         """Log the lines ``text`` completes; False when called back from our own logging."""
         if getattr(self._local, "logging", False):
             return False
-        source = current_plugin() or self._owner(sys._getframe(2)) or FALLBACK
+        source = current_plugin() or self.owner(sys._getframe(2)) or FALLBACK
         with self._lock:
             state = self._sources.get(source) or self._new_state(source)
             if "\n" not in text:  # the middle of a line: nothing to log yet
@@ -169,7 +169,7 @@ class OutputLog:
         except Exception:  # a timer thread: nothing to report to but the real stderr
             pass
 
-    def _owner(self, frame: FrameType | None) -> str | None:
+    def owner(self, frame: FrameType | None) -> str | None:
         """Return the plugin whose code is nearest on the stack from ``frame``, if any."""
         for _ in range(FRAME_DEPTH):
             if frame is None:

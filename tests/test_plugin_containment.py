@@ -269,3 +269,21 @@ def test_status_installed_and_the_cli_name_the_plugins_in_safe_mode(tmp_path: Pa
     finally:
         web.stop()
         display.stop()
+
+
+def test_os_exit_from_a_plugins_own_thread_names_it_for_the_next_start(tmp_path: Path) -> None:
+    from display_service.containment import EXIT_PLUGIN_ENDED
+
+    instance = make_instance(tmp_path, "thread-exit")
+    display = start_display(instance)
+    assert display.process.wait(30) == EXIT_PLUGIN_ENDED  # not the plugin's 3
+    display = start_display(instance)
+    try:
+        shown(instance, display, "still")
+        record = safe_mode(instance)["thread-exit"]
+        assert record["where"] == "thread"
+        assert record["reason"].startswith("called os._exit(3) from a thread of its own")
+        time.sleep(2)
+        assert display.process.poll() is None
+    finally:
+        assert display.stop() == 0, display.output()

@@ -58,6 +58,10 @@ HOSTILE: dict[str, dict[str, str]] = {
     "update-exit": {"update": "        os._exit(5)"},
     # __init__ ends the process: every start would die the same way.
     "load-exit": {"init": "        os._exit(7)"},
+    # A thread the plugin starts ends the process a moment after loading.
+    "thread-exit": {"init": "        import threading\n"
+                            "        threading.Thread(target=lambda: (time.sleep(1), os._exit(3)),"
+                            " daemon=True).start()"},
     # display() never returns while the file "hang" sits in its folder.
     "hangs": {"display": "        while (HERE / 'hang').exists():\n            time.sleep(0.05)"},
     # display() spins inside the regex engine with the GIL held while "stuck" exists: no
