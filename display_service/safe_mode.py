@@ -26,6 +26,7 @@ from typing import Any
 
 from display_service.call_trail import Leftover
 from shared.bus import PLUGIN_SAFE_MODE, PLUGIN_SAFE_MODE_RELEASE, Bus
+from shared.errors import AtomicWriteError
 from shared.plugin_system.ids import is_plain_segment
 
 logger = logging.getLogger(__name__)
@@ -121,7 +122,7 @@ class SafeMode:
         """Write the records to the bus (an empty object when none)."""
         try:
             self.bus.publish(PLUGIN_SAFE_MODE, {"plugins": self.records})
-        except OSError as err:
+        except (OSError, AtomicWriteError) as err:
             logger.error("safe mode: cannot write the records: %s", err)
 
 

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.timeout(180)
 # Every bus file one of the daemons reads (the queued requests are planted apart).
 READ_KEYS = (keys.DISPLAY_STATE, keys.HARDWARE_STATUS, keys.CONFIG_CHANGED,
              keys.PREVIEW_VIEWER, keys.PREVIEW_FRAME, keys.DISPLAY_ON_DEMAND_CONFIG,
-             keys.PLUGIN_ERRORS)
+             keys.PLUGIN_ERRORS, keys.PLUGIN_SAFE_MODE, keys.WEB_STATE)
 QUEUED = f"{keys.DISPLAY_ON_DEMAND_REQUEST}@{1:020d}-hostile.json"
 
 

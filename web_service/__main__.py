@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from shared import cli_args
 from shared.bus import WEB_STATE, Bus
 from shared.daemon_lock import WEB, AlreadyRunning, DaemonLock
-from shared.errors import LedpanelError
+from shared.errors import AtomicWriteError, LedpanelError
 from shared.paths import ensure_writable_dir, resolve_paths
 from shared.version import CORE_VERSION
 
@@ -101,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     listening = {"host": args.host, "port": int(server.effective_port)}
     app.extensions["ledpanel"].listening = listening
     bus = Bus(paths.cache_dir)
-    bus.publish(WEB_STATE, {"service": "running", "pid": os.getpid(), "started_at": time.time(),
-                            **listening})
+    _announce(bus, {"service": "running", "pid": os.getpid(), "started_at": time.time(),
+                    **listening})
     logger.info("ledpanel-web %s listening on http://%s:%s (config %s, bus %s)", CORE_VERSION,
                 args.host, server.effective_port, paths.config_dir, paths.cache_dir)
     # Read the plugin catalog once in the background (it imports jsonschema), so the
@@ -116,10 +116,19 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         server.close()
-        bus.publish(WEB_STATE, {"service": "stopped", "pid": os.getpid(), **listening})
+        _announce(bus, {"service": "stopped", "pid": os.getpid(), **listening})
         lock.release()
     logger.info("ledpanel-web stopped")
     return 0
+
+
+def _announce(bus: Bus, state: dict[str, Any]) -> None:
+    """Publish where the web listens; a bus file that cannot be written only costs that."""
+    try:
+        bus.publish(WEB_STATE, state)
+    except AtomicWriteError as err:  # a folder or worse in its place
+        logger.warning("bus: cannot write %s (%s); plugins will not know the web address",
+                       WEB_STATE, err)
 
 
 def _start_config(store: ConfigStore) -> dict[str, Any]:
