@@ -1,6 +1,7 @@
 """Every fault at once: both daemons keep answering and the panel keeps rotating.
 
-One instance gets the hostile plugins of ``tests.hostile`` next to two good ones, then a
+One instance gets the hostile plugins of ``tests.hostile`` next to two good ones (exits,
+interrupts, ``os._exit``, a 10-gigapixel image, a flood of output), then a
 FIFO and a directory where bus files belong, garbage in the display's state file, a
 hand edit of config.json that no JSON reader should accept, and hostile request
 bodies. After each plant the web answers and the display still shows both good
@@ -25,7 +26,8 @@ from tests.hostile import STILL, install, install_hostile
 
 pytestmark = pytest.mark.timeout(240)
 
-HOSTILE = ("exits", "interrupts", "hard-exit", "update-exit", "load-exit")
+HOSTILE = ("exits", "interrupts", "hard-exit", "update-exit", "load-exit", "big-image",
+           "chatty")
 
 
 def make_instance(base: Path) -> Instance:
@@ -99,5 +101,13 @@ def test_planted_faults_leave_both_daemons_answering_and_the_panel_rotating(
         rotates(instance, display)
 
         errors = Bus(instance.cache_dir).read(keys.PLUGIN_ERRORS) or {}
-        for plugin_id in ("exits", "interrupts", "hard-exit", "update-exit"):
+        for plugin_id in ("exits", "interrupts", "hard-exit", "update-exit", "big-image"):
             assert errors.get(plugin_id, {}).get("count", 0) >= 1, plugin_id
+        assert "larger than the display's limit" in errors["big-image"]["last_error"]
+        # The chatty plugin's megabytes went to the log as a few hundred lines at most.
+        assert "chatty: " + "x" * 100 in display.output()
+        assert len(display.output()) < 400_000
+        rss_kb = int(next(line.split()[1] for line in
+                          Path(f"/proc/{display.process.pid}/status").read_text().splitlines()
+                          if line.startswith("VmHWM:")))
+        assert rss_kb < 300_000  # peak resident memory: no 30 GB image was ever made

@@ -62,6 +62,12 @@ HOSTILE: dict[str, dict[str, str]] = {
     "thread-exit": {"init": "        import threading\n"
                             "        threading.Thread(target=lambda: (time.sleep(1), os._exit(3)),"
                             " daemon=True).start()"},
+    # display() asks Pillow for a 10-gigapixel image (about 30 GB).
+    "big-image": {"display": "        from PIL import Image\n"
+                             "        Image.new('RGB', (100000, 100000))"},
+    # update() and display() print without pause (megabytes a second).
+    "chatty": {"update": "        for _ in range(20000):\n            print('x' * 100)",
+               "display": "        print('drawing ' * 1000, file=sys.stderr)"},
     # display() never returns while the file "hang" sits in its folder.
     "hangs": {"display": "        while (HERE / 'hang').exists():\n            time.sleep(0.05)"},
     # display() spins inside the regex engine with the GIL held while "stuck" exists: no
