@@ -118,11 +118,13 @@ def test_hostile_files_in_place_of_bus_files_leave_both_daemons_answering(
             assert requests.get(f"{url}/api/v3/display/preview", timeout=5).status_code == 200
             assert time.monotonic() - started < 5
         # The display reads the queue (and config_changed, preview_viewer on their events).
+        assert "display_state.json" in status(url)["bus"]["problems"]
         answer = requests.post(f"{url}/api/v3/display/on-demand/stop", json={}, timeout=10)
         assert answer.status_code in (200, 202), answer.text
         status(url)
         assert display.process.poll() is None and web.process.poll() is None
         remove(planted)
+        wait_for(lambda: "display_state.json" not in status(url)["bus"]["problems"])
         wait_for(lambda: lock_holder(instance.cache_dir, DISPLAY) == display.process.pid)
         assert_panel_works(instance, display, url)
         assert "bus: ignoring" in web.output() and "display_state.json" in web.output()

@@ -51,4 +51,6 @@ def status() -> Reply:
                 **(svc.listening or {"host": svc.settings.host, "port": svc.settings.port}),
                 "uptime_seconds": round(time.time() - svc.started_at, 1)},
         "host": host_metrics(),
+        # Files named like bus files that read as absent (a FIFO, a folder, junk).
+        "bus": {"problems": svc.bus.problems()},
     })

@@ -63,6 +63,10 @@ async function refreshStatus() {
   }
   rows.push(["Config", config.problems.length ? config.problems.map((p) => p.message).join("\n")
                                               : "ok"]);
+  const busProblems = Object.entries((body.data.bus || {}).problems || {});
+  if (busProblems.length) {
+    rows.push(["Bus files ignored", busProblems.map(([f, p]) => `${f}: ${p}`).join("\n")]);
+  }
   fill("display", rows);
   document.getElementById("display").dataset.service = d.service;
   showPluginErrors(d.plugin_errors || {});
