@@ -19,7 +19,8 @@ import pytest
 import requests
 
 from shared import bus as keys
-from shared.daemon_lock import DISPLAY, lock_holder
+from shared.bus import Bus
+from shared.daemon_lock import DISPLAY, WEB, lock_holder
 from tests.daemons import Daemon, Instance, running, start_display, start_web
 from tests.display_service.helpers import wait_until as wait_for
 from tests.test_no_lost_changes import make_instance, running_state, state
@@ -158,6 +159,10 @@ def test_a_bus_folder_deleted_and_made_again_is_followed(tmp_path: Path) -> None
                  timeout=10)
         wait_for(lambda: status(url)["display"]["service"] == "running", timeout=10)
         assert status(url)["hardware"] is not None  # written again into the new folder
+        # The web follows too: its lock and where it listens are in the new folder.
+        wait_for(lambda: lock_holder(instance.cache_dir, WEB) == web.process.pid, timeout=10)
+        wait_for(lambda: (Bus(instance.cache_dir).read(keys.WEB_STATE) or {}).get("pid")
+                 == web.process.pid, timeout=10)
         assert_panel_works(instance, display, url)
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from shared import cli_args
 from shared.bus import WEB_STATE, Bus
+from shared.bus_dir_guard import BusDirGuard
 from shared.daemon_lock import WEB, AlreadyRunning, DaemonLock
 from shared.errors import AtomicWriteError, LedpanelError
 from shared.paths import ensure_writable_dir, resolve_paths
@@ -101,8 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     listening = {"host": args.host, "port": int(server.effective_port)}
     app.extensions["ledpanel"].listening = listening
     bus = Bus(paths.cache_dir)
-    _announce(bus, {"service": "running", "pid": os.getpid(), "started_at": time.time(),
-                    **listening})
+    announced = {"service": "running", "pid": os.getpid(), "started_at": time.time(),
+                 **listening}
+    _announce(bus, announced)
+    # A bus folder deleted and made again: take the lock there again and say where we are.
+    folder = BusDirGuard(paths.cache_dir, lock, lambda: _announce(bus, announced)).start()
     logger.info("ledpanel-web %s listening on http://%s:%s (config %s, bus %s)", CORE_VERSION,
                 args.host, server.effective_port, paths.config_dir, paths.cache_dir)
     # Read the plugin catalog once in the background (it imports jsonschema), so the
@@ -115,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        folder.stop()
         server.close()
         _announce(bus, {"service": "stopped", "pid": os.getpid(), **listening})
         lock.release()
