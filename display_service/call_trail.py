@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 
 TRAIL_FILE = "display_calls"
 SIZE = 4096
-MAX_ID = 64  # plugin ids are short; a longer one is cut in the trail only
+MAX_ID = 255  # a plugin id is a folder name: never longer than this
 
 
 @dataclass(frozen=True)

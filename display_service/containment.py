@@ -2,9 +2,11 @@
 
 - Every plugin call goes through ``shared.plugin_system.boundary``: exceptions of every
   kind (``sys.exit()``, ``KeyboardInterrupt`` too) end the call, not the daemon.
-- ``os._exit()`` called inside a plugin call raises ``SystemExit`` there instead of
-  ending the process (``guard_os_exit``); called from a thread a plugin started itself,
-  it ends the process, but the trail names the plugin whose code called it first.
+- ``os._exit()`` in plugin code (a plugin call, or a thread the plugin started) raises
+  ``SystemExit`` there instead of ending the process, and a signal the plugin aims at
+  the daemon itself raises ``PermissionError`` (``guard_os_exit``). An ``os._exit``
+  that still happens outside plugin code never exits 0 (systemd must restart us), and
+  the trail names the plugin whose code is on the stack, if any.
 - The call trail (``call_trail.py``) remembers the calls in flight, so a process that
   dies anyway (a crash, a kill at the memory limit, systemd's watchdog) names them at
   the next start and they go to safe mode (``safe_mode.py``).
@@ -14,9 +16,12 @@
 
 from __future__ import annotations
 
+import _thread
 import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -87,29 +92,73 @@ def restart() -> NoReturn:
     os.execv(sys.executable, argv)
 
 
-_real_exit: Callable[[int], NoReturn] | None = None
+_guarded = False
 
 
 def guard_os_exit(trail: CallTrail, owner: Owner | None = None) -> None:
-    """Make ``os._exit`` inside a plugin call raise ``SystemExit`` (contained) instead.
+    """Keep plugin code from ending or stopping the process by the calls that bypass
+    exceptions: ``os._exit``, a signal to itself (``os.kill``, ``os.killpg``,
+    ``signal.raise_signal``, ``signal.pthread_kill``) and ``_thread.interrupt_main``.
 
-    Outside a call (a thread the plugin started) the exit goes ahead, after the trail
-    records the plugin whose code is on the stack (``owner``), so it goes to safe mode.
+    In plugin code (a plugin call, or a thread a plugin started: ``boundary``) they
+    raise instead: ``SystemExit`` for ``os._exit`` (ending the call, or just that
+    thread), ``PermissionError`` for the signals. Elsewhere ``os._exit`` goes ahead,
+    after the trail records the plugin whose code is on the stack (``owner``), if any,
+    and never with status 0 or 3: systemd must restart the daemon.
     """
-    global _real_exit
-    if _real_exit is not None:
+    global _guarded
+    if _guarded:
         return
-    _real_exit = real = os._exit
+    _guarded = True
+    _guard_threads()
+    real_exit = os._exit
 
     def _exit(status: int) -> NoReturn:
         plugin_id = boundary.current_plugin()
         if plugin_id is not None:
-            raise SystemExit(f"os._exit({status}) called inside a plugin call; refused")
+            logger.warning("%s: os._exit(%s) refused (plugin code may not end the daemon)",
+                           plugin_id, status)
+            raise SystemExit(f"os._exit({status}) called by plugin code; refused")
         culprit = owner(sys._getframe(1)) if owner is not None else None
         if culprit is not None:
             trail.convict(culprit, "thread", f"called os._exit({status}) from a thread of "
                                              "its own, which ended the display daemon")
-            status = EXIT_PLUGIN_ENDED  # not the plugin's status: 3 would stop restarts
-        real(status)
+        real_exit(EXIT_PLUGIN_ENDED if culprit is not None or status in (0, 3) else status)
 
     os._exit = _exit
+    _refuse_in_plugins(os, "kill", lambda pid, *_: _own_process(pid))
+    _refuse_in_plugins(os, "killpg", lambda group, *_: group in (0, os.getpgrp()))
+    _refuse_in_plugins(signal, "raise_signal", lambda *_: True)
+    _refuse_in_plugins(signal, "pthread_kill", lambda *_: True)
+    _refuse_in_plugins(_thread, "interrupt_main", lambda *_: True)
+
+
+def _own_process(pid: int) -> bool:
+    return pid in (0, -1, os.getpid()) or pid == -os.getpgrp()
+
+
+def _refuse_in_plugins(module: Any, name: str, aims_at_us: Callable[..., bool]) -> None:
+    """Wrap ``module.name`` so plugin code cannot aim it at this process."""
+    real = getattr(module, name)
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        plugin_id = boundary.current_plugin()
+        if plugin_id is not None and aims_at_us(*args):
+            raise PermissionError(f"{name}() at the display daemon itself called by plugin "
+                                  f"{plugin_id}; refused")
+        return real(*args, **kwargs)
+
+    setattr(module, name, guarded)
+
+
+def _guard_threads() -> None:
+    """Threads a plugin starts carry its id (``boundary.STARTED_BY``): their code is its."""
+    real_start = threading.Thread.start
+
+    def start(self: threading.Thread) -> None:
+        plugin_id = boundary.current_plugin()
+        if plugin_id is not None:
+            setattr(self, boundary.STARTED_BY, plugin_id)
+        real_start(self)
+
+    threading.Thread.start = start  # type: ignore[method-assign]

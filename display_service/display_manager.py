@@ -36,7 +36,7 @@ from PIL import Image, ImageDraw, ImageFont
 from display_service.matrix.protocol import MatrixBackend
 from display_service.matrix.select import configured_brightness, hardware_section
 from shared.fonts import FontManager
-from shared.plugin_system.boundary import CONTAINED
+from shared.plugin_system.boundary import CONTAINED, current_plugin, plugin_call
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +75,10 @@ class DisplayManager:
         self._render_thread: int | None = None
         self._scrolling = False
         self.scroll_frame_hold = 1
-        self._deferred: list[tuple[int, int, Callable[[], Any]]] = []
+        # (priority, sequence, the plugin that queued it or None, the callable)
+        self._deferred: list[tuple[int, int, str | None, Callable[[], Any]]] = []
+        # Told of a deferred callable's failure: (plugin_id, "deferred", error).
+        self.on_plugin_error: Callable[[str, str, BaseException], None] | None = None
         self._deferred_seq = 0
         self._fonts: dict[str, tuple[int, FontLike]] = {}
 
@@ -260,20 +263,32 @@ class DisplayManager:
         return hold / self.refresh_hz
 
     def defer_update(self, fn: Callable[[], Any], priority: int = 0) -> None:
-        """Queue ``fn`` to run on the render thread between frames (lower priority first)."""
+        """Queue ``fn`` to run on the render thread between frames (lower priority first).
+
+        It runs as a call of the plugin that queued it: watched for hangs, its failures
+        counted against that plugin.
+        """
+        owner = current_plugin()
         with self._lock:
             self._deferred_seq += 1
-            self._deferred.append((priority, self._deferred_seq, fn))
+            self._deferred.append((priority, self._deferred_seq, owner, fn))
 
     def process_deferred_updates(self) -> int:
         """Run queued deferred work; return how many callables ran."""
         with self._lock:
             queued, self._deferred = sorted(self._deferred, key=lambda item: item[:2]), []
-        for _priority, _seq, fn in queued:
+        for _priority, _seq, owner, fn in queued:
             try:
-                fn()
-            except CONTAINED:  # isolation boundary: one deferred callable
-                logger.exception("deferred display update failed")
+                if owner is None:
+                    fn()
+                else:
+                    with plugin_call(owner, "deferred"):
+                        fn()
+            except CONTAINED as err:  # isolation boundary: one deferred callable
+                if owner is not None and self.on_plugin_error is not None:
+                    self.on_plugin_error(owner, "deferred", err)
+                else:
+                    logger.exception("deferred display update failed")
         return len(queued)
 
 

@@ -93,6 +93,7 @@ class RenderLoop:
         self.wake = self.inbox.wake
         self._file_due: float | None = None  # a config file changed: read it then
         self.errors = PluginErrors()
+        display.on_plugin_error = self.errors.record
         self._update_counter = itertools.count(1)
         self._updates_done = 0
         self.updates = UpdateScheduler(self.errors, clock, update_budget,

@@ -56,7 +56,8 @@ def safe_mode(instance: Instance) -> dict[str, Any]:
 
 def test_exits_and_interrupts_inside_plugin_calls_end_the_call_not_the_daemon(
         tmp_path: Path) -> None:
-    hostile = ("exits", "interrupts", "hard-exit", "update-exit", "load-exit")
+    hostile = ("exits", "interrupts", "hard-exit", "update-exit", "load-exit", "timer-exit",
+               "kills-self", "interrupt-main", "thread-exit")
     instance = make_instance(tmp_path, *hostile)
     display = start_display(instance)
     try:
@@ -74,6 +75,13 @@ def test_exits_and_interrupts_inside_plugin_calls_end_the_call_not_the_daemon(
         state = read(instance, keys.DISPLAY_STATE)
         assert "os._exit(7)" in state["load_errors"]["load-exit"]
         assert "load-exit" not in state["loaded_plugins"]
+        assert "PermissionError" in errors_of(instance, "kills-self")["last_error"]
+        assert "PermissionError" in errors_of(instance, "interrupt-main")["last_error"]
+        # Threads the plugins started: their os._exit ended the thread, not the daemon.
+        wait_until(lambda: "timer-exit: os._exit(0) refused" in display.output(), timeout=20)
+        assert "thread-exit: os._exit(3) refused" in display.output()
+        shown(instance, display, "still")
+        assert display.process.poll() is None
         assert safe_mode(instance) == {}  # nothing died, so nobody is in safe mode
     finally:
         assert display.stop() == 0, display.output()
@@ -271,19 +279,14 @@ def test_status_installed_and_the_cli_name_the_plugins_in_safe_mode(tmp_path: Pa
         display.stop()
 
 
-def test_os_exit_from_a_plugins_own_thread_names_it_for_the_next_start(tmp_path: Path) -> None:
-    from display_service.containment import EXIT_PLUGIN_ENDED
-
-    instance = make_instance(tmp_path, "thread-exit")
-    display = start_display(instance)
-    assert display.process.wait(30) == EXIT_PLUGIN_ENDED  # not the plugin's 3
-    display = start_display(instance)
+def test_a_hung_deferred_call_is_a_hang_of_the_plugin_that_queued_it(tmp_path: Path) -> None:
+    instance = make_instance(tmp_path, "deferred-hang")
+    (instance.plugins_dir / "deferred-hang" / "hang").touch()
+    display = start_display(instance, "--hang-seconds", "1.5")
     try:
+        wait_until(lambda: "deferred-hang" in safe_mode(instance), timeout=30)
+        assert safe_mode(instance)["deferred-hang"]["where"] == "deferred"
         shown(instance, display, "still")
-        record = safe_mode(instance)["thread-exit"]
-        assert record["where"] == "thread"
-        assert record["reason"].startswith("called os._exit(3) from a thread of its own")
-        time.sleep(2)
         assert display.process.poll() is None
     finally:
         assert display.stop() == 0, display.output()

@@ -45,6 +45,9 @@ class _Untracked:
         return None
 
 
+# The attribute the display sets on a thread a plugin started: that plugin's id.
+STARTED_BY = "_ledpanel_started_by"
+
 _tracker: CallTracker = _Untracked()
 _local = threading.local()
 
@@ -69,6 +72,13 @@ def plugin_call(plugin_id: str, where: str) -> Iterator[None]:
 
 
 def current_plugin() -> str | None:
-    """Return the id of the plugin whose code this thread is running, if any."""
-    return getattr(_local, "plugin", None)
+    """Return the id of the plugin whose code this thread is running, if any.
+
+    Inside a plugin call that is the call's plugin; on a thread a plugin started (when
+    the display marks them, ``STARTED_BY``), the plugin that started it.
+    """
+    plugin = getattr(_local, "plugin", None)
+    if plugin is None:
+        plugin = getattr(threading.current_thread(), STARTED_BY, None)
+    return plugin
 

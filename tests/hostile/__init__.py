@@ -68,6 +68,19 @@ HOSTILE: dict[str, dict[str, str]] = {
     # update() and display() print without pause (megabytes a second).
     "chatty": {"update": "        for _ in range(20000):\n            print('x' * 100)",
                "display": "        print('drawing ' * 1000, file=sys.stderr)"},
+    # display() starts a timer whose thread calls os._exit(0) half a second later.
+    "timer-exit": {"display": "        import threading\n"
+                              "        threading.Timer(0.5, os._exit, (0,)).start()"},
+    # display() sends SIGTERM to its own process (a clean stop: nobody restarts it).
+    "kills-self": {"display": "        import signal\n"
+                              "        os.kill(os.getpid(), signal.SIGTERM)"},
+    # display() interrupts the main thread, as Ctrl-C would.
+    "interrupt-main": {"display": "        import _thread\n        _thread.interrupt_main()"},
+    # display() queues deferred work that never returns while "hang" sits in its folder.
+    "deferred-hang": {"display": "        def stuck():\n"
+                                 "            while (HERE / 'hang').exists():\n"
+                                 "                time.sleep(0.05)\n"
+                                 "        self.display_manager.defer_update(stuck)"},
     # display() never returns while the file "hang" sits in its folder.
     "hangs": {"display": "        while (HERE / 'hang').exists():\n            time.sleep(0.05)"},
     # display() spins inside the regex engine with the GIL held while "stuck" exists: no
