@@ -151,8 +151,29 @@ def _errors(validator: Any, instance: dict[str, Any]) -> list[dict[str, str]]:
         if err.validator == "required":
             missing = err.message.split("'")[1] if "'" in err.message else ""
             path = f"{path}.{missing}" if path and missing else missing or path
-        found.append({"field": path, "message": err.message})
+        found.append({"field": path, "message": _message(err)})
     return found
+
+
+def _message(err: Any) -> str:
+    """Return the validator's message, without the value when the field is a secret.
+
+    jsonschema quotes the offending value ("'abc' does not match '^[0-9]+$'"): for an
+    ``x-secret`` field that would put the stored secret into an answer or a log.
+    """
+    if _secret_path(err):
+        return f"the secret value does not pass the schema's {err.validator!r} rule"
+    return str(err.message)
+
+
+def _secret_path(err: Any) -> bool:
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    if schema.get("x-secret") is True:
+        return True
+    # An object or array holding a secret, quoted whole ("{...} is not of type 'array'").
+    instance = err.instance
+    return (isinstance(instance, (dict, list)) and repr(instance) in str(err.message)
+            and '"x-secret": true' in json.dumps(schema))
 
 
 def _types(prop: dict[str, Any]) -> set[str]:

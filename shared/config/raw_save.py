@@ -10,9 +10,12 @@ from typing import Any
 
 from shared.config.brightness import settle_brightness
 from shared.config.check import config_problems
+from shared.config.merge import deep_merge
+from shared.config.reserved import SECRETS_RESERVED, plugin_sections
 from shared.config.save_rules import JsonObject, SchemaFor, changed_sections
+from shared.config.secrets import split_secrets
 from shared.config.template import load_template
-from shared.errors import ValidationError
+from shared.errors import LedpanelError, ValidationError
 
 
 def plan_raw_save(
@@ -49,3 +52,29 @@ def plan_raw_save(
         raise problems[0]
     new_main = settle_brightness(stored_main, copy.deepcopy(replacement))
     return new_main, changed_sections(stored_main, new_main)
+
+
+def split_raw_secrets(
+    new_main: JsonObject, stored_secrets: JsonObject, schema_for: SchemaFor,
+    plugin_ids: Collection[str],
+) -> tuple[JsonObject, JsonObject]:
+    """Return ``(main, secrets)`` with installed plugins' ``x-secret`` fields moved out.
+
+    A secret typed into the raw editor lands in config_secrets.json, as from every other
+    save path, so config.json and every answer built from it stay free of it. A plugin
+    whose schema cannot be read keeps its section as written.
+    """
+    main, secrets = copy.deepcopy(new_main), copy.deepcopy(stored_secrets)
+    for plugin_id, section in plugin_sections(main).items():
+        if plugin_id not in plugin_ids or plugin_id in SECRETS_RESERVED:
+            continue
+        try:
+            schema = schema_for(plugin_id)
+        except LedpanelError:
+            continue
+        public, secret = split_secrets(section, schema)
+        if secret:
+            main[plugin_id] = public
+            stored = secrets.get(plugin_id)
+            secrets[plugin_id] = deep_merge(stored if isinstance(stored, dict) else {}, secret)
+    return main, secrets

@@ -123,3 +123,48 @@ def test_posting_the_mask_back_keeps_the_stored_secrets(
     for route in ("/api/v3/config/main", "/api/v3/config/raw/main", "/api/v3/plugins/config"):
         text = requests.get(f"{url}{route}", params={"plugin_id": PLUGIN}, timeout=10).text
         assert "SECRET-" not in text, route
+
+
+def test_a_secret_typed_into_the_raw_editor_goes_to_the_secrets_file(
+        vault: tuple[Instance, Daemon, str]) -> None:
+    instance, _, url = vault
+    raw = json.loads(requests.get(f"{url}/api/v3/config/raw/main", timeout=10)
+                     .json()["data"]["content"])
+    raw[PLUGIN]["api_key"] = "SECRET-raw-typed-9"
+    raw[PLUGIN]["auth"]["password"] = "SECRET-raw-password-10"
+    answer = requests.post(f"{url}/api/v3/config/raw/main", json=raw, timeout=10)
+    assert answer.status_code == 200, answer.text
+    assert "SECRET-" not in (instance.config_dir / "config.json").read_text()
+    secrets = json.loads((instance.config_dir / "config_secrets.json").read_text())
+    assert secrets[PLUGIN]["api_key"] == "SECRET-raw-typed-9"
+    assert secrets[PLUGIN]["auth"] == {"password": "SECRET-raw-password-10"}
+    assert secrets[PLUGIN]["accounts"] == SECRETS[PLUGIN]["accounts"]  # kept
+    for route in get_routes(instance):
+        text = requests.get(f"{url}{route}", params={"plugin_id": PLUGIN}, timeout=10).text
+        assert "SECRET-raw" not in text, route
+
+
+def test_a_refused_save_never_quotes_a_stored_secret(tmp_path: Path) -> None:
+    # The plugin's update tightened the rule its stored secret no longer keeps.
+    instance = Instance(tmp_path)
+    schema = json.loads(json.dumps(SCHEMA))
+    schema["properties"]["api_key"]["pattern"] = "^[a-f0-9]{32}$"
+    schema["properties"]["accounts"]["type"] = "object"
+    write_plugin(instance.plugins_dir, PLUGIN, schema=schema)
+    config = json.loads((ROOT / "config" / "config.template.json").read_text())
+    config[PLUGIN] = {"enabled": True}
+    instance.write_config(config)
+    (instance.config_dir / "config_secrets.json").write_text(json.dumps(SECRETS))
+    daemon, url = start_web(instance)
+    try:
+        for route, body in (("/api/v3/plugins/config", {"plugin_id": PLUGIN,
+                                                        "config": {"enabled": False}}),
+                            ("/api/v3/config/main", {PLUGIN: {"enabled": False}})):
+            answer = requests.post(f"{url}{route}", json=body, timeout=10)
+            assert answer.status_code == 400, answer.text
+            assert "api_key" in answer.text  # the field is named, its value is not
+            for secret in planted():
+                assert secret not in answer.text, (route, secret)
+    finally:
+        daemon.stop()
+    assert "SECRET-" not in daemon.output()

@@ -7,8 +7,8 @@ from typing import Any
 from flask import Blueprint, Response
 
 from shared.config.hardware_rule import RESTART_MESSAGE
-from shared.config.raw_save import plan_raw_save
-from shared.config.save_rules import plan_main_save
+from shared.config.raw_save import plan_raw_save, split_raw_secrets
+from shared.config.save_rules import changed_sections, plan_main_save
 from shared.errors import ValidationError
 from web_service.api.requests import body_object, check_body, is_form, json_body
 from web_service.envelope import Reply, ok
@@ -77,10 +77,13 @@ def post_raw() -> Reply:
 
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         warnings.clear()
-        new_main, sections = plan_raw_save(main, replacement, schema_for=svc.catalog.schema_for,
-                                           plugin_ids=svc.catalog.lazy_plugin_ids(),
-                                           stored_secrets=secrets, warnings=warnings)
-        return new_main, secrets, sections
+        plugin_ids = svc.catalog.lazy_plugin_ids()
+        new_main, _ = plan_raw_save(main, replacement, schema_for=svc.catalog.schema_for,
+                                    plugin_ids=plugin_ids, stored_secrets=secrets,
+                                    warnings=warnings)
+        new_main, new_secrets = split_raw_secrets(new_main, secrets, svc.catalog.schema_for,
+                                                  plugin_ids)
+        return new_main, new_secrets, changed_sections(main, new_main, secrets, new_secrets)
 
     # The editor is how a file that does not parse is repaired: it may replace one.
     saved = svc.save_config(plan, replace_unreadable=True)
