@@ -70,9 +70,14 @@ def _host_names(value: Any) -> str | None:
     return None
 
 
+# Where plugin code may live: these folders of the install tree, or folders inside them.
+# Not any folder of the tree: config/ and the cache hold files the web writes.
+PLUGIN_HOMES = ("plugin-repos", "plugins")
+
+
 def _inside_install_tree(value: Any) -> str | None:
     # The display runs as root and imports code from here: a save must not be able to
-    # point it at any directory, so it must be a folder of the install tree itself.
+    # point it at any directory, only at the plugin folders of the install tree.
     if not isinstance(value, str):
         return None  # the template's type rule names that
     if not value.strip():
@@ -82,9 +87,10 @@ def _inside_install_tree(value: Any) -> str | None:
         resolved = (root / value).resolve()  # symlinks followed: no escaping through one
     except (OSError, RuntimeError, ValueError):
         return "is not a usable path"
-    if resolved == root or not resolved.is_relative_to(root):
-        return (f"must be a folder inside the install tree {root} (symlinks resolved), "
-                "such as plugin-repos")
+    homes = [(root / home).resolve() for home in PLUGIN_HOMES]
+    if not any(resolved == home or resolved.is_relative_to(home) for home in homes):
+        return (f"must be plugin-repos or plugins of the install tree {root}, or a folder "
+                "inside one of them (symlinks resolved)")
     return None
 
 

@@ -30,13 +30,14 @@ def problems(value: object) -> list[str]:
 
 
 @pytest.mark.parametrize("value", ["plugin-repos", "plugins", "plugin-repos/../plugins",
-                                   str(ROOT / "plugin-repos")])
+                                   str(ROOT / "plugin-repos"), "plugin-repos/mine"])
 def test_folders_of_the_install_tree_are_accepted(value: str) -> None:
     assert problems(value) == []
 
 
 @pytest.mark.parametrize("value", ["/tmp/evil", "/", "..", "../elsewhere", ".",
-                                   "plugin-repos/../../x", ""])
+                                   "plugin-repos/../../x", "", "config", "display_service",
+                                   "web_service/static/..", "plugins/../.venv/lib"])
 def test_anything_else_is_refused_naming_the_key_and_the_rule(value: str) -> None:
     found = problems(value)
     assert len(found) == 1 and found[0].startswith(KEY), found
