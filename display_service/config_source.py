@@ -24,8 +24,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
-import os
-import stat
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -33,6 +31,8 @@ from shared.bus import BusWatcher, watch_directory
 from shared.config.brightness import brightness_keys, settle_brightness
 from shared.config.store import ConfigStore
 from shared.errors import LedpanelError
+from shared.jsonfile import READ_LIMIT
+from shared.regular_file import read_regular
 
 logger = logging.getLogger(__name__)
 
@@ -105,12 +105,11 @@ class ConfigSource:
         digest = hashlib.blake2b(digest_size=16)
         for path in (self.paths.config_file, self.paths.secrets_file):
             try:
-                info = os.stat(path)
-                # Only a regular file is read: a FIFO would block the render thread.
-                digest.update(path.read_bytes() if stat.S_ISREG(info.st_mode)
-                              else f"<mode {info.st_mode:o}>".encode())
+                # Only a regular file, without blocking (a FIFO would block the render
+                # thread), and only so much of it.
+                digest.update(read_regular(path, READ_LIMIT))
             except OSError as err:
-                digest.update(f"<{type(err).__name__}>".encode())
+                digest.update(f"<{type(err).__name__} {err}>".encode())
             digest.update(b"\0")
         return digest.digest()
 

@@ -16,7 +16,10 @@ from typing import Any
 
 from shared.errors import AtomicWriteError
 from shared.jsontext import parse_strict
-from shared.regular_file import NotRegularFile, read_regular
+from shared.regular_file import FileTooLarge, NotRegularFile, read_regular
+
+# The most a config, template, manifest or schema file may hold to be read at all.
+READ_LIMIT = 4 * 1024 * 1024
 
 
 def atomic_write_bytes(
@@ -128,12 +131,17 @@ def read_json_file(path: Path, what: str) -> Any:
 
 def read_file_bytes(path: Path, what: str) -> bytes:
     """Return a file's bytes; raise ConfigError ``FILE_NOT_FOUND`` or ``CONFIG_ERROR``, or
-    ``CONFIG_INVALID_JSON`` for something that is not a regular file."""
+    ``CONFIG_INVALID_JSON`` for something that is not a regular file or is larger than
+    ``READ_LIMIT`` (read whole, a hand-made 300 MB file held a daemon's start for long)."""
     from shared.errors import ConfigError, ConfigFileInvalid
 
     path = Path(path)
     try:
-        return read_regular(path)
+        return read_regular(path, READ_LIMIT)
+    except FileTooLarge as err:
+        raise ConfigFileInvalid(f"{what} {path.name} is larger than {READ_LIMIT} bytes, "
+                                f"more than any save writes ({path})",
+                                details={"file": str(path)}) from err
     except NotRegularFile as err:  # a FIFO in the file's place would block for ever
         raise ConfigFileInvalid(f"{what} {path.name} is not a regular file ({path})",
                                 details={"file": str(path)}) from err

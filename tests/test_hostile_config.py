@@ -23,6 +23,7 @@ HOSTILE_FILES = {
     "nan": ('"brightness": NaN', "NaN is not a JSON number"),
     "deep": ('"deep": ' + "[" * 700 + "]" * 700, "nested deeper than"),
     "digits": ('"brightness": ' + "9" * 4300, "integer with more than"),
+    "huge": ('"padding": "' + "x" * (5 * 1024 * 1024) + '"', "is larger than"),
 }
 
 
