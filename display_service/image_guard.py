@@ -82,6 +82,9 @@ _TARGETS: tuple[tuple[Any, str, int, str, Callable[[Any], Sequence[Any] | None]]
     (Image.Image, "resize", 1, "size", _size),
     (Image.Image, "transform", 1, "size", _size),
     (Image.Image, "crop", 1, "box", _box_size),
+    # These two go straight to the C core with a size of their own.
+    (Image, "effect_noise", 0, "size", _size),
+    (Image, "effect_mandelbrot", 0, "size", _size),
 )
 
 

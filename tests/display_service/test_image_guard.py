@@ -75,7 +75,10 @@ def guarded() -> Iterator[None]:
     lambda: Image.new("RGB", (4000, 4000)).rotate(45, expand=True),
     lambda: ImageOps.expand(Image.new("RGB", (8, 8)), border=3000),
     lambda: Image.frombytes("RGB", (100000, 100000), b""),
-], ids=["new", "new-keyword", "resize", "crop", "rotate-expand", "expand", "frombytes"])
+    lambda: Image.effect_noise((60000, 60000), 10),
+    lambda: Image.effect_mandelbrot((60000, 60000), (-2, -1.5, 1, 1.5), 10),
+], ids=["new", "new-keyword", "resize", "crop", "rotate-expand", "expand", "frombytes",
+        "noise", "mandelbrot"])
 def test_every_way_to_a_huge_image_is_refused_before_memory_is_taken(make: Any) -> None:
     with pytest.raises(ImageTooLarge, match=r"is larger than the display's limit of "
                                             r"16,777,216 pixels"):
