@@ -107,6 +107,14 @@ def split_host(host_header: str) -> str | None:
     return name or None
 
 
+def host_port(host_header: str) -> int | None:
+    """Return the port of a ``Host:`` value (``[::1]:5000`` gives 5000), None without one."""
+    text = host_header.strip()
+    tail = text.rpartition("]")[2] if text.startswith("[") else text
+    _, colon, port = tail.partition(":")
+    return int(port) if colon and _is_port(port) else None
+
+
 def is_allowed(host_header: str, rules: HostRules) -> bool:
     """Return whether the service answers to ``host_header`` under ``rules``."""
     if not rules.enabled:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from shared.host_names import split_host
+from shared.host_names import host_port, split_host
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -51,9 +51,8 @@ def same_origin(origin: str, host_header: str) -> bool:
     name = split_host(host_header)
     if not parts.hostname or name is None or parts.hostname.rstrip(".") != name:
         return False
-    host_port = host_header.rpartition("]")[2] if host_header.startswith("[") else host_header
-    _, colon, port = host_port.partition(":")
-    return not colon or (port.isdigit() and int(port) == origin_port)
+    port = host_port(host_header)
+    return port is None or port == origin_port
 
 
 def refusal(method: str, headers: Mapping[str, str], host_header: str, *,

@@ -101,7 +101,7 @@ def check_host() -> Refusal | None:
             host, guard.host_rules()):
         return None
     name = (host_names.split_host(host) or host)[:100]
-    port = _port_of(host)
+    port = host_names.host_port(host) or 5000
     example = (f"curl -X POST http://<device IP address>:{port}/api/v3/config/main "
                f"-H 'Content-Type: application/json' "
                f"-d '{{\"web\": {{\"allowed_hosts\": [\"{name}\"]}}}}'")
@@ -173,12 +173,6 @@ def _token_sent() -> bool:
         sent = [value for key, value in pairs if key == page_token.TOKEN_FIELD]
         return len(sent) == 1 and page_token.matches(sent[0], token)
     return False
-
-
-def _port_of(host: str) -> str:
-    tail = host.rpartition("]")[2] if host.startswith("[") else host
-    port = tail.rpartition(":")[2] if ":" in tail else ""
-    return port if port.isdigit() else "5000"
 
 
 def _state() -> Guard:

@@ -13,11 +13,11 @@ import contextlib
 import hmac
 import os
 import secrets
-import stat
 import tempfile
 from pathlib import Path
 
 from shared.errors import ConfigError
+from shared.regular_file import read_regular
 
 TOKEN_FILE_NAME = ".page_token"
 # Where a request carries the token: a header (our scripts) or a form field (our forms).
@@ -69,15 +69,7 @@ def matches(sent: str | None, token: str) -> bool:
 def _read(path: Path) -> str | None:
     # Non-blocking and regular files only: a FIFO in its place must not hang a request.
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        text = os.read(fd, 256).decode("ascii").strip()
+        text = read_regular(path, 256).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
-    finally:
-        os.close(fd)
     return text if len(text) >= _MIN_LENGTH else None
