@@ -18,22 +18,9 @@ from shared.bus import Bus
 from shared.daemon_lock import DISPLAY, lock_holder
 from tests.daemons import ROOT, Daemon, Instance, running, start_display, start_web
 from tests.display_service.helpers import wait_until as wait_for
+from tests.hostile import STILL
 
 pytestmark = pytest.mark.timeout(180)
-
-STATIC_PLUGIN = '''
-from shared.plugin_system.base_plugin import BasePlugin
-
-
-class Plugin(BasePlugin):
-    def update(self):
-        pass
-
-    def display(self, force_clear=False):
-        self.display_manager.draw.rectangle((0, 0, 3, 3), fill=(0, 255, 0))
-        self.display_manager.update_display()
-        return True
-'''
 
 
 def make_instance(base: Path) -> Instance:
@@ -48,7 +35,7 @@ def make_instance(base: Path) -> Instance:
     (directory / "config_schema.json").write_text(json.dumps({
         "type": "object", "properties": {"enabled": {"type": "boolean", "default": False},
                                          "interval": {"type": "integer", "minimum": 1}}}))
-    (directory / "manager.py").write_text(STATIC_PLUGIN)
+    (directory / "manager.py").write_text(STILL)
     config = json.loads((ROOT / "config" / "config.template.json").read_text())
     config["still"] = {"enabled": True}
     instance.write_config(config)
