@@ -54,6 +54,18 @@ def safe_mode(instance: Instance) -> dict[str, Any]:
     return read(instance, keys.PLUGIN_SAFE_MODE).get("plugins") or {}
 
 
+def killed_inside_slow(base: Path) -> Instance:
+    """An instance whose display was killed (SIGKILL) inside the 3 s ``display()`` of
+    ``slow``, as the memory limit or the watchdog would; the display is not running."""
+    instance = make_instance(base, "slow")
+    display = start_display(instance)
+    shown(instance, display, "slow")
+    time.sleep(0.5)
+    os.kill(display.process.pid, signal.SIGKILL)
+    display.process.wait(10)
+    return instance
+
+
 def test_exits_and_interrupts_inside_plugin_calls_end_the_call_not_the_daemon(
         tmp_path: Path) -> None:
     hostile = ("exits", "interrupts", "hard-exit", "update-exit", "load-exit", "timer-exit",
@@ -129,12 +141,7 @@ def test_a_hung_display_call_restarts_the_daemon_without_that_plugin(tmp_path: P
 
 def test_a_plugin_in_a_call_when_the_daemon_is_killed_is_kept_out_at_the_next_start(
         tmp_path: Path) -> None:
-    instance = make_instance(tmp_path, "slow")
-    display = start_display(instance)
-    shown(instance, display, "slow")  # display() of "slow" takes 3 s: kill it inside
-    time.sleep(0.5)
-    os.kill(display.process.pid, signal.SIGKILL)
-    display.process.wait(10)
+    instance = killed_inside_slow(tmp_path)
 
     display = start_display(instance)
     try:
@@ -243,12 +250,7 @@ def test_status_installed_and_the_cli_name_the_plugins_in_safe_mode(tmp_path: Pa
     import subprocess
     import sys
 
-    instance = make_instance(tmp_path, "slow")
-    display = start_display(instance)
-    shown(instance, display, "slow")
-    time.sleep(0.5)
-    os.kill(display.process.pid, signal.SIGKILL)
-    display.process.wait(10)
+    instance = killed_inside_slow(tmp_path)
     display = start_display(instance)
     web, url = start_web(instance)
     try:

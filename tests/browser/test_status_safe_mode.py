@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import time
 from pathlib import Path
 from typing import Any
 
@@ -12,20 +9,15 @@ import pytest
 
 from shared import bus as keys
 from shared.bus import Bus
-from tests.daemons import running, start_display
-from tests.test_plugin_containment import make_instance, safe_mode, shown
+from tests.daemons import running
+from tests.test_plugin_containment import killed_inside_slow, safe_mode
 
 pytestmark = pytest.mark.timeout(150)
 
 
 def test_the_page_shows_safe_mode_and_release_loads_the_plugin_again(
         tmp_path: Path, page: Any, shoot: Any) -> None:
-    instance = make_instance(tmp_path, "slow")
-    display = start_display(instance)
-    shown(instance, display, "slow")  # its display() takes 3 s: kill the daemon inside it
-    time.sleep(0.5)
-    os.kill(display.process.pid, signal.SIGKILL)
-    display.process.wait(10)
+    instance = killed_inside_slow(tmp_path)
 
     with running(instance) as (display, _web, url):
         page.goto(url)
