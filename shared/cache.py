@@ -1,16 +1,24 @@
 """The cache manager plugins receive (``self.cache_manager``).
 
 Entries live in memory and, when the data is JSON-serialisable, in one file per key
-under ``<cache_dir>/plugins/`` (written atomically), so they survive a restart and the
-web's cache tab can list and clear them. A memory entry is checked against its file
-on every read: a file removed or rewritten by another process is never shadowed by
-a stale copy in memory. All methods are thread-safe.
+under ``<cache_dir>/plugins/`` (written atomically; never among the bus files), so they
+survive a restart and the web's cache tab can list and clear them. A memory entry is
+checked against its file on every read: a file removed or rewritten by another process
+is never shadowed by a stale copy in memory. All methods are thread-safe.
+
+Keys are shared by all plugins (a key one plugin sets, another can read). A key that is
+not a plain file name (a ``/``, ``..``, NUL, over 100 characters, ...) is stored under
+a hash of itself, so no key reaches outside the folder. Each owner (the plugin whose
+call stored the entry, else ``core``) may hold at most ``owner_limit_bytes`` on disk
+(16 MiB by default): a new entry evicts that owner's oldest entries, and an entry
+larger than the whole allowance is refused with a warning, the old value kept.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import logging
 import re
 import threading
@@ -19,12 +27,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from shared.cache_quota import CORE_OWNER, QuotaIndex, Stored
 from shared.errors import AtomicWriteError
-from shared.jsonfile import atomic_write_json, read_json
+from shared.jsonfile import atomic_write_bytes, read_json
+from shared.plugin_system.boundary import current_plugin
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_AGE = 300.0
+DEFAULT_OWNER_LIMIT_BYTES = 16 * 1024 * 1024
 # Seconds a cached value stays fresh, per kind of data.
 STRATEGY_MAX_AGE: dict[str, float] = {
     "live_scores": 30.0,
@@ -53,9 +64,20 @@ def data_type_for_key(key: str) -> str:
 class CacheManager:
     """Key-value cache with freshness limits, shared by all plugins of one process."""
 
-    def __init__(self, cache_dir: Path, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        cache_dir: Path,
+        clock: Callable[[], float] = time.time,
+        *,
+        owner_limit_bytes: int = DEFAULT_OWNER_LIMIT_BYTES,
+    ) -> None:
         self.directory = Path(cache_dir) / "plugins"
+        self.owner_limit_bytes = owner_limit_bytes
+        # The config manager plugins reach as ``cache_manager.config_manager``; the
+        # plugin manager sets it.
+        self.config_manager: Any = None
         self._clock = clock
+        self._quota = QuotaIndex(self.directory)
         self._lock = threading.Lock()
         self._memory: dict[str, tuple[float, Any, int | None]] = {}
         self._hits = 0
@@ -79,30 +101,79 @@ class CacheManager:
         """Store ``data`` under ``key`` now, in memory and (when JSON-serialisable) on disk."""
         now = self._clock()
         path = self._path(key)
+        owner = current_plugin() or CORE_OWNER
+        try:
+            encoded: bytes | None = json.dumps(
+                {"owner": owner, "key": key, "saved_at": now, "data": data},
+                separators=(",", ":")).encode("utf-8")
+        except (TypeError, ValueError) as err:
+            logger.debug("cache %s kept in memory only: %s", key, err)
+            encoded = None
         with self._lock:
             self._sets += 1
-            mtime: int | None = None
-            try:
-                atomic_write_json(path, {"key": key, "saved_at": now, "data": data}, compact=True)
-                mtime = path.stat().st_mtime_ns
-            except (TypeError, ValueError, AtomicWriteError, OSError) as err:
-                logger.debug("cache %s kept in memory only: %s", key, err)
+            if encoded is not None and not self._make_room(owner, path.name, len(encoded)):
+                logger.warning("%s: cache key %r not stored: %d bytes is more than the %d "
+                               "an owner may hold", owner, key[:80], len(encoded),
+                               self.owner_limit_bytes)
+                return  # refused: whatever was stored under the key stays
+            mtime = None if encoded is None else self._write(owner, key, path, encoded)
+            if mtime is None:
                 with contextlib.suppress(OSError):
                     path.unlink()
+                self._quota.forget(path.name)
             self._memory[key] = (now, data, mtime)
+
+    def _write(self, owner: str, key: str, path: Path, encoded: bytes) -> int | None:
+        """Write one entry's file; return its mtime, or None when it could not be written."""
+        try:
+            atomic_write_bytes(path, encoded)
+            mtime = path.stat().st_mtime_ns
+        except (AtomicWriteError, OSError) as err:
+            logger.warning("%s: cache key %r kept in memory only: %s", owner, key[:80], err)
+            return None
+        self._quota.record(path.name, Stored(owner, len(encoded), mtime))
+        return mtime
+
+    def _make_room(self, owner: str, name: str, size: int) -> bool:
+        """Evict ``owner``'s oldest files until ``size`` more bytes fit; False if never."""
+        if size > self.owner_limit_bytes:
+            return False
+        files = self._quota.files()
+        previous = files.get(name)
+        used = self._quota.used(owner)
+        if previous is not None and previous.owner == owner:
+            used -= previous.size
+        evicted = 0
+        for victim in self._quota.oldest_first(owner):
+            if used + size <= self.owner_limit_bytes:
+                break
+            if victim == name:
+                continue
+            with contextlib.suppress(OSError):
+                (self.directory / victim).unlink()
+            used -= files[victim].size
+            self._quota.forget(victim)
+            evicted += 1
+        if evicted:
+            logger.info("%s: evicted %d oldest cache entries to stay within %d bytes",
+                        owner, evicted, self.owner_limit_bytes)
+        return True
 
     def clear_cache(self, key: str | None = None) -> None:
         """Forget one key, or every key when ``key`` is None."""
         with self._lock:
             if key is not None:
                 self._memory.pop(key, None)
+                path = self._path(key)
                 with contextlib.suppress(OSError):
-                    self._path(key).unlink()
+                    path.unlink()
+                self._quota.forget(path.name)
                 return
             self._memory.clear()
             for path in self.directory.glob("*.json"):
                 with contextlib.suppress(OSError):
                     path.unlink()
+            self._quota.forget_all()
 
     def get_cached_data_with_strategy(self, key: str, data_type: str = "default") -> Any:
         """Return the cached value if fresh for its kind of data (see STRATEGY_MAX_AGE)."""
@@ -114,10 +185,15 @@ class CacheManager:
         return self.get_cached_data_with_strategy(key, data_type)
 
     def get_cache_metrics(self) -> dict[str, Any]:
-        """Return hit and miss counts, ``cache_hit_rate`` (0.0-1.0) and the entry count."""
+        """Return hit and miss counts, ``cache_hit_rate`` (0.0-1.0), entry count and the
+        bytes on disk of the calling plugin (``core`` outside a plugin call)."""
+        owner = current_plugin() or CORE_OWNER
         with self._lock:
             lookups = self._hits + self._misses
             return {
+                "owner": owner,
+                "owner_bytes": self._quota.used(owner),
+                "owner_limit_bytes": self.owner_limit_bytes,
                 "hits": self._hits,
                 "misses": self._misses,
                 "sets": self._sets,
@@ -150,6 +226,7 @@ class CacheManager:
     def _path(self, key: str) -> Path:
         if not isinstance(key, str):
             raise TypeError(f"cache key must be a string, not {type(key).__name__}")
-        if _PLAIN_KEY.fullmatch(key):
+        # "key-" is where hashed names live: a plain key never lands there.
+        if _PLAIN_KEY.fullmatch(key) and not key.startswith("key-"):
             return self.directory / f"{key}.json"
         return self.directory / f"key-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.json"
