@@ -28,8 +28,15 @@ logs one advisory warning (rule 4, ``core_version``); a ``fonts`` block is never
 read (rule 5); ``effective_modes`` gives an instance's own ``modes`` precedence over
 the manifest's ``display_modes`` (rule 3).
 
+The ``src.*`` names of the existing plugin API resolve to our modules through the
+finder in ``compat`` (installed on the first import of a plugin); a name we do not
+provide fails naming the module and the plugin.
+
 An import failure raises PluginError carrying the exception type and message; the
 original exception is chained (``__cause__``) so the caller can log the traceback.
+A third-party package the plugin lacks (ModuleNotFoundError for a name that is
+neither ours nor the plugin's own) is named with the command that would install it;
+requirements are never installed at load (that is the store's job).
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ from pathlib import Path, PurePosixPath
 from types import ModuleType
 from typing import Any
 
+from shared.plugin_system import compat
 from shared.plugin_system.core_version import check_core_version
 from shared.plugin_system.discovery import PluginInfo
 from shared.plugin_system.errors import PluginError
@@ -87,17 +95,42 @@ def import_entry_point(info: PluginInfo) -> ModuleType:
     entry = PurePosixPath(info.entry_point).with_suffix("")
     module_name = ".".join((package, *entry.parts))
     directory = info.directory.resolve()
+    compat.install()
     with _LOCK:
         unload_package(package)
+        local = local_module_names(directory)
         try:
-            with _local_imports(package, local_module_names(directory)):
+            with _local_imports(package, local), compat.importing(info.id):
                 _create_package(package, directory)
                 return importlib.import_module(module_name)
         except (Exception, SystemExit) as err:
             unload_package(package)
-            raise PluginError(
-                f"{info.id}: importing {info.entry_point} failed: {type(err).__name__}: {err}"
-            ) from err
+            message = f"{info.id}: importing {info.entry_point} failed: {type(err).__name__}: {err}"
+            hint = missing_package_hint(err, info, local)
+            raise PluginError(f"{message}; {hint}" if hint else message) from err
+
+
+def missing_package_hint(err: BaseException, info: PluginInfo, local: set[str]) -> str | None:
+    """Return "missing package X: install with ..." when ``err`` is a third-party import."""
+    name = getattr(err, "name", None) if isinstance(err, ModuleNotFoundError) else None
+    if not isinstance(name, str) or not name:
+        return None
+    top = name.partition(".")[0]
+    if top in PROTECTED_NAMES or top in local or top in sys.stdlib_module_names:
+        return None
+    declared = info.manifest.get("requirements_file")
+    candidates = [declared] if isinstance(declared, str) and _inside(declared) else []
+    candidates.append("requirements.txt")
+    requirements = next(
+        (info.directory / c for c in candidates if (info.directory / c).is_file()), None
+    )
+    command = f"pip install -r {requirements}" if requirements else f"pip install {top}"
+    return f"missing package {top!r} (not installed at load): install it with: {command}"
+
+
+def _inside(relative: str) -> bool:
+    path = PurePosixPath(relative)
+    return bool(relative) and not path.is_absolute() and ".." not in path.parts
 
 
 def find_class(module: ModuleType, class_name: str, info: PluginInfo) -> type:
