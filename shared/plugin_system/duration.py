@@ -44,8 +44,11 @@ class DurationMixin:
     plugin_manager: Any
 
     def get_display_duration(self) -> float:
-        """Return seconds to show: config display_duration, manifest default, else 15."""
+        """Return seconds to show: a value the plugin assigned to ``display_duration``
+        (community plugins do, in ``__init__``; numeric text counts), the config's
+        ``display_duration``, the manifest default, else 15."""
         for candidate in (
+            instance_seconds(getattr(self, "_assigned_duration", None)),
             self.config.get("display_duration"),
             self._manifest_value("default_duration"),
             self.default_duration,
@@ -58,6 +61,11 @@ class DurationMixin:
     def display_duration(self) -> float:
         """The seconds to show this plugin (see get_display_duration)."""
         return self.get_display_duration()
+
+    @display_duration.setter
+    def display_duration(self, value: Any) -> None:
+        # Kept as given: garbage, zero or a negative falls through to the config.
+        self._assigned_duration = value
 
     def supports_dynamic_duration(self) -> bool:
         """Return True to keep the slot until the cycle completes (config ``dynamic_duration``)."""
@@ -89,6 +97,16 @@ class DurationMixin:
         getter = getattr(self.plugin_manager, "get_manifest", None)
         manifest = getter(self.plugin_id) if callable(getter) else None
         return manifest.get(key) if isinstance(manifest, dict) else None
+
+
+def instance_seconds(value: Any) -> float | None:
+    """Return an assigned duration as seconds: a positive number or numeric text."""
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return None
+    return positive_seconds(value)
 
 
 def positive_seconds(value: Any) -> float | None:

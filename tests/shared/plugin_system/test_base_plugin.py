@@ -100,3 +100,16 @@ def test_lifecycle_hooks_have_safe_defaults() -> None:
     assert plugin.enabled is True
     plugin.cleanup()
     assert plugin._get_font_manager() is None
+
+
+@pytest.mark.parametrize(("assigned", "expected"), [
+    (30, 30.0), (12.5, 12.5), ("45", 45.0), (" 7.5 ", 7.5),
+    (True, 20.0), (0, 20.0), (-3, 20.0), ("soon", 20.0), (None, 20.0), (float("nan"), 20.0),
+])
+def test_a_duration_the_plugin_assigns_comes_first_when_it_is_a_positive_number(
+        assigned: Any, expected: float) -> None:
+    # Community plugins set self.display_duration in __init__; garbage falls through.
+    plugin = make({"display_duration": 20})
+    plugin.display_duration = assigned
+    assert plugin.get_display_duration() == expected
+    assert plugin.display_duration == expected
