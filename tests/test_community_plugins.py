@@ -1,0 +1,126 @@
+"""Plugins written for the existing system run unmodified: eight of them, real daemons.
+
+Each plugin of ``tests/community_plugins`` is copied unchanged into ``plugin-repos/``
+and enabled; the real display daemon (headless) and web daemon run them. Each is
+listed as installed, shown on demand with a frame that is not blank in the preview,
+and at the end none has a load error or a recorded failure.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from PIL import Image
+
+from shared import bus as keys
+from shared.bus import Bus
+from tests.daemons import ROOT, Instance, running
+from tests.display_service.helpers import wait_until
+
+pytestmark = pytest.mark.timeout(240)
+
+SOURCE = Path(__file__).parent / "community_plugins"
+PLUGINS = sorted(p.name for p in SOURCE.iterdir() if (p / "manifest.json").is_file())
+WEATHER = {"temp": 21, "summary": "Sunny"}
+
+
+class _Weather(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        body = json.dumps(WEATHER).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def weather_api() -> Iterator[str]:
+    """A loopback stand-in for the weather service the http-weather plugin calls."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Weather)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/weather"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def make_instance(base: Path, weather_url: str) -> Instance:
+    instance = Instance(base)
+    instance.plugins_dir.mkdir(parents=True)
+    for plugin_id in PLUGINS:
+        shutil.copytree(SOURCE / plugin_id, instance.plugins_dir / plugin_id)
+    config = json.loads((ROOT / "config" / "config.template.json").read_text())
+    for plugin_id in PLUGINS:
+        config[plugin_id] = {"enabled": True}
+    config["http-weather"]["api_url"] = weather_url
+    config["web-ui-info"] = {"enabled": False}
+    instance.write_config(config)
+    return instance
+
+
+def frame(url: str) -> Image.Image | None:
+    """Return the preview's latest frame (asking for it marks a viewer present)."""
+    data = requests.get(f"{url}/api/v3/display/preview", timeout=5).json()["data"]
+    if not data.get("png_base64"):
+        return None
+    return Image.open(io.BytesIO(base64.b64decode(data["png_base64"]))).convert("RGB")
+
+
+def shows(instance: Instance, url: str, plugin_id: str, mode: str | None = None) -> None:
+    """Run ``plugin_id`` on demand; wait until the panel shows it with something drawn."""
+    body: dict[str, Any] = {"plugin_id": plugin_id, "pinned": True}
+    if mode:
+        body["mode"] = mode
+    answer = requests.post(f"{url}/api/v3/display/on-demand/start", json=body, timeout=10)
+    assert answer.status_code == 200, answer.text
+    bus = Bus(instance.cache_dir)
+
+    def drawn() -> bool:
+        state = bus.read(keys.DISPLAY_STATE) or {}
+        if state.get("plugin_id") != plugin_id or (mode and state.get("mode") != mode):
+            return False
+        image = frame(url)
+        return image is not None and image.getbbox() is not None
+
+    wait_until(drawn, timeout=20)
+
+
+def test_community_plugins_run_unmodified_with_zero_errors(
+        tmp_path: Path, weather_api: str) -> None:
+    assert len(PLUGINS) >= 8
+    instance = make_instance(tmp_path, weather_api)
+    with running(instance) as (display, _web, url):
+        installed = requests.get(f"{url}/api/v3/plugins/installed", timeout=10).json()["data"]
+        by_id = {p["id"]: p for p in installed}
+        assert set(PLUGINS) <= set(by_id)
+        wait_until(lambda: set(PLUGINS) <= set(
+            (Bus(instance.cache_dir).read(keys.DISPLAY_STATE) or {}).get("loaded_plugins", [])),
+            timeout=30)
+        for plugin_id in PLUGINS:
+            shows(instance, url, plugin_id)
+        for mode in ("mm_standings", "mm_news"):
+            shows(instance, url, "multi-mode", mode)
+        requests.post(f"{url}/api/v3/display/on-demand/stop", json={}, timeout=10)
+
+        state = Bus(instance.cache_dir).read(keys.DISPLAY_STATE) or {}
+        assert state.get("load_errors") == {}, state.get("load_errors")
+        errors = Bus(instance.cache_dir).read(keys.PLUGIN_ERRORS) or {}
+        assert {p: e for p, e in errors.items() if p in PLUGINS} == {}
+        assert display.process.poll() is None
+    assert "Traceback" not in display.output()
