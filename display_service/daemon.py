@@ -34,6 +34,7 @@ from shared.bus import (
     CONFIG_CHANGED,
     DISPLAY_ON_DEMAND_REQUEST,
     HARDWARE_STATUS,
+    PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
     PREVIEW_VIEWER,
     Bus,
@@ -48,7 +49,7 @@ logger = logging.getLogger("ledpanel-display")
 
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
 WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER,
-                PLUGIN_SAFE_MODE_RELEASE)
+                PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR)
 
 
 def setup_logging(level: str) -> None:

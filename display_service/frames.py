@@ -88,12 +88,15 @@ class FramePainter:
         plugin = self.plugins.instances.get(plugin_id)
         if plugin is None or self.updates.is_overrun(plugin_id) or self.skipped(plugin_id):
             return False
+        if self.errors.resting(plugin_id):  # circuit breaker open: skipped like no content
+            return False
         budget = self.budget(plugin)
         self.fps.count += 1
         started = self.clock()
         try:
             with plugin_call(plugin_id, "display"):
                 result = call_display(plugin, entry.mode, force)
+            self.errors.succeeded(plugin_id, "display")
         except CONTAINED as err:  # isolation boundary: one plugin's display
             self.errors.record(plugin_id, "display", err)
             result = False

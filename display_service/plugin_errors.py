@@ -11,6 +11,14 @@ cannot flood it:
   instead a summary line, ``weather: display() failed 60 more times: KeyError: 'x'``,
   at most once per ``SUMMARY_INTERVAL`` seconds while it goes on. A different message
   is logged at once (after the summary of the repeats of the previous one, if any).
+
+Each record holds ``count``, ``last_error`` (``Class: message``), ``where`` (the phase
+of the last failure), ``at`` and ``first_at`` (epoch seconds), ``exception`` (the
+class name; None for a failure that is no exception, such as an overrun), ``phases``
+(failures per phase) and ``breaker`` (``breaker.py``: ``state``, ``until``...). While
+a plugin's breaker is open, ``resting()`` says so and the plugin is not called.
+``clear()`` forgets records and breakers; the published snapshot then carries
+``CLEARED_KEY`` (not a plugin id: ids never start with a dot) with the request id.
 """
 
 from __future__ import annotations
@@ -22,10 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from display_service.breaker import CLOSED, Breaker
+
 logger = logging.getLogger("display_service.plugins")
 
 MAX_MESSAGE = 300
 SUMMARY_INTERVAL = 60.0
+CLEARED_KEY = ".cleared"
 
 
 def one_line(error: BaseException) -> str:
@@ -54,12 +65,14 @@ class PluginErrors:
         self._lock = threading.Lock()
         self._records: dict[str, dict[str, Any]] = {}
         self._logged: dict[tuple[str, str], _Logged] = {}
+        self._breakers: dict[str, Breaker] = {}
+        self._cleared: dict[str, Any] | None = None
         self.version = 0
 
     def record(self, plugin_id: str, where: str, error: BaseException) -> None:
         """Record that ``where`` (``update``, ``display``...) of a plugin raised ``error``."""
         message = one_line(error)
-        first, log = self._store(plugin_id, where, message)
+        first, log = self._store(plugin_id, where, message, type(error).__name__)
         if log:
             logger.warning("%s: %s() failed: %s", plugin_id, where, message,
                            exc_info=error if first else None)
@@ -72,15 +85,22 @@ class PluginErrors:
         if log:
             logger.warning("%s: %s", plugin_id, message)
 
-    def _store(self, plugin_id: str, where: str, message: str) -> tuple[bool, bool]:
+    def _store(self, plugin_id: str, where: str, message: str,
+               exception: str | None = None) -> tuple[bool, bool]:
         """Count the failure; return (first of this hook, log this one)."""
         with self._lock:
-            record = self._records.setdefault(plugin_id, {"count": 0})
-            record.update(
-                count=record["count"] + 1, last_error=message, where=where, at=self._wall()
-            )
+            wall = self._wall()
+            record = self._records.setdefault(plugin_id, {"count": 0, "first_at": wall,
+                                                          "phases": {}})
+            record.update(count=record["count"] + 1, last_error=message, where=where,
+                          at=wall, exception=exception)
+            record["phases"][where] = record["phases"].get(where, 0) + 1
             self.version += 1
             now = self._clock()
+            breaker = self._breakers.setdefault(plugin_id, Breaker())
+            if exception is not None and breaker.failed(where, now):
+                logger.info("%s: %s() keeps failing: rested for %g s",
+                            plugin_id, where, (breaker.until or now) - now)
             logged = self._logged.get((plugin_id, where))
             if logged is None:
                 self._logged[(plugin_id, where)] = _Logged(message, now)
@@ -102,6 +122,46 @@ class PluginErrors:
                            plugin_id, where, logged.repeats, logged.message)
             logged.repeats = 0
 
+    def succeeded(self, plugin_id: str, where: str) -> None:
+        """Note a call of ``where`` that worked: it may close the plugin's breaker."""
+        with self._lock:
+            breaker = self._breakers.get(plugin_id)
+            if breaker is not None and breaker.succeeded(where):
+                self.version += 1
+                logger.info("%s: %s() works again: no longer rested", plugin_id, where)
+
+    def resting(self, plugin_id: str) -> bool:
+        """Return True while the plugin's breaker is open: do not call it."""
+        with self._lock:
+            breaker = self._breakers.get(plugin_id)
+            if breaker is None or breaker.state == CLOSED:
+                return False
+            before = breaker.state
+            rested = breaker.resting(self._clock())
+            if breaker.state != before:
+                self.version += 1
+                logger.info("%s: rest over: trying it again", plugin_id)
+            return rested
+
+    def rest_until(self, plugin_id: str) -> float | None:
+        """Return when (on the monotonic clock) the plugin's rest ends; None if not resting."""
+        with self._lock:
+            breaker = self._breakers.get(plugin_id)
+            return breaker.until if breaker is not None else None
+
+    def clear(self, plugin_id: str | None, request_id: Any = None) -> None:
+        """Forget one plugin's record and breaker (all of them when None)."""
+        with self._lock:
+            for table in (self._records, self._breakers):
+                for key in [k for k in table if plugin_id is None or k == plugin_id]:
+                    del table[key]
+            for pair in [p for p in self._logged if plugin_id is None or p[0] == plugin_id]:
+                del self._logged[pair]
+            self._cleared = {"request_id": request_id, "plugin_id": plugin_id,
+                             "at": self._wall()}
+            self.version += 1
+        logger.info("plugin errors cleared: %s", plugin_id or "all plugins")
+
     def count(self, plugin_id: str) -> int:
         """Return how many failures a plugin has had."""
         with self._lock:
@@ -110,4 +170,12 @@ class PluginErrors:
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """Return a copy of every record, keyed by plugin id."""
         with self._lock:
-            return {plugin_id: dict(record) for plugin_id, record in self._records.items()}
+            now, wall = self._clock(), self._wall()
+            found: dict[str, dict[str, Any]] = {}
+            for plugin_id, record in self._records.items():
+                breaker = self._breakers.get(plugin_id) or Breaker()
+                found[plugin_id] = {**record, "phases": dict(record["phases"]),
+                                    "breaker": breaker.describe(now, wall)}
+            if self._cleared is not None:
+                found[CLEARED_KEY] = dict(self._cleared)
+            return found

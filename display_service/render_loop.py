@@ -52,6 +52,7 @@ from shared.bus import (
     DISPLAY_ON_DEMAND_REQUEST,
     DISPLAY_STATE,
     PLUGIN_ERRORS,
+    PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
     PREVIEW_FRAME,
     PREVIEW_VIEWER,
@@ -92,7 +93,7 @@ class RenderLoop:
         self.inbox = inbox or Inbox()
         self.wake = self.inbox.wake
         self._file_due: float | None = None  # a config file changed: read it then
-        self.errors = PluginErrors()
+        self.errors = PluginErrors(clock=clock)  # the breaker's rests are on the loop's clock
         display.on_plugin_error = self.errors.record
         self._update_counter = itertools.count(1)
         self._updates_done = 0
@@ -170,6 +171,7 @@ class RenderLoop:
         self.on_demand.resume(self.bus.read(DISPLAY_ON_DEMAND_CONFIG), now)
         self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
+        self.inbox.notify(PLUGIN_ERRORS_CLEAR)
         self.writer.put(PLUGIN_ERRORS, {})
 
     def _apply_pending(self, now: float) -> None:
@@ -185,6 +187,11 @@ class RenderLoop:
         if self._take(DISPLAY_ON_DEMAND_REQUEST):
             for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
                 self.on_demand.handle(request, now)
+        if self._take(PLUGIN_ERRORS_CLEAR):
+            for request in self.bus.take_all(PLUGIN_ERRORS_CLEAR):
+                plugin_id = request.get("plugin_id")  # None: every plugin
+                if plugin_id is None or isinstance(plugin_id, str):
+                    self.errors.clear(plugin_id, request.get("request_id"))
         if self._take(PLUGIN_SAFE_MODE_RELEASE) and self.safe_mode is not None:
             self._unblock(self.safe_mode.take_releases(), now)
         if self._take(PREVIEW_VIEWER):

@@ -107,7 +107,8 @@ class UpdateScheduler:
             for plugin_id, slot in self._slots.items():
                 call = slot.call
                 if call is None:
-                    if now >= slot.due and plugin_id not in hold and not self._closed:
+                    if now >= slot.due and plugin_id not in hold and not self._closed and (
+                            not self.errors.resting(plugin_id)):  # circuit breaker open
                         slot.call = _Call(now)
                         starting.append((plugin_id, slot, threading.Thread(
                             target=self._run, args=(plugin_id, slot, slot.call),
@@ -141,6 +142,7 @@ class UpdateScheduler:
         try:
             with plugin_call(plugin_id, "update"):
                 slot.plugin.update()
+            self.errors.succeeded(plugin_id, "update")
         except CONTAINED as err:  # isolation boundary: one plugin's update
             self.errors.record(plugin_id, "update", err)
         finally:
@@ -161,10 +163,11 @@ class UpdateScheduler:
         """Return the earliest time something here needs the loop's attention."""
         with self._lock:
             times = []
-            for slot in self._slots.values():
+            for plugin_id, slot in self._slots.items():
                 call = slot.call
                 if call is None:
-                    times.append(slot.due)
+                    rest_until = self.errors.rest_until(plugin_id)  # circuit breaker open
+                    times.append(max(slot.due, rest_until or slot.due))
                 elif not slot.overrun:  # when it would overrun (early, if not begun yet)
                     times.append((call.started or call.queued) + self.budget)
         return min(times) if times else None

@@ -51,6 +51,7 @@ PLUGIN_ERRORS = "plugin_errors"  # display -> web: recent plugin failures
 WEB_STATE = "web_state"  # web -> display: where the web listens (host, port), at start
 PLUGIN_SAFE_MODE = "plugin_safe_mode"  # display -> web: plugins kept out, and why
 PLUGIN_SAFE_MODE_RELEASE = "plugin_safe_mode_release"  # web -> display (queued requests)
+PLUGIN_ERRORS_CLEAR = "plugin_errors_clear"  # web -> display (queued requests)
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"
