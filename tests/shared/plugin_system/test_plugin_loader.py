@@ -106,7 +106,8 @@ def test_import_error_names_type_and_message_without_traceback(
         load_plugin_class(info_for(plugin_dir))
     assert caught.value.message == (
         "broken: importing manager.py failed: ModuleNotFoundError: "
-        "No module named 'not_a_real_module_xyz'"
+        "No module named 'not_a_real_module_xyz'; missing package 'not_a_real_module_xyz' "
+        "(not installed at load): install it with: pip install not_a_real_module_xyz"
     )
     assert "Traceback" not in caught.value.message
     assert isinstance(caught.value.__cause__, ModuleNotFoundError)
