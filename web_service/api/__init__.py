@@ -13,6 +13,7 @@ def register_api(app: Flask) -> None:
         auth,
         config,
         display,
+        errors,
         health,
         index,
         plugins,
@@ -22,5 +23,5 @@ def register_api(app: Flask) -> None:
     )
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
-                   safe_mode):
+                   safe_mode, errors):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
