@@ -6,9 +6,11 @@ that calls ``display()``, the frame goes to the panel at once; called from any o
 thread it is kept as pending and the render loop pushes it before its next frame. A
 frame identical to the one on the panel is not pushed again.
 
-Read the panel size from ``width`` and ``height``: they come from the backend and are
-right in fallback mode too, where ``matrix`` is None. There is no ``draw_image``:
-paste images on ``image``.
+Read the panel size from ``width`` and ``height`` (or ``matrix.width`` and
+``matrix.height``, as plugins for the existing system do): they come from the backend
+and are right on every backend, the headless fallback included. ``matrix`` is never
+None: it is a ``PanelView`` with ``width``, ``height`` and ``brightness``. There is no
+``draw_image``: paste images on ``image``.
 
 Fonts come from the shared font manager (``font_manager``, also reachable as
 ``plugin_manager.font_manager``): ``regular_font`` is Press Start 2P at 8 px,
@@ -33,6 +35,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from display_service.matrix.panel_view import PanelView
 from display_service.matrix.protocol import MatrixBackend
 from display_service.matrix.select import configured_brightness, hardware_section
 from shared.fonts import FontManager
@@ -60,8 +63,8 @@ class DisplayManager:
         font_manager: FontManager | None = None,
     ) -> None:
         self.backend = backend
-        # The real binding's matrix object in hardware mode; None in fallback mode.
-        self.matrix: Any = getattr(backend, "matrix", None)
+        # The panel's width, height and brightness, the same object on every backend.
+        self.matrix = PanelView(self)
         self.refresh_hz = _positive(refresh_hz) or DEFAULT_REFRESH_HZ
         # What refresh_hz goes back to when the config sets no limit (0 or no key).
         self.default_refresh_hz = self.refresh_hz

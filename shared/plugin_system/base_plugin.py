@@ -5,8 +5,8 @@ data; called off the render thread) and ``display(force_clear=False)`` (draw ont
 ``display_manager.image`` and call ``display_manager.update_display()``; called on
 the render thread). Returning ``False`` from ``display`` means "no content now".
 
-Read the panel size from ``display_manager.width`` and ``display_manager.height``:
-``display_manager.matrix`` is ``None`` when the service runs without hardware.
+Read the panel size from ``display_manager.width`` and ``display_manager.height``
+(``display_manager.matrix.width`` / ``.height`` give the same on every backend).
 
 This class holds only the core lifecycle. Further capabilities are mixin classes in
 their own modules, composed into ``BasePlugin``'s bases: ``duration.DurationMixin``

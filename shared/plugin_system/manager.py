@@ -79,8 +79,14 @@ class PluginManager:
         self.config: dict[str, Any] = config
         self.display_manager = display_manager
         self.cache_manager = cache_manager or CacheManager(paths.cache_dir)
-        self.font_manager = font_manager
+        # Plugins reach the fonts as plugin_manager.font_manager (BasePlugin's
+        # _get_font_manager()): the display manager's when none is given.
+        self.font_manager = (font_manager if font_manager is not None
+                             else getattr(display_manager, "font_manager", None))
         self.config_manager = ConfigView(self)
+        # ... and the config as cache_manager.config_manager, as in the existing API.
+        if getattr(self.cache_manager, "config_manager", None) is None:
+            self.cache_manager.config_manager = self.config_manager
         self.instances: dict[str, Any] = {}
         self.load_errors: dict[str, str] = {}
         self._infos: dict[str, PluginInfo] = {}

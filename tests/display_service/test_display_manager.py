@@ -23,10 +23,10 @@ def lit(image: Image.Image) -> list[tuple[int, int]]:
     ]
 
 
-def test_size_comes_from_the_backend_and_matrix_is_none_headless() -> None:
+def test_size_comes_from_the_backend_and_matrix_gives_it_headless_too() -> None:
     display, _backend = make(64, 32)
     assert (display.width, display.height) == (64, 32)
-    assert display.matrix is None
+    assert (display.matrix.width, display.matrix.height) == (64, 32)
     assert display.image.size == (64, 32) and display.image.mode == "RGB"
 
 

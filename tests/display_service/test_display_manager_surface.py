@@ -28,11 +28,11 @@ def display(fonts: FontManager) -> DisplayManager:
 
 
 @pytest.mark.parametrize("size", [(32, 16), (64, 32), (128, 64), (192, 48)])
-def test_size_is_right_in_fallback_where_matrix_is_none(
+def test_size_is_right_in_fallback_and_on_matrix(
     size: tuple[int, int], fonts: FontManager
 ) -> None:
     display = DisplayManager(HeadlessMatrix(*size), font_manager=fonts)
-    assert display.matrix is None
+    assert (display.matrix.width, display.matrix.height) == size
     assert (display.width, display.height) == size
     assert display.image.size == size
     display.clear()
