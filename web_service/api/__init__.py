@@ -16,6 +16,7 @@ def register_api(app: Flask) -> None:
         errors,
         health,
         index,
+        plugin_actions,
         plugins,
         safe_mode,
         schedules,
@@ -23,5 +24,5 @@ def register_api(app: Flask) -> None:
     )
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
-                   safe_mode, errors):
+                   safe_mode, errors, plugin_actions):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)

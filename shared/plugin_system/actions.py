@@ -1,0 +1,185 @@
+"""A plugin's web-UI actions: find the manifest's script, run it, read its one answer.
+
+The script is plugin code, so it never runs inside a daemon: it runs as a child process
+of the project's Python, from the plugin's directory, in its own process group (a
+timeout kills it and anything it started). ``params`` go in as one JSON object on
+standard input; one JSON object is read from standard output. Output is bounded, the
+script's standard error goes to the log (bounded, plugin id first), and every failure is
+one ``ActionError`` with an error code. The manifest's message fields
+(``success_message``, ``error_message``, ``step1_message``) are never read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from shared.errors import LedpanelError, ValidationError
+from shared.jsontext import parse_strict
+from shared.plugin_system.manifest import load_manifest
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT_SECONDS = 30.0
+OUTPUT_LIMIT = 1024 * 1024  # bytes of standard output accepted
+STDERR_LOG_LIMIT = 4096  # bytes of standard error kept for the log
+
+
+class ActionError(LedpanelError):
+    """An action script failed: non-zero exit, no JSON object, too much output."""
+
+    error_code = "ACTION_FAILED"
+    status = 502
+
+
+class ActionTimeout(ActionError):
+    """An action script did not finish in time and was killed."""
+
+    error_code = "ACTION_TIMEOUT"
+    status = 504
+
+
+def find_action_script(plugin_dir: Path, action_id: Any) -> Path:
+    """Return the resolved script of the manifest's ``web_ui_actions`` entry ``action_id``.
+
+    Raises ValidationError (400) for an unknown action, one that is not a script, and a
+    script path that is absolute, holds ``..`` or resolves (symlinks followed) outside
+    the plugin directory.
+    """
+    if not isinstance(action_id, str) or not action_id:
+        raise ValidationError("action_id is required", error_code="UNKNOWN_ACTION",
+                              details={"field": "action_id"})
+    actions = load_manifest(plugin_dir).get("web_ui_actions")
+    entry = next((a for a in actions if isinstance(a, dict) and a.get("id") == action_id),
+                 None) if isinstance(actions, list) else None
+    if entry is None:
+        raise ValidationError(f"the plugin has no web UI action {action_id!r}",
+                              error_code="UNKNOWN_ACTION", details={"field": "action_id"})
+    if entry.get("type", "script") != "script" or not isinstance(entry.get("script"), str):
+        raise ValidationError(f"web UI action {action_id!r} is not a script action",
+                              error_code="UNKNOWN_ACTION", details={"field": "action_id"})
+    return contained_script(plugin_dir, entry["script"])
+
+
+def contained_script(plugin_dir: Path, script: str) -> Path:
+    """Return ``plugin_dir/script`` resolved, refusing (400) any path that leaves it."""
+    relative = PurePosixPath(script)
+    if (not script or "\x00" in script or "\\" in script or relative.is_absolute()
+            or ".." in relative.parts):
+        raise _unsafe(script)
+    base = plugin_dir.resolve()
+    target = (base / relative).resolve()
+    if not target.is_relative_to(base) or target == base:
+        raise _unsafe(script)
+    if not target.is_file():
+        raise ValidationError(f"action script {script!r} is not a file in the plugin",
+                              error_code="UNKNOWN_ACTION", details={"script": script})
+    return target
+
+
+def run_action(plugin_id: str, plugin_dir: Path, script: Path, params: dict[str, Any], *,
+               timeout: float = TIMEOUT_SECONDS, limit: int = OUTPUT_LIMIT) -> dict[str, Any]:
+    """Run ``script`` with ``params`` on stdin; return the JSON object it printed."""
+    started = time.monotonic()
+    proc = subprocess.Popen(  # noqa: S603 - the interpreter and a contained path only
+        [sys.executable, str(script)], cwd=plugin_dir, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err, why = _exchange(proc, json.dumps(params).encode(), timeout, limit)
+    finally:
+        _kill_group(proc)
+    code = proc.wait()
+    if err:
+        text = err[:STDERR_LOG_LIMIT].decode("utf-8", "replace")
+        logger.warning("%s: action script %s stderr: %r", plugin_id, script.name, text)
+    if why == "timeout":
+        raise ActionTimeout(f"{plugin_id}: action script {script.name} did not finish "
+                            f"within {timeout:g} s and was stopped")
+    if why == "overflow":
+        raise ActionError(f"{plugin_id}: action script {script.name} printed more than "
+                          f"{limit} bytes")
+    if code != 0:
+        raise ActionError(f"{plugin_id}: action script {script.name} exited with status "
+                          f"{code}", details={"exit_status": code})
+    logger.info("%s: action script %s finished in %.2f s", plugin_id, script.name,
+                time.monotonic() - started)
+    return _one_object(out, plugin_id, script.name)
+
+
+def _exchange(proc: subprocess.Popen[bytes], data: bytes, timeout: float,
+              limit: int) -> tuple[bytes, bytes, str | None]:
+    """Feed stdin and collect stdout/stderr until both close, the deadline or the limit."""
+    assert proc.stdin and proc.stdout and proc.stderr
+    deadline = time.monotonic() + timeout
+    out, err = bytearray(), bytearray()
+    with selectors.DefaultSelector() as sel:
+        if data:
+            os.set_blocking(proc.stdin.fileno(), False)
+            sel.register(proc.stdin, selectors.EVENT_WRITE)
+        else:
+            proc.stdin.close()
+        sel.register(proc.stdout, selectors.EVENT_READ, out)
+        sel.register(proc.stderr, selectors.EVENT_READ, err)
+        view = memoryview(data)
+        while sel.get_map():  # bounded: ends at both EOFs, the deadline or the limit
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return bytes(out), bytes(err), "timeout"
+            for key, _ in sel.select(left):
+                if key.fileobj is proc.stdin:
+                    try:
+                        sent = os.write(proc.stdin.fileno(), view[:65536])
+                    except BlockingIOError:
+                        sent = 0
+                    except BrokenPipeError:  # the script does not read its params
+                        sent = len(view)
+                    view = view[sent:]
+                    if not view:
+                        sel.unregister(proc.stdin)
+                        proc.stdin.close()
+                    continue
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                key.data.extend(chunk)
+                if len(out) > limit:
+                    return bytes(out), bytes(err), "overflow"
+                del err[STDERR_LOG_LIMIT:]  # the log keeps the head; the rest is dropped
+    return bytes(out), bytes(err), None
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the script and everything it started; close our ends of its pipes."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+
+def _one_object(out: bytes, plugin_id: str, name: str) -> dict[str, Any]:
+    try:
+        answer = parse_strict(out.decode("utf-8"))
+    except ValueError as err:  # not UTF-8, not JSON, or outside shared.jsontext's limits
+        raise ActionError(f"{plugin_id}: action script {name} did not print one JSON "
+                          f"object: {err}") from None
+    if not isinstance(answer, dict):
+        raise ActionError(f"{plugin_id}: action script {name} printed JSON that is not "
+                          "an object")
+    return answer
+
+
+def _unsafe(script: str) -> ValidationError:
+    return ValidationError(f"action script path {script!r} leaves the plugin directory",
+                           error_code="INVALID_PATH", details={"script": script})
