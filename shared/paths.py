@@ -30,6 +30,12 @@ class Paths:
     config_dir: Path
     cache_dir: Path
     plugins_dir_override: Path | None = None
+    assets_dir_override: Path | None = None
+
+    @property
+    def assets_dir(self) -> Path:
+        """Files users upload for plugins: ``<assets>/plugins/<plugin_id>/uploads/``."""
+        return self.assets_dir_override or self.root / "assets"
 
     @property
     def config_file(self) -> Path:
@@ -93,6 +99,7 @@ def resolve_paths(
         config_dir=pick(config_dir, "LEDPANEL_CONFIG_DIR") or root / "config",
         cache_dir=cache or root / "var" / "cache",
         plugins_dir_override=pick(plugins_dir, "LEDPANEL_PLUGINS_DIR"),
+        assets_dir_override=pick(None, "LEDPANEL_ASSETS_DIR"),
     )
 
 

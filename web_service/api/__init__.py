@@ -17,6 +17,7 @@ def register_api(app: Flask) -> None:
         health,
         index,
         plugin_actions,
+        plugin_assets,
         plugins,
         safe_mode,
         schedules,
@@ -24,5 +25,5 @@ def register_api(app: Flask) -> None:
     )
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
-                   safe_mode, errors, plugin_actions):
+                   safe_mode, errors, plugin_actions, plugin_assets):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
