@@ -202,6 +202,8 @@ def test_static_route_over_real_http_never_serves_outside_the_static_folder(tmp_
         assert status in (400, 404, 308), (path, status)
         assert SECRET.encode() not in body and b"root:" not in body, path
         assert status == 308 or json.loads(body)["status"] == "error", path
+    assert b"outside the plugin's static folder" in results[
+        "/api/v3/plugins/clock/static/link.txt"][1]
     reached = [path for path, (status, _) in results.items() if status == 400]
     assert len(reached) >= 10, results  # most reach the view and are refused there
     untouched(outside)

@@ -79,7 +79,8 @@ def static_file(plugin_id: str, subpath: str) -> Response:
     base = (plugin_dir / STATIC_DIR).resolve()
     target = base.joinpath(*parts).resolve()
     if not base.is_relative_to(plugin_dir.resolve()) or not target.is_relative_to(base):
-        raise invalid_path(subpath)
+        raise ValidationError(f"{subpath[:200]!r} resolves outside the plugin's static folder",
+                              error_code="INVALID_PATH", details={"field": "path"})
     try:
         data = read_regular(target, STATIC_LIMIT)
     except (FileNotFoundError, NotADirectoryError, NotRegularFile) as err:
