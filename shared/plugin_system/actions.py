@@ -90,9 +90,13 @@ def run_action(plugin_id: str, plugin_dir: Path, script: Path, params: dict[str,
                timeout: float = TIMEOUT_SECONDS, limit: int = OUTPUT_LIMIT) -> dict[str, Any]:
     """Run ``script`` with ``params`` on stdin; return the JSON object it printed."""
     started = time.monotonic()
-    proc = subprocess.Popen(  # noqa: S603 - the interpreter and a contained path only
-        [sys.executable, str(script)], cwd=plugin_dir, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        proc = subprocess.Popen(  # noqa: S603 - the interpreter and a contained path only
+            [sys.executable, str(script)], cwd=plugin_dir, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    except OSError as error:
+        raise ActionError(f"{plugin_id}: action script {script.name} could not be started: "
+                          f"{error.strerror or error}") from error
     try:
         out, err, why = _exchange(proc, json.dumps(params).encode(), timeout, limit)
     finally:

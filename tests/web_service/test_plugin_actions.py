@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -149,3 +150,12 @@ def test_action_runs_through_the_real_web_daemon(tmp_path):
         web.stop()
     assert answer.status_code == 200, answer.text
     assert answer.json()["data"]["params"] == {"x": 1}
+
+
+
+def test_an_interpreter_that_cannot_start_is_one_clear_error(actions_web, monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    answer = act(actions_web, "echo")
+    body = answer.get_json()
+    assert answer.status_code == 502 and body["error_code"] == "ACTION_FAILED"
+    assert "could not be started" in body["message"]
