@@ -2,7 +2,7 @@
 
 ``CaptureSurface`` offers the drawing surface plugins use (``width``, ``height``,
 ``image``, ``draw``, ``clear()``, ``update_display()``, ``draw_text``, the fonts,
-``set_scrolling_state``, ``matrix = None`` as in fallback mode) but presents nothing:
+``set_scrolling_state``, ``matrix`` with the capture's size) but presents nothing:
 ``update_display()`` only counts. ``capture_display`` puts a surface in place of the
 plugin's ``display_manager`` for one ``display(force_clear=True)`` call, then puts the
 original back. It must run on the render thread, the thread that owns ``display()``.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -42,8 +43,6 @@ class CaptureSurface:
             font and 100 Hz when None.
     """
 
-    matrix = None
-
     def __init__(self, width: int, height: int, fonts: Any = None) -> None:
         self.width = int(width)
         self.height = int(height)
@@ -54,6 +53,14 @@ class CaptureSurface:
         self.presented = 0
         self.scroll_frame_hold = 1
         self._scrolling = False
+
+    @property
+    def matrix(self) -> Any:
+        """The capture's size and the real panel's brightness: plugins read
+        ``matrix.width``/``matrix.height`` without a None check."""
+        real = getattr(self._fonts, "matrix", None)
+        return SimpleNamespace(width=self.width, height=self.height,
+                               brightness=getattr(real, "brightness", 100))
 
     @property
     def regular_font(self) -> Any:

@@ -6,6 +6,7 @@ import json
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -75,7 +76,8 @@ class FakeDisplayManager:
     def __init__(self, width: int = 64, height: int = 32) -> None:
         self.width = width
         self.height = height
-        self.matrix = None
+        # As on every real backend: plugins read matrix.width without a None check.
+        self.matrix = SimpleNamespace(width=width, height=height, brightness=100)
         self.image = Image.new("RGB", (width, height))
         self.draw = ImageDraw.Draw(self.image)
         self.updates = 0
@@ -110,5 +112,5 @@ def make_plugin() -> Callable[..., Path]:
 
 @pytest.fixture
 def display_manager() -> FakeDisplayManager:
-    """A 64x32 fake panel running without hardware (matrix is None)."""
+    """A 64x32 fake panel running without hardware."""
     return FakeDisplayManager()
