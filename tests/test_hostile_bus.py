@@ -45,7 +45,8 @@ def _folder(path: Path) -> None:
 
 def _symlink_to_fifo(path: Path) -> None:
     target = path.parent.parent / f"{path.name}.fifo"
-    os.mkfifo(target)
+    if not target.exists():
+        os.mkfifo(target)
     path.symlink_to(target)
 
 
@@ -57,9 +58,16 @@ def plant(cache_dir: Path, kind: str, names: list[str]) -> list[Path]:
     planted = []
     for name in names:
         path = cache_dir / name
-        if path.is_file() or path.is_symlink():
-            path.unlink()
-        PLANT[kind](path)
+        for _ in range(20):  # a running daemon may write the file again in between
+            if path.is_file() or path.is_symlink():
+                path.unlink(missing_ok=True)
+            try:
+                PLANT[kind](path)
+                break
+            except FileExistsError:
+                continue
+        else:
+            raise AssertionError(f"could not plant a {kind} at {path}")
         planted.append(path)
     return planted
 
