@@ -2,8 +2,8 @@
 
 Each plugin of ``tests/community_plugins`` is copied unchanged into ``plugin-repos/``
 and enabled; the real display daemon (headless) and web daemon run them. Each is
-listed as installed, shown on demand with a frame that is not blank in the preview,
-and at the end none has a load error or a recorded failure.
+listed as installed, shown on demand with a frame that is not blank in the preview, the
+web-UI action of one runs, and at the end none has a load error or a recorded failure.
 """
 
 from __future__ import annotations
@@ -112,6 +112,14 @@ def test_community_plugins_run_unmodified_with_zero_errors(
         wait_until(lambda: set(PLUGINS) <= set(
             (Bus(instance.cache_dir).read(keys.DISPLAY_STATE) or {}).get("loaded_plugins", [])),
             timeout=30)
+        # The web-UI action runs from the plugin's folder; the plugin shows its result.
+        answer = requests.post(f"{url}/api/v3/plugins/action", json={
+            "plugin_id": "file-actions", "action_id": "set-message",
+            "params": {"message": "HI PANEL"}}, timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["data"] == {"status": "success",
+                                         "message": "message set to HI PANEL", "length": 8}
+        assert (instance.plugins_dir / "file-actions" / "message.txt").read_text() == "HI PANEL"
         for plugin_id in PLUGINS:
             shows(instance, url, plugin_id)
         for mode in ("mm_standings", "mm_news"):
