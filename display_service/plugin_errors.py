@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from display_service.breaker import CLOSED, Breaker
+from shared.bus import PLUGIN_ERRORS_CLEARED
 
 logger = logging.getLogger("display_service.plugins")
 
 MAX_MESSAGE = 300
 SUMMARY_INTERVAL = 60.0
-CLEARED_KEY = ".cleared"
+CLEARED_KEY = PLUGIN_ERRORS_CLEARED
 
 
 def one_line(error: BaseException) -> str:

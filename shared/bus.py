@@ -48,6 +48,8 @@ CONFIG_CHANGED = "config_changed"  # web -> display: {seq, sections}
 PREVIEW_FRAME = "preview_frame"  # display -> web, only while a viewer is present
 PREVIEW_VIEWER = "preview_viewer"  # web -> display: viewer heartbeat
 PLUGIN_ERRORS = "plugin_errors"  # display -> web: recent plugin failures
+# In plugin_errors, the display's acknowledgement of a clear request (never a plugin id).
+PLUGIN_ERRORS_CLEARED = ".cleared"
 WEB_STATE = "web_state"  # web -> display: where the web listens (host, port), at start
 PLUGIN_SAFE_MODE = "plugin_safe_mode"  # display -> web: plugins kept out, and why
 PLUGIN_SAFE_MODE_RELEASE = "plugin_safe_mode_release"  # web -> display (queued requests)

@@ -20,7 +20,7 @@ from web_service.services import services
 
 bp = Blueprint("errors", __name__)
 
-CLEARED_KEY = ".cleared"  # the display's acknowledgement of a clear request
+CLEARED_KEY = keys.PLUGIN_ERRORS_CLEARED
 BREAKER_STATES = ("closed", "open", "half_open")
 CLOSED = {"state": "closed", "until": None, "opened": 0, "failures_in_a_row": 0}
 
