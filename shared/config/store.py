@@ -39,6 +39,7 @@ from shared.config.sizes import size_errors
 from shared.config.template import load_template
 from shared.errors import ConfigError, ConfigFileInvalid, LedpanelError, ValidationError
 from shared.jsonfile import (
+    atomic_write_bytes,
     atomic_write_json,
     decode_utf8,
     dumps,
@@ -175,7 +176,10 @@ class ConfigStore:
         with self.lock():
             current = self.load_secrets() if secrets is None else secrets
             main, moved = keep_secrets_secret(main, current)
-            if secrets is not None or moved != current:
+            secrets_before: bytes | None = None
+            write_secrets = secrets is not None or moved != current
+            if write_secrets:
+                secrets_before = self._bytes_or_none(self.paths.secrets_file)
                 atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
             aside = set_aside(self.paths) if backup else []
             try:
@@ -189,9 +193,30 @@ class ConfigStore:
                     raise
             except LedpanelError:
                 put_back(aside)
+                if write_secrets:  # one transaction: the secrets go back as they were
+                    self._put_secrets_back(secrets_before)
                 raise
             drop_set_aside(aside)
             return main
+
+    def _bytes_or_none(self, path: Path) -> bytes | None:
+        try:
+            return read_file_bytes(path, "secrets file")
+        except ConfigError as err:
+            if err.error_code == "FILE_NOT_FOUND":
+                return None
+            raise
+
+    def _put_secrets_back(self, before: bytes | None) -> None:
+        """Restore the secrets file's bytes after a failed save (None: it did not exist)."""
+        try:
+            if before is None:
+                self.paths.secrets_file.unlink(missing_ok=True)
+            else:
+                atomic_write_bytes(self.paths.secrets_file, before, SECRETS_MODE)
+        except (OSError, LedpanelError) as err:
+            raise ConfigError(f"the save failed and the secrets file could not be put back "
+                              f"as it was: {err}") from err
 
     def update(self, fn: UpdateFn, *, replace_unreadable: bool = False
                ) -> tuple[JsonObject, JsonObject]:

@@ -12,7 +12,7 @@ import pytest
 from shared.config.backups import list_backups
 from shared.config.store import ConfigStore
 from shared.config.template import load_template
-from shared.errors import ConfigError, ValidationError
+from shared.errors import AtomicWriteError, ConfigError, ValidationError
 from shared.jsonfile import read_json_file
 
 
@@ -335,3 +335,31 @@ def test_raw_text_and_parsed_reads_report_bad_utf8_alike(store: ConfigStore) -> 
         assert "config.json is not UTF-8 text: byte 0xfc at line 2, column 17" in error.message
         assert error.details == {"file": str(store.paths.config_file), "line": 2, "column": 17}
     assert "backup" in errors[0].message
+
+
+@pytest.mark.parametrize("secrets_existed", [True, False])
+def test_a_save_that_fails_leaves_both_files_exactly_as_they_were(
+        store: ConfigStore, monkeypatch: pytest.MonkeyPatch, secrets_existed: bool) -> None:
+    store.ensure()
+    if secrets_existed:
+        store.paths.secrets_file.write_text('{"clock": {"api_key": "old"}}')
+    main_before = store.paths.config_file.read_bytes()
+    secrets_before = store.paths.secrets_file.read_bytes() if secrets_existed else None
+
+    def full_disk(_main: Any) -> None:
+        raise AtomicWriteError("could not write config.json: No space left on device")
+
+    monkeypatch.setattr(store, "_write_main", full_disk)
+
+    def change(main: dict, secrets: dict) -> tuple[dict, dict]:
+        main["brightness"] = 42
+        secrets["clock"] = {"api_key": "new"}
+        return main, secrets
+
+    with pytest.raises(AtomicWriteError, match="No space left"):
+        store.update(change)
+    assert store.paths.config_file.read_bytes() == main_before
+    if secrets_existed:
+        assert store.paths.secrets_file.read_bytes() == secrets_before
+    else:
+        assert not store.paths.secrets_file.exists()
