@@ -19,7 +19,9 @@ import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -31,6 +33,8 @@ logger = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 30.0
 OUTPUT_LIMIT = 1024 * 1024  # bytes of standard output accepted
+POLL_EVERY = 0.1  # how often a running script is checked for having exited
+EXIT_GRACE = 0.5  # output still read after the script exited (its children keep pipes)
 STDERR_LOG_LIMIT = 4096  # bytes of standard error kept for the log
 
 
@@ -39,6 +43,36 @@ class ActionError(LedpanelError):
 
     error_code = "ACTION_FAILED"
     status = 502
+
+
+class ActionBusy(LedpanelError):
+    """Too many action scripts are running: this one was not started."""
+
+    error_code = "ACTION_BUSY"
+    status = 429
+
+
+# At most this many scripts at once (one per plugin): each holds a web worker thread,
+# and the web service has eight; hanging scripts must not take them all.
+MAX_RUNNING = 2
+_running_lock = threading.Lock()
+_running: set[str] = set()
+
+
+@contextlib.contextmanager
+def running_slot(plugin_id: str) -> Iterator[None]:
+    """Hold one of the ``MAX_RUNNING`` action slots for ``plugin_id``; raise ActionBusy."""
+    with _running_lock:
+        if plugin_id in _running or len(_running) >= MAX_RUNNING:
+            busy = ("an action of this plugin is still running" if plugin_id in _running
+                    else f"{MAX_RUNNING} actions are running already")
+            raise ActionBusy(f"{plugin_id}: {busy}; try again when it has finished")
+        _running.add(plugin_id)
+    try:
+        yield
+    finally:
+        with _running_lock:
+            _running.discard(plugin_id)
 
 
 class ActionTimeout(ActionError):
@@ -134,11 +168,17 @@ def _exchange(proc: subprocess.Popen[bytes], data: bytes, timeout: float,
         sel.register(proc.stdout, selectors.EVENT_READ, out)
         sel.register(proc.stderr, selectors.EVENT_READ, err)
         view = memoryview(data)
+        exited_at: float | None = None
         while sel.get_map():  # bounded: ends at both EOFs, the deadline or the limit
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            if exited_at is None and proc.poll() is not None:
+                exited_at = now  # something it started may hold the pipes open
+            if exited_at is not None and now - exited_at > EXIT_GRACE:
+                break
+            left = deadline - now
             if left <= 0:
                 return bytes(out), bytes(err), "timeout"
-            for key, _ in sel.select(left):
+            for key, _ in sel.select(min(left, POLL_EVERY)):
                 if key.fileobj is proc.stdin:
                     try:
                         sent = os.write(proc.stdin.fileno(), view[:65536])

@@ -26,6 +26,10 @@ SCRIPTS = {
              "import time\ntime.sleep(30)\n",
     "hang": "import os, time\nopen('hang.pid', 'w').write(str(os.getpid()))\ntime.sleep(60)\n",
     "deaf": "print('{\"ignored\": \"stdin\"}')\n",
+    # Answers and exits at once, but leaves a child holding its stdout and stderr open.
+    "leaves-child": "import subprocess, sys\n"
+                    "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+                    "print('{\"status\": \"done\"}', flush=True)\n",
 }
 
 
@@ -159,3 +163,25 @@ def test_an_interpreter_that_cannot_start_is_one_clear_error(actions_web, monkey
     body = answer.get_json()
     assert answer.status_code == 502 and body["error_code"] == "ACTION_FAILED"
     assert "could not be started" in body["message"]
+
+
+def test_a_script_that_exits_is_answered_though_a_child_keeps_its_pipes(actions_web):
+    started = time.monotonic()
+    answer = act(actions_web, "leaves-child")
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["data"] == {"status": "done"}
+    assert time.monotonic() - started < 1.5  # not the 2 s timeout
+
+
+def test_one_action_per_plugin_and_two_in_all_run_at_once(actions_web):
+    from shared.plugin_system import actions
+
+    with actions.running_slot("clock"):
+        busy = act(actions_web, "echo", {})
+        assert busy.status_code == 429
+        assert busy.get_json()["error_code"] == "ACTION_BUSY"
+        assert "still running" in busy.get_json()["message"]
+    with actions.running_slot("weather"), actions.running_slot("news"):
+        full = act(actions_web, "echo", {})
+        assert full.status_code == 429 and "2 actions are running" in full.get_json()["message"]
+    assert act(actions_web, "echo", {}).status_code == 200  # the slots were given back

@@ -31,9 +31,10 @@ def run() -> Reply:
         raise invalid_field("params", "must be a JSON object")
     plugin_dir = Path(services().catalog.record(plugin_id)["path"])
     script = actions.find_action_script(plugin_dir, body.get("action_id"))
-    answer = actions.run_action(
-        plugin_id, plugin_dir, script, params,
-        timeout=current_app.config.get(TIMEOUT_KEY, actions.TIMEOUT_SECONDS),
-        limit=current_app.config.get(OUTPUT_LIMIT_KEY, actions.OUTPUT_LIMIT))
+    with actions.running_slot(plugin_id):
+        answer = actions.run_action(
+            plugin_id, plugin_dir, script, params,
+            timeout=current_app.config.get(TIMEOUT_KEY, actions.TIMEOUT_SECONDS),
+            limit=current_app.config.get(OUTPUT_LIMIT_KEY, actions.OUTPUT_LIMIT))
     message = answer.get("message")
     return ok(answer, message[:500] if isinstance(message, str) else "")
