@@ -180,18 +180,20 @@ class ConfigStore:
             write_secrets = secrets is not None or moved != current
             if write_secrets:
                 secrets_before = self._bytes_or_none(self.paths.secrets_file)
-                atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
-            aside = set_aside(self.paths) if backup else []
-            try:
+            aside: list[Any] = []
+            try:  # whatever fails in here, both files end as they were
+                if write_secrets:
+                    atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
+                aside = set_aside(self.paths) if backup else []
                 taken = make_backup(self.paths, keep=None) if backup else None
                 try:
                     self._write_main(main)
-                except LedpanelError:
+                except Exception:
                     if taken is not None:  # the save failed: it rotates no backup out
                         with contextlib.suppress(OSError):
                             taken.unlink()
                     raise
-            except LedpanelError:
+            except Exception:
                 put_back(aside)
                 if write_secrets:  # one transaction: the secrets go back as they were
                     self._put_secrets_back(secrets_before)

@@ -11,6 +11,7 @@ must be one plain segment that is a regular file there.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import secrets
@@ -161,7 +162,11 @@ class PluginUploads:
             return {}
         if not isinstance(data, dict):
             return {}
-        return {k: v for k, v in data.items() if isinstance(v, dict) and is_plain_segment(k)}
+        # A hand-edited or torn entry without a usable time is dropped, not a 500.
+        return {k: v for k, v in data.items() if isinstance(v, dict) and is_plain_segment(k)
+                and isinstance(v.get("uploaded_at"), int | float)
+                and not isinstance(v.get("uploaded_at"), bool)
+                and math.isfinite(v["uploaded_at"])}
 
     def _save(self, entries: dict[str, dict[str, Any]]) -> None:
         atomic_write_text(self.directory / INDEX_FILE, json.dumps(entries, indent=1))

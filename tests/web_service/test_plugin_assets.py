@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 import requests
 
 from shared.plugin_system.uploads import MAX_FILE_BYTES
@@ -130,3 +131,16 @@ def test_upload_list_delete_and_static_through_the_real_web_daemon(tmp_path, mon
     assert static.content == PNG and static.headers["Content-Type"] == "image/png"
     assert deleted.status_code == 200
     assert not (tmp_path / "assets/plugins/clock/uploads/pic.gif").exists()
+
+
+@pytest.mark.parametrize("entry", [{"name": "a.png"}, {"uploaded_at": "yesterday"},
+                                   {"uploaded_at": True}, {"uploaded_at": None}])
+def test_a_hand_edited_index_entry_is_dropped_not_a_500(web, entry):
+    assert upload(web, [("good.png", PNG)]).status_code == 200
+    (uploads_dir(web) / "a.png").write_bytes(PNG)
+    index_file = uploads_dir(web) / ".index.json"
+    index = json.loads(index_file.read_text())
+    index_file.write_text(json.dumps({**index, "a.png": entry}))
+    answer = web.client.get("/api/v3/plugins/assets/list?plugin_id=clock")
+    assert answer.status_code == 200, answer.get_json()
+    assert [f["name"] for f in answer.get_json()["data"]["files"]] == ["good.png"]

@@ -363,3 +363,21 @@ def test_a_save_that_fails_leaves_both_files_exactly_as_they_were(
         assert store.paths.secrets_file.read_bytes() == secrets_before
     else:
         assert not store.paths.secrets_file.exists()
+
+
+def test_a_save_failing_outside_the_write_still_puts_the_secrets_back(
+        store: ConfigStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shared.config.store as store_module
+
+    store.ensure()
+    store.paths.secrets_file.write_text('{"clock": {"api_key": "old"}}')
+    before = (store.paths.config_file.read_bytes(), store.paths.secrets_file.read_bytes())
+
+    def broken_backups(*_args: Any, **_kwargs: Any) -> None:
+        raise ValueError("time data '20261399' does not match format")
+
+    monkeypatch.setattr(store_module, "make_backup", broken_backups)
+    with pytest.raises(ValueError):
+        store.update(lambda main, secrets: ({**main, "brightness": 7},
+                                            {**secrets, "clock": {"api_key": "new"}}))
+    assert (store.paths.config_file.read_bytes(), store.paths.secrets_file.read_bytes()) == before
