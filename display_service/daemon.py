@@ -203,9 +203,10 @@ def vegas_mode(loop: Any, config: dict[str, Any]) -> Any:
         loop.display, lambda: loop.plugins.instances, config,
         # Plugin failures while collecting ticker content go to the loop's error record.
         on_error=lambda *failure: loop.errors.record(*failure),
-        # Overrun or slow plugins are left out of the ticker like out of the rotation.
+        # Overrun, slow or rested plugins are left out of the ticker as out of the rotation.
         skip=lambda plugin_id: (loop.updates.is_overrun(plugin_id)
-                                or loop.painter.skipped(plugin_id)),
+                                or loop.painter.skipped(plugin_id)
+                                or loop.errors.resting(plugin_id)),
     )
 
 

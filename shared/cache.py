@@ -2,7 +2,7 @@
 
 Entries live in memory and, when the data is JSON-serialisable, in one file per key
 under ``<cache_dir>/plugins/`` (written atomically; never among the bus files), so they
-survive a restart and the web's cache tab can list and clear them. A memory entry is
+survive a restart and can be listed and cleared from outside the process. A memory entry is
 checked against its file on every read: a file removed or rewritten by another process
 is never shadowed by a stale copy in memory. All methods are thread-safe.
 
@@ -155,6 +155,11 @@ class CacheManager:
             self._quota.forget(victim)
             evicted += 1
         if evicted:
+            # Their memory copies go too: an evicted entry must not live on in memory.
+            gone = {k for k, entry in self._memory.items()
+                    if entry[2] is not None and not self._path(k).exists()}
+            for key in gone:
+                del self._memory[key]
             logger.info("%s: evicted %d oldest cache entries to stay within %d bytes",
                         owner, evicted, self.owner_limit_bytes)
         return True

@@ -77,6 +77,9 @@ class _AliasPackage(ModuleType):
     _ledpanel_target: ModuleType | None = None
 
     def __getattr__(self, name: str) -> Any:
+        if name == "__all__":  # ``from src.common import *``: what the target exports
+            target = self._ledpanel_target
+            return list(getattr(target, "__all__", ())) if target is not None else []
         if name.startswith("_"):
             raise AttributeError(name)
         full = f"{self.__name__}.{name}"
@@ -86,7 +89,8 @@ class _AliasPackage(ModuleType):
         if target is not None and hasattr(target, name):
             return getattr(target, name)
         # ImportError, not AttributeError: ``from src.common import X`` then fails
-        # with this message instead of a bare "cannot import name".
+        # with this message instead of a bare "cannot import name". (So a feature test
+        # by ``hasattr`` raises too: plugins import what they use.)
         raise ImportError(not_provided(full), name=full)
 
     def __dir__(self) -> list[str]:

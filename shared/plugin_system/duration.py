@@ -24,6 +24,7 @@ Warning: these hooks run on the render thread between frames; they must return a
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import Any
 
@@ -49,6 +50,7 @@ class DurationMixin:
         ``display_duration``, the manifest default, else 15."""
         for candidate in (
             instance_seconds(getattr(self, "_assigned_duration", None)),
+            instance_seconds(_class_duration(type(self))),
             self.config.get("display_duration"),
             self._manifest_value("default_duration"),
             self.default_duration,
@@ -97,6 +99,12 @@ class DurationMixin:
         getter = getattr(self.plugin_manager, "get_manifest", None)
         manifest = getter(self.plugin_id) if callable(getter) else None
         return manifest.get(key) if isinstance(manifest, dict) else None
+
+
+def _class_duration(cls: type) -> Any:
+    """Return a ``display_duration`` a plugin class sets as a plain class attribute."""
+    value = inspect.getattr_static(cls, "display_duration", None)
+    return None if isinstance(value, property) else value
 
 
 def instance_seconds(value: Any) -> float | None:

@@ -134,3 +134,13 @@ def test_the_calls_plugins_make(tmp_path: Path) -> None:
     assert cache.get("nfl_live_scores", max_age=None) is None
     assert list((tmp_path / "plugins").iterdir()) == []
     assert cache.config_manager is None  # set by the plugin manager that hands it out
+
+
+def test_evicted_entries_leave_memory_too(tmp_path: Path) -> None:
+    cache = CacheManager(tmp_path, owner_limit_bytes=1_000_000)
+    for index in range(200):
+        cache.set(f"k{index}", "x" * 100_000)
+    on_disk = list((tmp_path / "plugins").glob("*.json"))
+    assert 0 < len(on_disk) <= 10
+    assert cache.get_cache_metrics()["memory_entries"] <= len(on_disk) + 1
+    assert cache.get("k0") is None and cache.get("k199") == "x" * 100_000

@@ -113,3 +113,10 @@ def test_a_duration_the_plugin_assigns_comes_first_when_it_is_a_positive_number(
     plugin.display_duration = assigned
     assert plugin.get_display_duration() == expected
     assert plugin.display_duration == expected
+
+
+def test_a_display_duration_class_attribute_counts_too() -> None:
+    class Fixed(Minimal):
+        display_duration = 45
+
+    assert make({"display_duration": 20}, cls=Fixed).get_display_duration() == 45.0

@@ -197,3 +197,13 @@ def test_our_own_code_never_imports_src() -> None:
         cwd=ROOT, capture_output=True, text=True, check=False,
     )
     assert found.stdout == ""
+
+
+def test_a_star_import_from_src_common_gives_what_ours_exports() -> None:
+    import shared.common
+
+    compat.install()
+    namespace: dict = {}
+    exec("from src.common import *", namespace)  # noqa: S102 - the plugin idiom itself
+    assert namespace["ScrollHelper"] is shared.common.ScrollHelper
+    assert set(shared.common.__all__) <= set(namespace)
