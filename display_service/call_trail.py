@@ -40,7 +40,6 @@ class Call:
     where: str
     thread: int  # threading.get_ident() of the calling thread
     started: float  # time.monotonic()
-    since: float  # time.time()
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,6 @@ class CallTrail:
         self._lock = threading.Lock()
         self._calls: dict[int, Call] = {}
         self._tokens = iter(range(1, 1 << 62))
-        self._verdict: dict[str, str] | None = None
         self._verdict_json = b"null"
         self._pid = os.getpid()
         self._segments: dict[tuple[str, str], bytes] = {}
@@ -110,7 +108,7 @@ class CallTrail:
 
     def enter(self, plugin_id: str, where: str) -> object:
         """Note a call starting on this thread; return its token."""
-        call = Call(plugin_id, where, threading.get_ident(), time.monotonic(), time.time())
+        call = Call(plugin_id, where, threading.get_ident(), time.monotonic())
         with self._lock:
             token = next(self._tokens)
             self._calls[token] = call
@@ -129,23 +127,18 @@ class CallTrail:
             found = [c for c in self._calls.values() if c.thread == thread]
         return found[-1] if found else None
 
-    def calls(self) -> list[Call]:
-        """Return the calls in flight, oldest first."""
-        with self._lock:
-            return list(self._calls.values())
-
     def convict(self, plugin_id: str, where: str, reason: str) -> None:
         """Record that this plugin's call is why the process is about to end."""
         with self._lock:
-            self._verdict = {"plugin_id": plugin_id, "where": where, "reason": reason}
-            self._verdict_json = json.dumps(self._verdict).encode()
+            self._verdict_json = json.dumps(
+                {"plugin_id": plugin_id, "where": where, "reason": reason}).encode()
             self._write()
 
     def close(self) -> None:
         """A clean stop: empty the trail, so the next start blames nobody."""
         with self._lock:
             self._calls.clear()
-            self._verdict, self._verdict_json = None, b"null"
+            self._verdict_json = b"null"
             self._write()
             self._map.close()
 
