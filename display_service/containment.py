@@ -4,7 +4,7 @@
   kind (``sys.exit()``, ``KeyboardInterrupt`` too) end the call, not the daemon.
 - ``os._exit()`` in plugin code (a plugin call, or a thread the plugin started) raises
   ``SystemExit`` there instead of ending the process, and a signal the plugin aims at
-  the daemon itself raises ``PermissionError`` (``guard_os_exit``). An ``os._exit``
+  the daemon itself raises ``PermissionError`` (``guard_exits``). An ``os._exit``
   that still happens outside plugin code never exits 0 (systemd must restart us), and
   the trail names the plugin whose code is on the stack, if any.
 - The call trail (``call_trail.py``) remembers the calls in flight, so a process that
@@ -49,7 +49,7 @@ class Containment:
         self.leftover = read_leftover(path)
         self.trail = CallTrail(path)
         boundary.install(self.trail)
-        guard_os_exit(self.trail, owner)
+        guard_exits(self.trail, owner)
         self.watch = HangWatch(self.trail, self._hung, hang_seconds=hang_seconds,
                                notifier=sd_notify.from_env())
         self.watch.start()
@@ -95,7 +95,7 @@ def restart() -> NoReturn:
 _guarded = False
 
 
-def guard_os_exit(trail: CallTrail, owner: Owner | None = None) -> None:
+def guard_exits(trail: CallTrail, owner: Owner | None = None) -> None:
     """Keep plugin code from ending or stopping the process by the calls that bypass
     exceptions: ``os._exit``, a signal to itself (``os.kill``, ``os.killpg``,
     ``signal.raise_signal``, ``signal.pthread_kill``) and ``_thread.interrupt_main``.
