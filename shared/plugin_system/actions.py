@@ -1,12 +1,15 @@
 """A plugin's web-UI actions: find the manifest's script, run it, read its one answer.
 
 The script is plugin code, so it never runs inside a daemon: it runs as a child process
-of the project's Python, from the plugin's directory, in its own process group (a
-timeout kills it and anything it started). ``params`` go in as one JSON object on
-standard input; one JSON object is read from standard output. Output is bounded, the
-script's standard error goes to the log (bounded, plugin id first), and every failure is
-one ``ActionError`` with an error code. The manifest's message fields
-(``success_message``, ``error_message``, ``step1_message``) are never read.
+of the project's Python, from the plugin's directory, below a small launcher
+(``action_launcher.py``) in its own process group. The launcher adopts whatever the
+script starts, even a process that left the session and lost its parent, and kills it
+all when the script exits or the launcher is stopped (timeout, too much output).
+``params`` go in as one JSON object on standard input; one JSON object is read from
+standard output. Output is bounded, the script's standard error goes to the log
+(bounded, plugin id first), and every failure is one ``ActionError`` with an error code.
+The manifest's message fields (``success_message``, ``error_message``,
+``step1_message``) are never read.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ OUTPUT_LIMIT = 1024 * 1024  # bytes of standard output accepted
 POLL_EVERY = 0.1  # how often a running script is checked for having exited
 EXIT_GRACE = 0.5  # output still read after the script exited (its children keep pipes)
 STDERR_LOG_LIMIT = 4096  # bytes of standard error kept for the log
+LAUNCHER = Path(__file__).with_name("action_launcher.py")
+SWEEP_WAIT = 3.0  # seconds the launcher gets to kill what is below it, before SIGKILL
 
 
 class ActionError(LedpanelError):
@@ -126,8 +131,9 @@ def run_action(plugin_id: str, plugin_dir: Path, script: Path, params: dict[str,
     started = time.monotonic()
     try:
         proc = subprocess.Popen(  # noqa: S603 - the interpreter and a contained path only
-            [sys.executable, str(script)], cwd=plugin_dir, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+            [sys.executable, "-I", str(LAUNCHER), str(script)], cwd=plugin_dir,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True)
     except OSError as error:
         raise ActionError(f"{plugin_id}: action script {script.name} could not be started: "
                           f"{error.strerror or error}") from error
@@ -203,7 +209,16 @@ def _exchange(proc: subprocess.Popen[bytes], data: bytes, timeout: float,
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the script and everything it started; close our ends of its pipes."""
+    """Kill the script and everything it started; close our ends of its pipes.
+
+    The launcher, asked first, kills what is below it (escaped processes included);
+    then its process group is killed outright in case the launcher itself is stuck.
+    """
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(SWEEP_WAIT)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     for pipe in (proc.stdin, proc.stdout, proc.stderr):

@@ -14,6 +14,22 @@ import requests
 from tests.daemons import Instance, start_web
 from tests.web_service.conftest import write_plugin
 
+ESCAPE = """import os, sys, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        with open('escaped.pid.tmp', 'w') as out:
+            out.write(str(os.getpid()))
+        os.rename('escaped.pid.tmp', 'escaped.pid')
+        time.sleep(60)
+    os._exit(0)
+os.wait()
+for _ in range(200):
+    if os.path.exists('escaped.pid'):
+        break
+    time.sleep(0.01)
+"""
+
 SCRIPTS = {
     "echo": "import json, os, sys\nparams = json.load(sys.stdin)\n"
             "print(json.dumps({'status': 'success', 'message': 'echoed', 'params': params,"
@@ -30,6 +46,11 @@ SCRIPTS = {
     "leaves-child": "import subprocess, sys\n"
                     "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
                     "print('{\"status\": \"done\"}', flush=True)\n",
+    # Starts a process that leaves the session and whose parent exits at once (a double
+    # fork), so neither the script's process group nor its parent holds it; then either
+    # answers and exits, or hangs past the timeout.
+    "escapes": ESCAPE + "print('{\"status\": \"left one behind\"}', flush=True)\n",
+    "escapes-and-hangs": ESCAPE + "import time\ntime.sleep(60)\n",
 }
 
 
@@ -171,6 +192,26 @@ def test_a_script_that_exits_is_answered_though_a_child_keeps_its_pipes(actions_
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["data"] == {"status": "done"}
     assert time.monotonic() - started < 1.5  # not the 2 s timeout
+
+
+def gone(pid: int) -> bool:
+    """True once ``pid`` no longer runs (a zombie still counts as running)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("action_id, status", [("escapes", 200), ("escapes-and-hangs", 504)])
+def test_a_process_that_left_the_session_is_killed_too(actions_web, action_id, status):
+    answer = act(actions_web, action_id)
+    assert answer.status_code == status, answer.get_json()
+    pid = int((actions_web.plugin_dir / "escaped.pid").read_text())
+    deadline = time.monotonic() + 2
+    while not gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert gone(pid), f"the escaped process {pid} still runs"
 
 
 def test_one_action_per_plugin_and_two_in_all_run_at_once(actions_web):
