@@ -16,8 +16,10 @@ def register_api(app: Flask) -> None:
         errors,
         health,
         index,
+        of_the_day,
         plugin_actions,
         plugin_assets,
+        plugin_calendar,
         plugins,
         safe_mode,
         schedules,
@@ -25,5 +27,6 @@ def register_api(app: Flask) -> None:
     )
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
-                   safe_mode, errors, plugin_actions, plugin_assets):
+                   safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
+                   of_the_day):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)

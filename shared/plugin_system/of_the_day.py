@@ -1,0 +1,160 @@
+"""The of-the-day plugin's data files: ``<plugin folder>/of_the_day/<name>.json``.
+
+The only code that writes or removes there. The community of-the-day plugin reads each
+category's file from that folder and looks up today's entry by the day of the year, so
+a file is kept only when it is a JSON object whose keys are day numbers ``"1"`` to
+``"366"`` and whose values are objects (the plugin reads ``word`` or ``title`` and the
+rest from them). A file name is one plain segment ending in ``.json``; nothing is
+written or removed through a symlink, and the data folder must be a real directory.
+Files are written atomically, re-serialised as UTF-8 JSON the plugin can read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import threading
+from pathlib import Path
+from typing import Any
+
+from shared.errors import AtomicWriteError, NotFoundError, ValidationError
+from shared.jsonfile import atomic_write_text, dumps
+from shared.jsontext import JsonLimitError, parse_strict
+from shared.plugin_system.ids import is_plain_segment
+from shared.plugin_system.uploads import invalid_path
+from shared.regular_file import kind_of
+
+PLUGIN_ID = "of-the-day"  # the community plugin's manifest id
+DATA_DIR = "of_the_day"  # inside the plugin folder, where the plugin reads its files
+SUFFIX = ".json"
+MAX_FILE_BYTES = 1024 * 1024
+MAX_NAME_CHARS = 120
+_lock = threading.Lock()  # one web process writes; a store and a delete do not interleave
+
+
+def check_name(name: object) -> str:
+    """Return ``name`` when it is one plain segment ending in ``.json``; else 400."""
+    if name is None or name == "":
+        raise ValidationError("a file name is required", error_code="INVALID_PATH",
+                              details={"field": "filename"})
+    if not isinstance(name, str):
+        raise ValidationError("a file name must be text", error_code="INVALID_PATH",
+                              details={"field": "filename"})
+    if not is_plain_segment(name) or len(name) > MAX_NAME_CHARS:
+        raise invalid_path(name)
+    if not name.endswith(SUFFIX) or name == SUFFIX:
+        raise ValidationError(f"{name[:200]!r} is not a .json file name",
+                              error_code="UNSUPPORTED_FILE_TYPE",
+                              details={"field": "filename"})
+    return name
+
+
+def parse_data(name: str, data: bytes) -> dict[str, Any]:
+    """Return the day entries of an uploaded file; refuse size, syntax and shape (400/413)."""
+    if len(data) > MAX_FILE_BYTES:
+        raise ValidationError(f"{name[:80]!r} is {len(data)} bytes; at most {MAX_FILE_BYTES}",
+                              error_code="FILE_TOO_LARGE", status=413,
+                              details={"file": name[:200], "limit": MAX_FILE_BYTES})
+    try:
+        value = parse_strict(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as err:
+        raise _bad(name, f"is not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
+                         f"{err.start})") from None
+    except json.JSONDecodeError as err:
+        raise _bad(name, f"is not valid JSON: {err.msg} at line {err.lineno} column "
+                         f"{err.colno}") from None
+    except JsonLimitError as err:
+        raise _bad(name, f"is not valid JSON: {err}") from None
+    if not isinstance(value, dict) or not value:
+        raise _bad(name, 'must be a JSON object of day entries: {"1": {...}, ..., "366": {...}}')
+    for key, entry in value.items():
+        if not (key.isascii() and key.isdigit() and str(int(key)) == key
+                and 1 <= int(key) <= 366):
+            raise _bad(name, f"key {key[:40]!r} is not a day of the year (1 to 366)")
+        if not isinstance(entry, dict):
+            raise _bad(name, f"day {key} is not an object (the plugin reads its "
+                             "word or title from it)")
+    return value
+
+
+class OfTheDayFiles:
+    """One plugin folder's ``of_the_day/`` data files."""
+
+    def __init__(self, plugin_dir: Path, plugin_id: str = PLUGIN_ID) -> None:
+        self.plugin_id = plugin_id
+        self.directory = Path(plugin_dir) / DATA_DIR
+
+    def store(self, checked: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """Write checked ``(name, day entries)`` atomically; return what was stored.
+
+        Every target is checked before any is written, so a refused one stores none.
+        """
+        with _lock:
+            self._check_dir(create=True)
+            modes = {}
+            for name, _ in checked:
+                modes[check_name(name)] = mode = self._mode(name)
+                if mode is not None and not stat.S_ISREG(mode):
+                    raise self._not_regular(name, mode)
+            stored = []
+            for name, days in checked:
+                atomic_write_text(self.directory / name, dumps(days))
+                stored.append(self._describe(name) | {"days": len(days),
+                                                      "replaced": modes[name] is not None})
+        return stored
+
+    def delete(self, name: str) -> dict[str, Any]:
+        """Remove the data file ``name``; 404 when there is none, 400 for a non-file."""
+        name = check_name(name)
+        with _lock:
+            self._check_dir(create=False)
+            mode = self._mode(name)
+            if mode is None:
+                raise NotFoundError(f"{self.plugin_id} has no data file {name!r}",
+                                    error_code="UNKNOWN_DATA_FILE", details={"name": name})
+            if not stat.S_ISREG(mode):
+                raise self._not_regular(name, mode)
+            try:
+                os.unlink(self.directory / name)
+            except OSError as err:
+                raise AtomicWriteError(f"{self.plugin_id}: could not remove {DATA_DIR}/{name}: "
+                                       f"{err.strerror or err}") from err
+        return self._describe(name)
+
+    def _describe(self, name: str) -> dict[str, Any]:
+        return {"name": name, "data_file": f"{DATA_DIR}/{name}",
+                "category": name[:-len(SUFFIX)]}
+
+    def _check_dir(self, *, create: bool) -> None:
+        """Refuse a data folder that is a symlink or no directory (it could point anywhere)."""
+        try:
+            mode = os.lstat(self.directory).st_mode
+        except FileNotFoundError:
+            if create:
+                try:
+                    self.directory.mkdir()
+                except OSError as err:
+                    raise AtomicWriteError(f"{self.plugin_id}: could not create {DATA_DIR}/: "
+                                           f"{err.strerror or err}") from err
+            return
+        if not stat.S_ISDIR(mode):
+            raise ValidationError(f"{self.plugin_id}: {DATA_DIR}/ is {kind_of(mode)}, not a "
+                                  "plain directory", error_code="INVALID_PATH",
+                                  details={"field": "filename"})
+
+    def _mode(self, name: str) -> int | None:
+        try:
+            return os.lstat(self.directory / name).st_mode
+        except FileNotFoundError:
+            return None
+
+    def _not_regular(self, name: str, mode: int) -> ValidationError:
+        return ValidationError(f"{DATA_DIR}/{name} is {kind_of(mode)}, not a regular file; "
+                               "it is left as it is", error_code="INVALID_PATH",
+                               details={"field": "filename"})
+
+
+def _bad(name: str, problem: str) -> ValidationError:
+    return ValidationError(f"{name[:80]!r} {problem}", error_code="INVALID_DATA_FILE",
+                           details={"file": name[:200]})
