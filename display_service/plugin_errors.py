@@ -17,7 +17,10 @@ of the last failure), ``at`` and ``first_at`` (epoch seconds), ``exception`` (th
 class name; None for a failure that is no exception, such as an overrun), ``phases``
 (failures per phase) and ``breaker`` (``breaker.py``: ``state``, ``until``...). While
 a plugin's breaker is open, ``resting()`` says so and the plugin is not called.
-``clear()`` forgets records and breakers; the published snapshot then carries
+``fresh_start()`` closes one plugin's breaker (its record stays): the render loop calls
+it when the plugin's config changed or it was loaded, unloaded or released from safe
+mode, so a fix the user made is tried at once, not after the rest. ``clear()`` forgets
+records and breakers; the published snapshot then carries
 ``CLEARED_KEY`` (not a plugin id: ids never start with a dot) with the request id.
 """
 
@@ -149,6 +152,16 @@ class PluginErrors:
         with self._lock:
             breaker = self._breakers.get(plugin_id)
             return breaker.until if breaker is not None else None
+
+    def fresh_start(self, plugin_id: str) -> None:
+        """Close the plugin's breaker, if open, and reset its rest; keep its record."""
+        with self._lock:
+            breaker = self._breakers.pop(plugin_id, None)
+            if breaker is None:
+                return
+            self.version += 1
+        if breaker.state != CLOSED:
+            logger.info("%s: changed: no longer rested", plugin_id)
 
     def clear(self, plugin_id: str | None, request_id: Any = None) -> None:
         """Forget one plugin's record and breaker (all of them when None)."""

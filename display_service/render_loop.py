@@ -291,6 +291,7 @@ class RenderLoop:
     def _plugins_changed(self, changed: list[str], now: float) -> None:
         self._rebuild(now)
         for plugin_id in changed:
+            self.errors.fresh_start(plugin_id)  # a fix the user made is tried at once
             self.updates.request(plugin_id, now)
         self.live.reset()
         self.publisher.mark_dirty()

@@ -133,3 +133,20 @@ def test_clear_forgets_records_and_breakers_and_says_which_request() -> None:
     errors.clear(None, "req-2")
     assert set(errors.snapshot()) == {CLEARED_KEY}
     assert not errors.resting("b") and errors.count("b") == 0
+
+
+def test_fresh_start_closes_the_breaker_and_keeps_the_record() -> None:
+    clock = Clock()
+    errors = PluginErrors(clock=clock)
+    for _ in range(OPEN_AFTER):
+        errors.record("a", "display", ValueError("x"))
+    assert errors.resting("a")
+    version = errors.version
+    errors.fresh_start("a")
+    assert not errors.resting("a") and errors.version > version
+    snapshot = errors.snapshot()["a"]
+    assert snapshot["count"] == OPEN_AFTER and snapshot["breaker"]["state"] == CLOSED
+    errors.fresh_start("never-failed")  # nothing to close: no change
+    for _ in range(OPEN_AFTER):  # the next opening rests it FIRST_REST again, not double
+        errors.record("a", "display", ValueError("x"))
+    assert errors.rest_until("a") == clock.now + FIRST_REST

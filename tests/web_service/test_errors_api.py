@@ -98,3 +98,20 @@ def test_one_plugin_unknown_ids_clear_all_and_a_display_that_is_down(tmp_path: P
         assert data(url, "/errors/summary")["plugins"] == {}
         status, body = call("POST", url, "/errors/clear", json={})
         assert status == 202 and body["data"]["cleared"] is False
+
+
+def test_a_config_save_for_a_rested_plugin_tries_it_again_at_once(tmp_path: Path) -> None:
+    instance = make_instance(tmp_path, ("failing", FAILING))
+    with running(instance) as (_display, _web, url):
+        wait_until(lambda: data(url, "/errors/summary")["resting"] == ["failing"], timeout=60)
+        rested = data(url, "/errors/plugin/failing")
+        assert rested["breaker"]["state"] == "open"
+        status, body = call("POST", url, "/plugins/config",
+                            json={"plugin_id": "failing", "feed": "a fixed address"})
+        assert status == 200, body
+        # Tried again before its rest would have ended (the fix may have worked).
+        wait_until(lambda: data(url, "/errors/plugin/failing")["count"] > OPEN_AFTER,
+                   timeout=FIRST_REST / 2)
+        again = data(url, "/errors/plugin/failing")
+        assert again["at"] < rested["breaker"]["until"]
+        assert again["first_at"] == rested["first_at"]  # the record (history) is kept
