@@ -1,9 +1,10 @@
 """Plugins written for the existing system run unmodified: eight of them, real daemons.
 
-Each plugin of ``tests/community_plugins`` is copied unchanged into ``plugin-repos/``
-and enabled; the real display daemon (headless) and web daemon run them. Each is
-listed as installed, shown on demand with a frame that is not blank in the preview, the
-web-UI action of one runs, and at the end none has a load error or a recorded failure.
+Each plugin of ``tests/community_plugins`` is copied unchanged into ``plugin-repos/``;
+the real display daemon (headless) and web daemon run them. Each is listed as
+installed (one starts disabled and is switched on through the API), they rotate, each
+is shown on demand with a frame that is not blank in the preview, the web-UI action of
+one runs, and at the end none has a load error or a recorded failure.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.timeout(240)
 SOURCE = Path(__file__).parent / "community_plugins"
 PLUGINS = sorted(p.name for p in SOURCE.iterdir() if (p / "manifest.json").is_file())
 WEATHER = {"temp": 21, "summary": "Sunny"}
+SWITCHED_ON_LATER = "countdown"  # starts disabled; the user enables it through the API
 
 
 class _Weather(BaseHTTPRequestHandler):
@@ -67,7 +69,8 @@ def make_instance(base: Path, weather_url: str) -> Instance:
         shutil.copytree(SOURCE / plugin_id, instance.plugins_dir / plugin_id)
     config = json.loads((ROOT / "config" / "config.template.json").read_text())
     for plugin_id in PLUGINS:
-        config[plugin_id] = {"enabled": True}
+        config[plugin_id] = {"enabled": plugin_id != SWITCHED_ON_LATER}
+        config.setdefault("display_durations", {})[plugin_id] = 2
     config["http-weather"]["api_url"] = weather_url
     config["web-ui-info"] = {"enabled": False}
     instance.write_config(config)
@@ -109,9 +112,21 @@ def test_community_plugins_run_unmodified_with_zero_errors(
         installed = requests.get(f"{url}/api/v3/plugins/installed", timeout=10).json()["data"]
         by_id = {p["id"]: p for p in installed}
         assert set(PLUGINS) <= set(by_id)
+        assert by_id[SWITCHED_ON_LATER]["enabled"] is False
+        answer = requests.post(f"{url}/api/v3/plugins/toggle", json={
+            "plugin_id": SWITCHED_ON_LATER, "enabled": True}, timeout=10)
+        assert answer.status_code == 200, answer.text
         wait_until(lambda: set(PLUGINS) <= set(
             (Bus(instance.cache_dir).read(keys.DISPLAY_STATE) or {}).get("loaded_plugins", [])),
             timeout=30)
+        # They rotate with each other (and each plugin's turn draws something).
+        seen: set[str] = set()
+
+        def rotated() -> bool:
+            seen.add((Bus(instance.cache_dir).read(keys.DISPLAY_STATE) or {}).get("plugin_id"))
+            return len(seen & set(PLUGINS)) >= 3
+
+        wait_until(rotated, timeout=30)
         # The web-UI action runs from the plugin's folder; the plugin shows its result.
         answer = requests.post(f"{url}/api/v3/plugins/action", json={
             "plugin_id": "file-actions", "action_id": "set-message",
