@@ -1,0 +1,338 @@
+"""The of-the-day plugin's JSON data files over the API: upload and delete, and nothing
+outside its ``of_the_day/`` folder is ever read, written or removed."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+import requests
+
+from shared.plugin_system.of_the_day import MAX_FILE_BYTES
+from tests.daemons import Instance, start_web
+from tests.web_service.conftest import write_plugin
+
+UPLOAD = "/api/v3/of-the-day/json/upload"
+DELETE = "/api/v3/of-the-day/json/delete"
+SECRET = "TOP-SECRET-OUTSIDE"
+WORDS = {"1": {"word": "Ephemeral", "definition": "Lasting a very short time"},
+         "2": {"word": "Serendipity", "type": "noun"},
+         "366": {"title": "Leap", "subtitle": "a day more"}}
+KEPT = {"7": {"title": "kept"}}
+
+
+def upload(client, files: list[tuple[str, bytes]], plugin_id: str | None = None,
+           field: str = "file", **kwargs):
+    data: dict = {field: [(io.BytesIO(content), name) for name, content in files]}
+    if plugin_id is not None:
+        data["plugin_id"] = plugin_id
+    return client.post(UPLOAD, data=data, content_type="multipart/form-data", **kwargs)
+
+
+def as_bytes(value: object) -> bytes:
+    return json.dumps(value).encode()
+
+
+@pytest.fixture
+def data_dir(web) -> Path:
+    """The of-the-day plugin's data folder, with one file the plugin already reads."""
+    directory = write_plugin(web.paths.plugins_dir(), "of-the-day") / "of_the_day"
+    directory.mkdir()
+    (directory / "kept.json").write_text(json.dumps(KEPT))
+    return directory
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A directory outside every plugin folder, holding a secret and a victim data file."""
+    directory = tmp_path / "outside"
+    directory.mkdir()
+    (directory / "secret.txt").write_text(SECRET)
+    (directory / "victim.json").write_text(json.dumps({"1": {"word": SECRET}}))
+    return directory
+
+
+def untouched(directory: Path) -> None:
+    assert sorted(p.name for p in directory.iterdir()) == ["secret.txt", "victim.json"]
+    assert (directory / "secret.txt").read_text() == SECRET
+    assert json.loads((directory / "victim.json").read_text()) == {"1": {"word": SECRET}}
+
+
+def stored(data_dir: Path) -> dict[str, object]:
+    return {p.name: json.loads(p.read_text()) for p in sorted(data_dir.iterdir())}
+
+
+def refused(answer, status: int, code: str) -> dict:
+    assert answer.status_code == status, (answer.status_code, answer.get_json())
+    body = answer.get_json()
+    assert body["status"] == "error" and body["error_code"] == code, body
+    assert SECRET not in answer.get_data(as_text=True)
+    return body
+
+
+# --- upload -------------------------------------------------------------------------
+
+def test_upload_stores_the_file_where_the_plugin_reads_it_and_says_what_it_stored(web,
+                                                                                  data_dir):
+    answer = upload(web.client, [("word_of_the_day.json", as_bytes(WORDS))])
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["data"] == {"plugin_id": "of-the-day", "files": [{
+        "name": "word_of_the_day.json", "data_file": "of_the_day/word_of_the_day.json",
+        "category": "word_of_the_day", "days": 3, "replaced": False}]}
+    assert stored(data_dir) == {"kept.json": KEPT, "word_of_the_day.json": WORDS}
+    assert not [p for p in data_dir.iterdir() if p.name.startswith(".")]  # no temp file left
+
+
+def test_a_second_upload_replaces_the_file_and_a_bom_is_accepted(web, data_dir):
+    upload(web.client, [("kept.json", b"\xef\xbb\xbf" + as_bytes(WORDS))])
+    assert stored(data_dir)["kept.json"] == WORDS
+    # written back without the BOM: the plugin opens its files as plain UTF-8
+    assert (data_dir / "kept.json").read_bytes()[:1] == b"{"
+    answer = upload(web.client, [("kept.json", as_bytes(KEPT))], field="files")
+    assert answer.get_json()["data"]["files"][0]["replaced"] is True
+    assert stored(data_dir)["kept.json"] == KEPT
+
+
+def test_several_files_are_all_checked_before_any_is_stored(web, data_dir):
+    answer = upload(web.client, [("a.json", as_bytes(WORDS)), ("b.json", b"{nope")])
+    refused(answer, 400, "INVALID_DATA_FILE")
+    assert stored(data_dir) == {"kept.json": KEPT}
+    both = upload(web.client, [("a.json", as_bytes(WORDS)), ("b.json", as_bytes(KEPT))])
+    assert [f["name"] for f in both.get_json()["data"]["files"]] == ["a.json", "b.json"]
+
+
+def test_the_data_folder_is_created_when_the_plugin_has_none(web):
+    plugin_dir = write_plugin(web.paths.plugins_dir(), "of-the-day")
+    assert upload(web.client, [("w.json", as_bytes(WORDS))]).status_code == 200
+    assert json.loads((plugin_dir / "of_the_day" / "w.json").read_text()) == WORDS
+
+
+@pytest.mark.parametrize(("content", "said"), [
+    (b"{nope", "is not valid JSON: Expecting property name"),
+    (b"\xff\xfe{}", "is not UTF-8 text"),
+    (b'{"1": {"word": NaN}}', "NaN is not a JSON number"),
+    (b"[" * 100 + b"]" * 100, "nested deeper than 64 levels"),
+    (b'[{"word": "x"}]', "must be a JSON object of day entries"),
+    (b"{}", "must be a JSON object of day entries"),
+    (b'"text"', "must be a JSON object of day entries"),
+    (b'{"0": {}}', "key '0' is not a day of the year"),
+    (b'{"367": {}}', "key '367' is not a day of the year"),
+    (b'{"01": {}}', "key '01' is not a day of the year"),
+    (b'{"2025-10-11": {}}', "key '2025-10-11' is not a day of the year"),
+    (b'{"\xd9\xa1": {}}', "is not a day of the year"),  # an Arabic-Indic digit one
+    (b'{"5": "a word"}', "day 5 is not an object"),
+])
+def test_garbage_or_the_wrong_shape_is_refused_and_nothing_is_stored(web, data_dir,
+                                                                     content, said):
+    body = refused(upload(web.client, [("new.json", content)]), 400, "INVALID_DATA_FILE")
+    assert said in body["message"] and body["details"]["file"] == "new.json"
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+@pytest.mark.parametrize("name", ["words.txt", "words.json.txt", "words", ".json",
+                                  "words.JSON"])
+def test_a_file_that_is_not_named_json_is_refused(web, data_dir, name):
+    refused(upload(web.client, [(name, as_bytes(WORDS))]), 400, "UNSUPPORTED_FILE_TYPE"
+            if name != ".json" else "INVALID_PATH")
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+def test_a_file_over_one_mib_is_refused(web, data_dir):
+    big = as_bytes({"1": {"word": "x" * MAX_FILE_BYTES}})
+    body = refused(upload(web.client, [("big.json", big)]), 413, "FILE_TOO_LARGE")
+    assert body["details"]["limit"] == MAX_FILE_BYTES
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+def test_an_upload_without_a_file_is_refused(web, data_dir):
+    answer = web.client.post(UPLOAD, data={"plugin_id": "of-the-day"},
+                             content_type="multipart/form-data")
+    refused(answer, 400, "NO_FILES")
+
+
+def test_a_missing_plugin_is_a_404_envelope_on_both_routes(web):
+    body = refused(upload(web.client, [("w.json", as_bytes(WORDS))]), 404, "UNKNOWN_PLUGIN")
+    assert "of-the-day" in body["message"] and "not installed" in body["message"]
+    refused(web.client.post(DELETE, json={"filename": "w.json"}), 404, "UNKNOWN_PLUGIN")
+    refused(upload(web.client, [("w.json", as_bytes(WORDS))], plugin_id="gone"), 404,
+            "UNKNOWN_PLUGIN")
+
+
+def test_a_fork_of_the_plugin_is_named_by_plugin_id(web, data_dir):
+    other = write_plugin(web.paths.plugins_dir(), "verse-of-the-day")
+    answer = upload(web.client, [("v.json", as_bytes(WORDS))], plugin_id="verse-of-the-day")
+    assert answer.get_json()["data"]["plugin_id"] == "verse-of-the-day"
+    assert json.loads((other / "of_the_day" / "v.json").read_text()) == WORDS
+    deleted = web.client.delete(DELETE, query_string={"plugin_id": "verse-of-the-day",
+                                                      "filename": "v.json"})
+    assert deleted.status_code == 200 and not (other / "of_the_day" / "v.json").exists()
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+# --- delete -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("send", [
+    lambda c: c.post(DELETE, json={"filename": "kept.json"}),
+    lambda c: c.post(DELETE, json={"name": "kept.json"}),
+    lambda c: c.post(DELETE, json={"file_id": "kept"}),  # the existing system's widget
+    lambda c: c.post(DELETE, data={"filename": "kept.json"}),
+    lambda c: c.delete(DELETE, query_string={"filename": "kept.json"}),
+    lambda c: c.delete(DELETE, json={"filename": "kept.json", "plugin_id": "of-the-day"}),
+])
+def test_delete_removes_the_file_by_any_accepted_field_and_method(web, data_dir, send):
+    answer = send(web.client)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["data"] == {"plugin_id": "of-the-day", "deleted": {
+        "name": "kept.json", "data_file": "of_the_day/kept.json", "category": "kept"}}
+    assert stored(data_dir) == {}
+
+
+def test_deleting_a_file_that_is_not_there_is_a_404(web, data_dir):
+    refused(web.client.post(DELETE, json={"filename": "absent.json"}), 404,
+            "UNKNOWN_DATA_FILE")
+    (data_dir / "kept.json").unlink()
+    data_dir.rmdir()
+    refused(web.client.post(DELETE, json={"filename": "kept.json"}), 404, "UNKNOWN_DATA_FILE")
+
+
+def test_delete_needs_a_file_name(web, data_dir):
+    for body in ({}, {"filename": ""}, {"filename": None}, {"filename": 5},
+                 {"filename": ["kept.json"]}):
+        refused(web.client.post(DELETE, json=body), 400, "INVALID_PATH")
+    refused(web.client.post(DELETE), 400, "INVALID_PATH")
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+# --- path safety --------------------------------------------------------------------
+
+BAD_NAMES = ["..", ".", "../victim.json", "../../outside/victim.json", "/OUTSIDE/victim.json",
+             "a/../../victim.json", "..\\victim.json", "victim.json\x00", "x\x00/../v.json",
+             ".hidden.json", "..%2Fvictim.json"]
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_an_uploaded_file_name_that_is_not_one_plain_name_is_refused(web, data_dir, outside,
+                                                                     name):
+    name = name.replace("/OUTSIDE", str(outside))
+    refused(upload(web.client, [(name, as_bytes(WORDS))]), 400, "INVALID_PATH")
+    assert stored(data_dir) == {"kept.json": KEPT}
+    untouched(outside)
+    assert not (data_dir.parent / "victim.json").exists()
+
+
+def test_an_encoded_name_in_a_body_is_not_decoded_and_stays_inside(web, data_dir, outside):
+    name = "%2e%2e%2f%2e%2e%2fvictim.json"  # bodies are not URL-decoded: one plain name
+    assert upload(web.client, [(name, as_bytes(WORDS))]).status_code == 200
+    assert stored(data_dir) == {name: WORDS, "kept.json": KEPT}
+    assert web.client.post(DELETE, json={"filename": name}).status_code == 200
+    assert stored(data_dir) == {"kept.json": KEPT}
+    untouched(outside)
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_delete_refuses_every_name_that_is_not_one_plain_name(web, data_dir, outside, name):
+    (data_dir.parent / "victim.json").write_text("{}")  # one level up, in the plugin
+    name = name.replace("/OUTSIDE", str(outside))
+    answers = [web.client.post(DELETE, json={"filename": name}),
+               web.client.post(DELETE, json={"file_id": name.removesuffix(".json")}),
+               web.client.delete(DELETE, query_string={"name": name})]
+    for answer in answers:
+        assert answer.status_code in (400, 404), answer.get_json()
+        assert answer.get_json()["error_code"] in ("INVALID_PATH", "UNKNOWN_DATA_FILE")
+    untouched(outside)
+    assert (data_dir.parent / "victim.json").exists()
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+@pytest.mark.parametrize("query", ["filename=..%2Fvictim.json",
+                                   "filename=%2e%2e%2f%2e%2e%2foutside%2fvictim.json",
+                                   "filename=%2Ftmp%2Fvictim.json", "filename=%2e%2e",
+                                   "filename=kept.json%00", "plugin_id=%2e%2e&filename=x.json",
+                                   "plugin_id=..%2Fof-the-day&filename=kept.json"])
+def test_url_encoded_names_in_the_query_are_decoded_and_refused(web, data_dir, outside,
+                                                                query):
+    answer = web.client.delete(f"{DELETE}?{query}")
+    assert answer.status_code == 400, answer.get_json()
+    assert answer.get_json()["error_code"] in ("INVALID_PATH", "INVALID_PLUGIN_ID")
+    untouched(outside)
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+@pytest.mark.parametrize("plugin_id", ["..", ".", "../of-the-day", "of-the-day/..", "/etc",
+                                       "of-the-day\x00", "a\\b", ".hidden"])
+def test_a_plugin_id_that_is_not_one_plain_name_is_refused(web, data_dir, outside,
+                                                           plugin_id):
+    answers = [upload(web.client, [("w.json", as_bytes(WORDS))], plugin_id=plugin_id),
+               web.client.post(DELETE, json={"plugin_id": plugin_id, "filename": "kept.json"}),
+               web.client.delete(DELETE, query_string={"plugin_id": plugin_id,
+                                                       "filename": "kept.json"})]
+    for answer in answers:
+        refused(answer, 400, "INVALID_PLUGIN_ID")
+    untouched(outside)
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+def test_a_symlink_in_the_data_folder_is_never_followed(web, data_dir, outside):
+    (data_dir / "victim.json").symlink_to(outside / "victim.json")
+    (data_dir / "secret.json").symlink_to(outside / "secret.txt")
+    refused(upload(web.client, [("victim.json", as_bytes(WORDS))]), 400, "INVALID_PATH")
+    for name in ("victim.json", "secret.json"):
+        body = refused(web.client.post(DELETE, json={"filename": name}), 400, "INVALID_PATH")
+        assert "a symlink" in body["message"]
+    untouched(outside)
+    assert (data_dir / "victim.json").is_symlink() and (data_dir / "secret.json").is_symlink()
+
+
+def test_a_data_folder_that_is_a_symlink_out_is_refused(web, outside):
+    plugin_dir = write_plugin(web.paths.plugins_dir(), "of-the-day")
+    (plugin_dir / "of_the_day").symlink_to(outside)
+    refused(upload(web.client, [("new.json", as_bytes(WORDS))]), 400, "INVALID_PATH")
+    refused(web.client.post(DELETE, json={"filename": "victim.json"}), 400, "INVALID_PATH")
+    refused(web.client.delete(DELETE, query_string={"file_id": "victim"}), 400, "INVALID_PATH")
+    untouched(outside)
+
+
+def test_a_directory_in_place_of_a_file_is_left_alone(web, data_dir):
+    (data_dir / "dir.json").mkdir()
+    refused(upload(web.client, [("dir.json", as_bytes(WORDS))]), 400, "INVALID_PATH")
+    refused(web.client.post(DELETE, json={"filename": "dir.json"}), 400, "INVALID_PATH")
+    assert (data_dir / "dir.json").is_dir()
+
+
+# --- guards and the real daemon -----------------------------------------------------
+
+def test_a_page_on_another_site_can_neither_upload_nor_delete(web, data_dir):
+    evil = {"Origin": "http://evil.example"}
+    refused(upload(web.client, [("w.json", as_bytes(WORDS))], headers=evil), 403,
+            "CROSS_SITE_REFUSED")
+    refused(web.client.post(DELETE, json={"filename": "kept.json"}, headers=evil), 403,
+            "CROSS_SITE_REFUSED")
+    refused(web.client.delete(f"{DELETE}?filename=kept.json", headers=evil), 403,
+            "CROSS_SITE_REFUSED")
+    assert stored(data_dir) == {"kept.json": KEPT}
+
+
+def test_upload_and_delete_over_real_http(tmp_path, outside):
+    instance = Instance(tmp_path)
+    data_dir = write_plugin(instance.plugins_dir, "of-the-day") / "of_the_day"
+    daemon, url = start_web(instance)
+    try:
+        put = requests.post(f"{url}{UPLOAD}", timeout=10,
+                            files={"file": ("words.json", as_bytes(WORDS))})
+        escape = requests.post(f"{url}{UPLOAD}", timeout=10,
+                               files={"file": ("../../outside/victim.json", b"{}")})
+        encoded = requests.delete(f"{url}{DELETE}?filename=..%2F..%2Foutside%2Fvictim.json",
+                                  timeout=10)
+        gone = requests.delete(f"{url}{DELETE}?filename=words.json", timeout=10)
+        again = requests.delete(f"{url}{DELETE}?filename=words.json", timeout=10)
+    finally:
+        daemon.stop()
+    assert put.status_code == 200, put.text
+    assert put.json()["data"]["files"][0]["data_file"] == "of_the_day/words.json"
+    assert escape.status_code == 400 and escape.json()["error_code"] == "INVALID_PATH"
+    assert encoded.status_code == 400 and encoded.json()["error_code"] == "INVALID_PATH"
+    assert gone.status_code == 200 and again.status_code == 404
+    assert list(data_dir.iterdir()) == []
+    untouched(outside)
