@@ -34,7 +34,7 @@ def _files(plugin_id: object) -> of_the_day.OfTheDayFiles:
 @bp.post("/of-the-day/json/upload")
 def upload() -> Reply:
     """Store uploaded JSON data files in the of-the-day plugin's of_the_day/ folder."""
-    files = _files(request.form.get("plugin_id") or request.args.get("plugin_id"))
+    files = _files(request.form.get("plugin_id", request.args.get("plugin_id")))
     uploaded = request.files.getlist("file") + request.files.getlist("files")
     if not uploaded:
         raise ValidationError("no file in the upload (multipart field 'file')",
