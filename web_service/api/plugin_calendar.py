@@ -1,8 +1,9 @@
 """GET /calendar/list-calendars: a calendar plugin's calendars, from its own action script.
 
 The web never imports plugin code: the plugin declares a ``list-calendars`` web-UI
-action (docs/PLUGINS.md, "Calendar lists") and it runs as a child process, exactly as
-POST /plugins/action runs it, within the same time, output and concurrency limits.
+action (docs/PLUGINS.md, "Calendar lists and of-the-day data files") and it runs as a
+child process, exactly as POST /plugins/action runs it, within the same time, output
+and concurrency limits.
 """
 
 from __future__ import annotations
