@@ -92,7 +92,7 @@ class LogoDownloader:
     def __init__(self, request_timeout: float = 30, retry_attempts: int = 3) -> None:
         # retry_attempts is accepted for compatibility: a retry would hold the render
         # thread, and a failed logo is retried later instead.
-        self.request_timeout = min(float(request_timeout), MAX_TIMEOUT)
+        self.request_timeout = max(0.5, min(float(request_timeout), MAX_TIMEOUT))
         self.retry_attempts = retry_attempts
         self.session = requests.Session()
         self.headers = {"Accept": "image/png,image/*;q=0.8,application/json;q=0.5"}
@@ -238,10 +238,12 @@ def download_missing_logo(league: str, team_id: str, team_abbreviation: str,
     downloader = LogoDownloader()
     if not downloader.ensure_logo_directory(target.parent):
         return _failed(key, False)
-    if logo_url:
-        ok = downloader.download_logo(logo_url, target, team_abbreviation)
-    else:
-        ok = downloader.download_missing_logo_for_team(league, team_id, team_abbreviation, target)
+    with downloader.session:
+        if logo_url:
+            ok = downloader.download_logo(logo_url, target, team_abbreviation)
+        else:
+            ok = downloader.download_missing_logo_for_team(league, team_id, team_abbreviation,
+                                                           target)
     if ok:
         return True
     if create_placeholder:
