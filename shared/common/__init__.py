@@ -1,12 +1,114 @@
-"""The blessed helpers plugins may import: scrolling (and, as they land, more).
+"""The blessed helpers plugins may import (community plugins reach them as ``src.common``).
 
-- ``ScrollHelper`` (``shared.common.scroll_helper``): a scrolling strip of text or images.
-- ``scroll_config.configure()`` (``shared.common.scroll_config``): a crisp speed, as a
-  whole-pixel step per presented frame plus the display manager's frame hold.
+- ``ScrollHelper`` (``scroll_helper``): a scrolling strip of text or images.
+- ``scroll_config.configure()`` (``scroll_config``): a crisp speed, as a whole-pixel
+  step per presented frame plus the display manager's frame hold.
+- ``LogoHelper`` (``logo_helper``): logos loaded, shrunk to a box and cached.
+- ``TextHelper`` (``text_helper``): fonts by file name, outlined text, measuring.
+- ``APIHelper`` (``api_helper``): JSON over HTTP with bounded retries and caching.
+- The adaptive layout (``adaptive_layout``): ``Region``, font ladders,
+  ``LayoutContext``, ``scoreboard_regions``, ``media_row``, ``fit_image``.
+
+The scroll pieces load with the package; the others on first use (``APIHelper``
+imports ``requests``, which a plugin that only scrolls should not pay for).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from shared.common import scroll_config
 from shared.common.scroll_config import ScrollConfig, configure
 from shared.common.scroll_helper import ScrollHelper
 
-__all__ = ["ScrollConfig", "ScrollHelper", "configure", "scroll_config"]
+if TYPE_CHECKING:
+    from shared.common.adaptive_layout import (
+        LADDER_ARCADE,
+        LADDER_GRID,
+        RESAMPLE_LANCZOS,
+        RESAMPLE_NEAREST,
+        FitResult,
+        FontLadder,
+        FontStep,
+        ImageFitResult,
+        LayoutContext,
+        MediaRow,
+        Region,
+        ScoreboardRegions,
+        draw_fitted_image,
+        draw_fitted_text,
+        fit_image,
+        media_row,
+        scoreboard_regions,
+    )
+    from shared.common.api_helper import APIHelper
+    from shared.common.logo_helper import LogoHelper
+    from shared.common.text_helper import TextHelper
+
+_ADAPTIVE = [
+    "FitResult",
+    "FontLadder",
+    "FontStep",
+    "ImageFitResult",
+    "LADDER_ARCADE",
+    "LADDER_GRID",
+    "LayoutContext",
+    "MediaRow",
+    "RESAMPLE_LANCZOS",
+    "RESAMPLE_NEAREST",
+    "Region",
+    "ScoreboardRegions",
+    "draw_fitted_image",
+    "draw_fitted_text",
+    "fit_image",
+    "media_row",
+    "scoreboard_regions",
+]
+# Name -> the module that defines it, imported when the name is first asked for.
+_LAZY: dict[str, str] = {
+    "APIHelper": "shared.common.api_helper",
+    "LogoHelper": "shared.common.logo_helper",
+    "TextHelper": "shared.common.text_helper",
+    **dict.fromkeys(_ADAPTIVE, "shared.common.adaptive_layout"),
+}
+
+__all__ = [
+    "APIHelper",
+    "FitResult",
+    "FontLadder",
+    "FontStep",
+    "ImageFitResult",
+    "LADDER_ARCADE",
+    "LADDER_GRID",
+    "LayoutContext",
+    "LogoHelper",
+    "MediaRow",
+    "RESAMPLE_LANCZOS",
+    "RESAMPLE_NEAREST",
+    "Region",
+    "ScoreboardRegions",
+    "ScrollConfig",
+    "ScrollHelper",
+    "TextHelper",
+    "configure",
+    "draw_fitted_image",
+    "draw_fitted_text",
+    "fit_image",
+    "media_row",
+    "scoreboard_regions",
+    "scroll_config",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -11,7 +11,9 @@ like. One finder on ``sys.meta_path`` (installed once by the plugin loader,
   aliased sub-modules;
 - any other ``src.*`` name fails: ``import src.x`` with ModuleNotFoundError and
   ``from src.common import X`` with ImportError, the message naming the module, the
-  plugin importing it, and that ledpanel does not provide it.
+  plugin importing it, and that ledpanel does not provide it; ``hasattr(src.common,
+  "X")`` is False (a missing attribute otherwise raises ``NotProvided``, an
+  AttributeError with the same message).
 
 No ``src/`` folder exists and no ``sys.path`` entry is added. Our own code never
 imports ``src`` (the loader never lets a plugin's own file shadow it either).
@@ -27,7 +29,7 @@ import importlib.util
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any
 
 from shared.plugin_system.boundary import current_plugin
@@ -41,6 +43,10 @@ ALIASES: dict[str, str | None] = {
     "src.plugin_system.plugin_manager": "shared.plugin_system.manager",
     "src.common": "shared.common",
     "src.common.scroll_helper": "shared.common.scroll_helper",
+    "src.common.logo_helper": "shared.common.logo_helper",
+    "src.common.text_helper": "shared.common.text_helper",
+    "src.common.api_helper": "shared.common.api_helper",
+    "src.adaptive_layout": "shared.common.adaptive_layout",
     "src.cache_manager": "shared.cache",
     "src.config_manager": "shared.plugin_system.config_manager",
     "src.display_manager": "display_service.display_manager",
@@ -71,6 +77,29 @@ def importing(plugin_id: str) -> Iterator[None]:
         _importing.plugin = previous
 
 
+class NotProvided(AttributeError):
+    """A name an alias package does not lend out: ``hasattr`` answers False for it."""
+
+
+# ``from pkg import X`` asks for X through this importlib function before anything else.
+_FROM_IMPORT = getattr(importlib._bootstrap, "_handle_fromlist", None)
+
+
+def _missing(full: str, caller: FrameType) -> Exception:
+    """Return the error for a missing ``src`` attribute, fitting what asked for it.
+
+    No class can be both AttributeError and ImportError (CPython refuses the pair:
+    their instance layouts conflict), so the caller decides. A ``from`` import gets
+    ImportError: given an AttributeError, CPython would swallow the finder's message
+    and say only "cannot import name 'X' from 'src.common' (unknown location)".
+    Anything else (``hasattr``, ``getattr`` with a default) gets ``NotProvided``.
+    """
+    message = not_provided(full)
+    if _FROM_IMPORT is not None and caller.f_code is getattr(_FROM_IMPORT, "__code__", None):
+        return ImportError(message, name=full)
+    return NotProvided(message, name=full.rpartition(".")[2])
+
+
 class _AliasPackage(ModuleType):
     """A ``src`` package: its target's attributes and its aliased sub-modules."""
 
@@ -88,10 +117,7 @@ class _AliasPackage(ModuleType):
         target = self._ledpanel_target
         if target is not None and hasattr(target, name):
             return getattr(target, name)
-        # ImportError, not AttributeError: ``from src.common import X`` then fails
-        # with this message instead of a bare "cannot import name". (So a feature test
-        # by ``hasattr`` raises too: plugins import what they use.)
-        raise ImportError(not_provided(full), name=full)
+        raise _missing(full, sys._getframe(1))
 
     def __dir__(self) -> list[str]:
         own = [n.rpartition(".")[2] for n in ALIASES if n.rpartition(".")[0] == self.__name__]

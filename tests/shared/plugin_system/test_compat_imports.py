@@ -95,8 +95,8 @@ def test_an_unknown_src_module_names_the_module_and_the_plugin() -> None:
 
 def test_an_unknown_name_from_an_alias_package_is_an_import_error_naming_it() -> None:
     with compat.importing("news"), pytest.raises(ImportError) as caught:
-        exec("from src.common import LogoHelper", {})
-    assert "src.common.LogoHelper" in str(caught.value)
+        exec("from src.common import GameHelper", {})
+    assert "src.common.GameHelper" in str(caught.value)
     assert "'news'" in str(caught.value) and "not provided by ledpanel" in str(caught.value)
 
 
@@ -118,13 +118,13 @@ def test_two_plugins_importing_src_each_load_with_our_classes(
 def test_a_plugin_importing_an_unprovided_src_name_fails_naming_it(
     plugins_dir: Path, make_plugin: MakePlugin
 ) -> None:
-    code = "from src.common import TextHelper\n" + COMMUNITY.format(name="Scroller")
+    code = "from src.common import GameHelper\n" + COMMUNITY.format(name="Scroller")
     directory = make_plugin(plugins_dir, "scroller", class_name="Scroller", code=code)
     with pytest.raises(PluginError) as caught:
         load_plugin_class(read_plugin(directory))
     message = str(caught.value)
     assert message.startswith("scroller: importing manager.py failed: ImportError")
-    assert "plugin 'scroller' imports src.common.TextHelper" in message
+    assert "plugin 'scroller' imports src.common.GameHelper" in message
     assert "not provided by ledpanel" in message
 
 
