@@ -6,12 +6,13 @@ file opened with Pillow, converted to RGBA and shrunk (never enlarged) to fit th
 given box, by default one and a half times the panel; a missing or unreadable logo
 answers None with a log line. Loaded logos are kept in an LRU of ``cache_size``.
 
-Paths stay where they were meant to: a path with a ``..`` part is refused, and with
-``logo_dir`` given every path must resolve inside that folder and a bare team name is
-reduced to one plain file name there, so ``load_logo("../../etc/x")`` reads nothing
-outside it. Downloads (``load_logo_with_download``) go only to such a path, are
-size-limited, checked to be images, written atomically, and a failing URL is not
-retried for five minutes.
+Paths stay where they were meant to: a path with a ``..`` part is refused, as is one
+built from a team name holding ``/`` or ``..`` (``base / f"{abbr}.png"`` with an
+abbreviation from a feed); with ``logo_dir`` given every path must resolve inside
+that folder and a bare team name is reduced to one plain file name there, so
+``load_logo("../../etc/x")`` reads nothing outside it. Downloads
+(``load_logo_with_download``) go only to such a path, are size-limited, checked to be
+images, written atomically, and a failing URL is not retried for five minutes.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ def safe_logo_name(team_abbr: str) -> str | None:
     """Return ``team_abbr`` as one plain file-name stem, or None when nothing is left."""
     name = _UNSAFE.sub("_", str(team_abbr).strip())
     return None if name in ("", ".", "..") else name
+
+
+def _carries_path(name: str) -> bool:
+    """Return True when a team name could steer a path built from it (``/``, ``..``)."""
+    return any(part in name for part in ("/", "\\", "..", "\0"))
 
 
 class LogoHelper:
@@ -178,6 +184,10 @@ class LogoHelper:
                                     "look in", team_abbr)
                 return None
             return self.logo_dir / f"{name}.png"
+        name = str(team_abbr)
+        if _carries_path(name) and name in str(logo_path):
+            self.logger.warning("logo %r: refused: the team name carries a path", name)
+            return None
         path = Path(logo_path)
         if ".." in path.parts:
             self.logger.warning("logo %r: refused path %s: it climbs out with '..'",

@@ -98,6 +98,18 @@ def test_a_path_climbing_out_with_dots_is_refused(tmp_path: Path, logos: Path,
     assert "refused" in caplog.text
 
 
+def test_a_path_built_from_a_team_name_holding_a_path_is_refused(
+    tmp_path: Path, logos: Path
+) -> None:
+    outside = write_png(tmp_path / "elsewhere" / "x.png")
+    helper = LogoHelper(64, 32)
+    name = str(outside.with_suffix(""))  # "/tmp/.../elsewhere/x", as a feed might send
+    assert logos / f"{name}.png" == outside  # joining an absolute name leaves the folder
+    assert helper.load_logo(name, logos / f"{name}.png") is None
+    write_png(logos / "BRK_B.png")
+    assert helper.load_logo("BRK/B", logos / "BRK_B.png") is not None  # a name, not a path
+
+
 def test_with_a_logo_dir_nothing_outside_it_is_read(tmp_path: Path, logos: Path) -> None:
     outside = write_png(tmp_path / "outside.png")
     (logos / "LINK.png").symlink_to(outside)
