@@ -24,7 +24,7 @@ between two threads at worst loads the same font twice.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -68,12 +68,16 @@ class FontManager:
 
     def __init__(
         self,
-        font_dirs: Iterable[Path | str] | None = None,
+        font_dirs: Iterable[Path | str] | Mapping[str, Any] | None = None,
         *,
         default_family: str = DEFAULT_FAMILY,
         default_size: int = DEFAULT_SIZE,
     ) -> None:
-        dirs = [SHIPPED_FONTS_DIR] if font_dirs is None else [Path(d) for d in font_dirs]
+        # A mapping is the existing system's ``FontManager(config)`` (community plugins
+        # call ``FontManager({})``): it names no folders, so the shipped fonts serve.
+        dirs = [SHIPPED_FONTS_DIR]
+        if font_dirs is not None and not isinstance(font_dirs, Mapping):
+            dirs = [Path(d) for d in font_dirs]
         self.font_dirs: list[Path] = dirs
         self.default_family = default_family
         self.default_size = default_size

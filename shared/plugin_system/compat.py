@@ -51,6 +51,8 @@ ALIASES: dict[str, str | None] = {
     "src.config_manager": "shared.plugin_system.config_manager",
     "src.display_manager": "display_service.display_manager",
     "src.font_manager": "shared.fonts.manager",
+    "src.logo_downloader": "shared.logo_downloader",
+    "src.background_data_service": "shared.background_data",
 }
 PACKAGES = frozenset(n for n in ALIASES if any(o.startswith(n + ".") for o in ALIASES))
 _importing = threading.local()

@@ -253,8 +253,8 @@ def test_shutdown_cancels_waiting_requests_and_ends_the_workers(
 
 def test_community_import_names_resolve_to_these_modules(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(compat.ALIASES, "src.background_data_service", "shared.background_data")
-    monkeypatch.setitem(compat.ALIASES, "src.logo_downloader", "shared.logo_downloader")
+    assert compat.ALIASES["src.background_data_service"] == "shared.background_data"
+    assert compat.ALIASES["src.logo_downloader"] == "shared.logo_downloader"
     for name in ("src.background_data_service", "src.logo_downloader"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     compat.install()

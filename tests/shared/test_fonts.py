@@ -153,3 +153,10 @@ def test_measure_text_and_height(fonts: FontManager) -> None:
     assert fonts.get_font_height(fonts.get_font("5x7", 7)) == 7
     assert fonts.resolve_font("clock.time", "5x8", 8).size == 8
     assert fonts.get_size_tokens()["md"] == 10
+
+
+@pytest.mark.parametrize("config", [{}, {"display": {"hardware": {"rows": 32}}}])
+def test_a_config_dict_as_in_the_existing_system_gives_the_shipped_fonts(config: dict) -> None:
+    fonts = FontManager(config)  # community plugins call FontManager({})
+    assert fonts.font_dirs == [SHIPPED_FONTS_DIR]
+    assert set(fonts.catalog()) == set(FontManager().catalog()) != set()
