@@ -1,15 +1,16 @@
-"""Display daemon figures with the eight community-style plugins enabled (headless).
+"""Display daemon figures with the nine community-style plugins enabled (headless).
 
 Targets (issue 8): start to first plugin frame < 0.5 s; resident memory < 60 MB; idle
 rotation CPU below the existing system's on the same rotation; plugin load time per
 plugin (the ``src.*`` import hook included) p95 < 20 ms.
 
-The plugins are ``tests/community_plugins``, copied unchanged; ``http-weather`` calls
-a loopback server. "Idle" is the rotation running with no viewer and no request, over
-``--seconds`` after a 10 s settle; the rotation includes a scrolling ticker, which
-draws at the panel's frame rate while it is shown. Load time is measured in this
-process: each plugin's entry point imported afresh (its package unloaded first) and
-its class constructed on a headless display manager, ``--loads`` times per plugin.
+The plugins are ``tests/community_plugins``, copied unchanged; ``http-weather`` and
+``scoreboard`` call a loopback server. "Idle" is the rotation (15 s per plugin) running
+with no viewer and no request, over ``--seconds`` after a 10 s settle; the rotation
+includes a scrolling ticker, which draws at the panel's frame rate while it is shown.
+Load time is measured in this process: each plugin's entry point imported afresh (its
+package unloaded first) and its class constructed on a headless display manager,
+``--loads`` times per plugin.
 
 Usage: python -m bench.community_plugins [--seconds 30] [--loads 20]
 """
@@ -30,7 +31,7 @@ from threading import Thread
 from bench.common import cpu_seconds, percentile, rss_mb
 from bench.display_daemon import SETTLE, compile_project, first_frame
 from shared.bus import Bus
-from tests.test_community_plugins import _Weather, make_instance
+from tests.test_community_plugins import PLUGINS, _Services, make_instance
 
 
 def load_times(base: Path, loads: int) -> list[float]:
@@ -41,7 +42,7 @@ def load_times(base: Path, loads: int) -> list[float]:
     from shared.plugin_system.loader import load_plugin_class
     from shared.plugin_system.manager import PluginManager
 
-    instance = make_instance(base, "http://127.0.0.1:9/weather")
+    instance = make_instance(base, "http://127.0.0.1:9", switched_off=None, duration=None)
     paths = resolve_paths(config_dir=str(instance.config_dir), cache_dir=str(instance.cache_dir),
                           plugins_dir=str(instance.plugins_dir))
     config = json.loads((instance.config_dir / "config.json").read_text())
@@ -67,12 +68,12 @@ def main() -> None:
     parser.add_argument("--loads", type=int, default=20)
     args = parser.parse_args()
     compile_project()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Weather)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Services)
     Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/weather"
+    url = f"http://127.0.0.1:{server.server_address[1]}"
     try:
         with tempfile.TemporaryDirectory() as base:
-            instance = make_instance(Path(base), url)
+            instance = make_instance(Path(base), url, switched_off=None, duration=None)
             bus = Bus(instance.cache_dir)
             starts = []
             for _ in range(5):
@@ -88,8 +89,8 @@ def main() -> None:
                 cpu, wall = cpu_seconds(pid), time.perf_counter()
                 time.sleep(args.seconds)
                 cpu, wall = cpu_seconds(pid) - cpu, time.perf_counter() - wall
-                print(f"rotation of 8 plugins: CPU {100 * cpu / wall:.2f}% of one core over "
-                      f"{wall:.0f} s; RSS {rss_mb(pid):.1f} MB")
+                print(f"rotation of {len(PLUGINS)} plugins: CPU {100 * cpu / wall:.2f}% of "
+                      f"one core over {wall:.0f} s; RSS {rss_mb(pid):.1f} MB")
             finally:
                 display.stop()
         with tempfile.TemporaryDirectory() as base:

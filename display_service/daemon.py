@@ -42,7 +42,8 @@ from shared.bus import (
 )
 from shared.daemon_lock import DISPLAY, AlreadyRunning, DaemonLock
 from shared.errors import CacheDirError
-from shared.paths import Paths, ensure_writable_dir, resolve_paths
+from shared.paths import Paths, ensure_writable_dir, export_dirs, resolve_paths
+from shared.plugin_system.discovery import plugins_dir_for
 from shared.version import CORE_VERSION
 
 logger = logging.getLogger("ledpanel-display")
@@ -116,6 +117,7 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
                               or DEFAULT_HANG_SECONDS, owner=output.owner)
     try:
         config, problem = read_config(source)
+        export_dirs(paths, plugins_dir_for(paths, config))  # kept as started, like the loop
         loop = build_loop(args, paths, bus, config, source, inbox, started_at,
                           containment.leftover)
         loop.config_problem = problem

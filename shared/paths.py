@@ -103,6 +103,19 @@ def resolve_paths(
     )
 
 
+def export_dirs(paths: Paths, plugins_dir: Path) -> None:
+    """Name a daemon's directories in its own environment (``LEDPANEL_*``).
+
+    Code running in the daemon that resolves paths by itself (the logo downloads plugins
+    call) and programs the daemon starts then use the directories the daemon was given
+    by flags or config, not the defaults.
+    """
+    os.environ["LEDPANEL_CONFIG_DIR"] = str(paths.config_dir)
+    os.environ["LEDPANEL_CACHE_DIR"] = str(paths.cache_dir)
+    os.environ["LEDPANEL_PLUGINS_DIR"] = str(plugins_dir)
+    os.environ["LEDPANEL_ASSETS_DIR"] = str(paths.assets_dir)
+
+
 def ensure_writable_dir(path: Path, what: str = "cache directory") -> Path:
     """Create ``path`` if needed and prove it writable, or raise CacheDirError.
 

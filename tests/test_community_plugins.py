@@ -1,4 +1,4 @@
-"""Plugins written for the existing system run unmodified: eight of them, real daemons.
+"""Plugins written for the existing system run unmodified: nine of them, real daemons.
 
 Each plugin of ``tests/community_plugins`` is copied unchanged into ``plugin-repos/``;
 the real display daemon (headless) and web daemon run them. Each is listed as
@@ -36,11 +36,31 @@ WEATHER = {"temp": 21, "summary": "Sunny"}
 SWITCHED_ON_LATER = "countdown"  # starts disabled; the user enables it through the API
 
 
-class _Weather(BaseHTTPRequestHandler):
+def _logo(color: tuple[int, int, int]) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGBA", (40, 40), (*color, 255)).save(out, "PNG")
+    return out.getvalue()
+
+
+SCOREBOARD = {"events": [{"competitors": [
+    {"homeAway": "home", "id": 12, "abbreviation": "KC", "score": 24},
+    {"homeAway": "away", "id": 33, "abbreviation": "BUF", "score": 21}]}]}
+ANSWERS: dict[str, tuple[str, bytes]] = {
+    "/weather": ("application/json", json.dumps(WEATHER).encode()),
+    "/scoreboard": ("application/json", json.dumps(SCOREBOARD).encode()),
+    "/standings": ("application/json", json.dumps({"leader": "KC 11-2"}).encode()),
+    "/logos/KC.png": ("image/png", _logo((200, 0, 0))),
+    "/logos/BUF.png": ("image/png", _logo((0, 0, 200))),
+}
+
+
+class _Services(BaseHTTPRequestHandler):
+    """The weather API, the scores API and the logo host the plugins call."""
+
     def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
-        body = json.dumps(WEATHER).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
+        kind, body = ANSWERS.get(self.path.partition("?")[0], ("text/plain", b""))
+        self.send_response(200 if body else 404)
+        self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -50,28 +70,31 @@ class _Weather(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def weather_api() -> Iterator[str]:
-    """A loopback stand-in for the weather service the http-weather plugin calls."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Weather)
+def services() -> Iterator[str]:
+    """A loopback stand-in for the web services the plugins call; yields its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Services)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/weather"
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
 
 
-def make_instance(base: Path, weather_url: str) -> Instance:
+def make_instance(base: Path, services_url: str, switched_off: str | None = SWITCHED_ON_LATER,
+                  duration: int | None = 2) -> Instance:
     instance = Instance(base)
     instance.plugins_dir.mkdir(parents=True)
     for plugin_id in PLUGINS:
         shutil.copytree(SOURCE / plugin_id, instance.plugins_dir / plugin_id)
     config = json.loads((ROOT / "config" / "config.template.json").read_text())
     for plugin_id in PLUGINS:
-        config[plugin_id] = {"enabled": plugin_id != SWITCHED_ON_LATER}
-        config.setdefault("display_durations", {})[plugin_id] = 2
-    config["http-weather"]["api_url"] = weather_url
+        config[plugin_id] = {"enabled": plugin_id != switched_off}
+        if duration is not None:
+            config.setdefault("display_durations", {})[plugin_id] = duration
+    config["http-weather"]["api_url"] = f"{services_url}/weather"
+    config["scoreboard"]["base_url"] = services_url
     config["web-ui-info"] = {"enabled": False}
     instance.write_config(config)
     return instance
@@ -105,9 +128,9 @@ def shows(instance: Instance, url: str, plugin_id: str, mode: str | None = None)
 
 
 def test_community_plugins_run_unmodified_with_zero_errors(
-        tmp_path: Path, weather_api: str) -> None:
-    assert len(PLUGINS) >= 8
-    instance = make_instance(tmp_path, weather_api)
+        tmp_path: Path, services: str) -> None:
+    assert len(PLUGINS) >= 9
+    instance = make_instance(tmp_path, services)
     with running(instance) as (display, _web, url):
         installed = requests.get(f"{url}/api/v3/plugins/installed", timeout=10).json()["data"]
         by_id = {p["id"]: p for p in installed}
@@ -147,3 +170,11 @@ def test_community_plugins_run_unmodified_with_zero_errors(
         assert {p: e for p, e in errors.items() if p in PLUGINS} == {}
         assert display.process.poll() is None
     assert "Traceback" not in display.output()
+    # The sports board's team logos were downloaded into its folder, real images.
+    for team, color in (("KC", (200, 0, 0)), ("BUF", (0, 0, 200))):
+        with Image.open(instance.plugins_dir / "scoreboard" / "logos" / f"{team}.png") as logo:
+            assert logo.convert("RGB").getpixel((5, 5)) == color
+    # Its scores came through the background service, its standings through APIHelper.
+    cached = instance.cache_dir / "plugins"
+    assert "BUF" in next(cached.glob("scoreboard_nfl_*.json")).read_text()
+    assert "KC 11-2" in (cached / "standings.json").read_text()
