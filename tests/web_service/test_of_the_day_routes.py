@@ -1,5 +1,6 @@
-"""The of-the-day plugin's JSON data files over the API: upload and delete, and nothing
-outside its ``of_the_day/`` folder is ever read, written or removed."""
+"""The of-the-day plugin's JSON data files over the API: upload and delete, the
+categories they add to and remove from its config, and nothing outside its
+``of_the_day/`` folder is ever read, written or removed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from shared import bus as keys
 from shared.plugin_system.of_the_day import MAX_FILE_BYTES
 from tests.daemons import Instance, start_web
 from tests.web_service.conftest import write_plugin
@@ -21,6 +23,29 @@ WORDS = {"1": {"word": "Ephemeral", "definition": "Lasting a very short time"},
          "2": {"word": "Serendipity", "type": "noun"},
          "366": {"title": "Leap", "subtitle": "a day more"}}
 KEPT = {"7": {"title": "kept"}}
+CONFIG = "/api/v3/plugins/config"
+# The shape of the community plugin's categories.
+OTD_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "enabled": {"type": "boolean", "default": False},
+        "display_duration": {"type": "number", "default": 40},
+        "category_order": {"type": "array", "items": {"type": "string"},
+                           "default": ["word_of_the_day"]},
+        "categories": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"enabled": {"type": "boolean", "default": True},
+                               "data_file": {"type": "string"},
+                               "display_name": {"type": "string"}},
+                "required": ["enabled", "data_file", "display_name"]}},
+    },
+}
+# The same, with category names limited as the plugin's file manager limits them, so a
+# save can be refused.
+STRICT_SCHEMA = json.loads(json.dumps(OTD_SCHEMA))
+STRICT_SCHEMA["properties"]["categories"]["propertyNames"] = {"pattern": "^[a-z0-9_]+$"}
 
 
 def upload(client, files: list[tuple[str, bytes]], plugin_id: str | None = None,
@@ -35,13 +60,24 @@ def as_bytes(value: object) -> bytes:
     return json.dumps(value).encode()
 
 
-@pytest.fixture
-def data_dir(web) -> Path:
-    """The of-the-day plugin's data folder, with one file the plugin already reads."""
-    directory = write_plugin(web.paths.plugins_dir(), "of-the-day") / "of_the_day"
+def make_data_dir(web, schema: dict) -> Path:
+    directory = write_plugin(web.paths.plugins_dir(), "of-the-day",
+                             schema=schema) / "of_the_day"
     directory.mkdir()
     (directory / "kept.json").write_text(json.dumps(KEPT))
     return directory
+
+
+@pytest.fixture
+def data_dir(web) -> Path:
+    """The of-the-day plugin's data folder, with one file the plugin already reads."""
+    return make_data_dir(web, OTD_SCHEMA)
+
+
+@pytest.fixture
+def strict_data_dir(web) -> Path:
+    """The same, for a plugin whose schema refuses category names with capitals."""
+    return make_data_dir(web, STRICT_SCHEMA)
 
 
 @pytest.fixture
@@ -80,7 +116,8 @@ def test_upload_stores_the_file_where_the_plugin_reads_it_and_says_what_it_store
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["data"] == {"plugin_id": "of-the-day", "files": [{
         "name": "word_of_the_day.json", "data_file": "of_the_day/word_of_the_day.json",
-        "category": "word_of_the_day", "days": 3, "replaced": False}]}
+        "category": "word_of_the_day", "days": 3, "replaced": False}],
+        "config": {"categories_added": ["word_of_the_day"]}}
     assert stored(data_dir) == {"kept.json": KEPT, "word_of_the_day.json": WORDS}
     assert not [p for p in data_dir.iterdir() if p.name.startswith(".")]  # no temp file left
 
@@ -185,7 +222,8 @@ def test_delete_removes_the_file_by_any_accepted_field_and_method(web, data_dir,
     answer = send(web.client)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["data"] == {"plugin_id": "of-the-day", "deleted": {
-        "name": "kept.json", "data_file": "of_the_day/kept.json", "category": "kept"}}
+        "name": "kept.json", "data_file": "of_the_day/kept.json", "category": "kept"},
+        "config": {"categories_removed": []}}
     assert stored(data_dir) == {}
 
 
