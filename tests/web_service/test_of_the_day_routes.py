@@ -243,6 +243,146 @@ def test_delete_needs_a_file_name(web, data_dir):
     assert stored(data_dir) == {"kept.json": KEPT}
 
 
+# --- the plugin's config -----------------------------------------------------------
+
+def plugin_config(web) -> dict:
+    """The of-the-day section as GET /plugins/config answers it."""
+    answer = web.client.get(CONFIG, query_string={"plugin_id": "of-the-day"})
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()["data"]
+
+
+def save_categories(web, categories: dict, order: list[str]) -> None:
+    answer = web.client.post(CONFIG, json={"plugin_id": "of-the-day", "config": {
+        "categories": categories, "category_order": order}})
+    assert answer.status_code == 200, answer.get_json()
+
+
+def category(name: str, display_name: str, enabled: bool = True) -> dict:
+    return {"enabled": enabled, "data_file": f"of_the_day/{name}.json",
+            "display_name": display_name}
+
+
+def test_upload_adds_the_new_category_to_the_plugin_config_and_tells_the_display(web,
+                                                                                  data_dir):
+    assert "of-the-day" not in web.config()  # no section yet: the upload creates it
+    answer = upload(web.client, [("word_of_the_day.json", as_bytes(WORDS)),
+                                 ("bible_verse.json", as_bytes(KEPT))])
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["data"]["config"] == {
+        "categories_added": ["word_of_the_day", "bible_verse"]}
+    expected = {"word_of_the_day": category("word_of_the_day", "Word Of The Day"),
+                "bible_verse": category("bible_verse", "Bible Verse")}
+    section = web.config()["of-the-day"]
+    assert section["categories"] == expected
+    # appended to the order the plugin read before (the schema's default here)
+    assert section["category_order"] == ["word_of_the_day", "bible_verse"]
+    assert section["display_duration"] == 40  # the schema's defaults apply as for any save
+    shown = plugin_config(web)
+    assert shown["categories"] == expected
+    assert shown["category_order"] == ["word_of_the_day", "bible_verse"]
+    assert "of-the-day" in web.bus.read(keys.CONFIG_CHANGED)["sections"]
+
+
+def test_a_single_upload_can_name_its_category(web, data_dir):
+    answer = web.client.post(UPLOAD, content_type="multipart/form-data", data={
+        "file": (io.BytesIO(as_bytes(WORDS)), "my_words.json"),
+        "display_name": "  Words I like  "})
+    assert answer.status_code == 200, answer.get_json()
+    assert plugin_config(web)["categories"]["my_words"] == category("my_words", "Words I like")
+    blank = web.client.post(UPLOAD, content_type="multipart/form-data", data={
+        "file": (io.BytesIO(as_bytes(WORDS)), "other_words.json"), "display_name": ""})
+    assert blank.status_code == 200, blank.get_json()
+    assert plugin_config(web)["categories"]["other_words"]["display_name"] == "Other Words"
+
+
+@pytest.mark.parametrize(("files", "display_name"), [
+    ([("a.json", as_bytes(WORDS)), ("b.json", as_bytes(KEPT))], "One name for two"),
+    ([("a.json", as_bytes(WORDS))], "x" * 101),
+    ([("a.json", as_bytes(WORDS))], "line\nbreak"),
+])
+def test_a_display_name_that_cannot_name_one_category_is_refused(web, data_dir, files,
+                                                                 display_name):
+    before = web.paths.config_file.read_bytes()
+    answer = web.client.post(UPLOAD, content_type="multipart/form-data", data={
+        "file": [(io.BytesIO(content), name) for name, content in files],
+        "display_name": display_name})
+    body = refused(answer, 400, "INVALID_FIELD")
+    assert body["details"]["field"] == "display_name"
+    assert stored(data_dir) == {"kept.json": KEPT}
+    assert web.paths.config_file.read_bytes() == before
+
+
+def test_an_existing_category_is_left_as_the_user_set_it(web, data_dir):
+    mine = category("kept", "My own name", enabled=False)
+    save_categories(web, {"kept": mine}, ["kept"])
+    answer = upload(web.client, [("kept.json", as_bytes(WORDS)), ("new.json", as_bytes(KEPT))])
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["data"]["config"] == {"categories_added": ["new"]}
+    shown = plugin_config(web)
+    assert shown["categories"] == {"kept": mine, "new": category("new", "New")}
+    assert shown["category_order"] == ["kept", "new"]
+    assert stored(data_dir)["kept.json"] == WORDS
+    # nothing new: the config is not saved again
+    before = web.paths.config_file.read_bytes()
+    again = upload(web.client, [("new.json", as_bytes(WORDS))])
+    assert again.get_json()["data"]["config"] == {"categories_added": []}
+    assert web.paths.config_file.read_bytes() == before
+
+
+def test_delete_removes_the_category_and_its_place_in_the_order(web, data_dir):
+    (data_dir / "verse.json").write_text(json.dumps(WORDS))
+    save_categories(web, {"kept": category("kept", "Kept"), "verse": category("verse", "V")},
+                    ["verse", "kept", "word_of_the_day"])
+    answer = web.client.delete(DELETE, query_string={"filename": "kept.json"})
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["data"]["config"] == {"categories_removed": ["kept"]}
+    for section in (plugin_config(web), web.config()["of-the-day"]):
+        assert section["categories"] == {"verse": category("verse", "V")}
+        assert section["category_order"] == ["verse", "word_of_the_day"]
+    assert "of-the-day" in web.bus.read(keys.CONFIG_CHANGED)["sections"]
+    assert stored(data_dir) == {"verse.json": WORDS}
+
+
+def test_deleting_a_file_no_category_names_leaves_the_config_alone(web, data_dir):
+    before = web.paths.config_file.read_bytes()
+    answer = web.client.post(DELETE, json={"filename": "kept.json"})
+    assert answer.get_json()["data"]["config"] == {"categories_removed": []}
+    assert web.paths.config_file.read_bytes() == before  # and no section created
+    assert web.bus.read(keys.CONFIG_CHANGED) is None
+
+
+def test_a_refused_config_save_puts_every_file_back_byte_for_byte(web, strict_data_dir):
+    kept = strict_data_dir / "kept.json"
+    kept.write_bytes(b'{"7": {"title": "kept"}}\n')  # not as the upload would write it
+    kept.chmod(0o600)
+    original = kept.read_bytes()
+    config_before = web.paths.config_file.read_bytes()
+    answer = upload(web.client, [("kept.json", as_bytes(WORDS)),
+                                 ("Bad-Name.json", as_bytes(WORDS))])
+    body = refused(answer, 400, "INVALID_PLUGIN_CONFIG")
+    assert "Bad-Name" in body["message"]
+    assert kept.read_bytes() == original and kept.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in strict_data_dir.iterdir()) == ["kept.json"]  # no temp file
+    assert web.paths.config_file.read_bytes() == config_before
+    assert web.bus.read(keys.CONFIG_CHANGED) is None
+
+
+def test_a_config_that_cannot_be_saved_undoes_the_upload_and_the_delete(web, data_dir):
+    save_categories(web, {"kept": category("kept", "Kept")}, ["kept"])
+    original = (data_dir / "kept.json").read_bytes()
+    web.paths.config_file.write_text('{"of-the-day": {"categories": ')  # cut short
+    broken = web.paths.config_file.read_bytes()
+    for answer in (upload(web.client, [("new.json", as_bytes(WORDS))]),
+                   upload(web.client, [("kept.json", as_bytes(WORDS))]),
+                   web.client.post(DELETE, json={"filename": "kept.json"}),
+                   web.client.delete(DELETE, query_string={"file_id": "kept"})):
+        refused(answer, 409, "CONFIG_INVALID_JSON")
+    assert stored(data_dir) == {"kept.json": KEPT}
+    assert (data_dir / "kept.json").read_bytes() == original
+    assert web.paths.config_file.read_bytes() == broken
+
+
 # --- path safety --------------------------------------------------------------------
 
 BAD_NAMES = ["..", ".", "../victim.json", "../../outside/victim.json", "/OUTSIDE/victim.json",
@@ -359,6 +499,7 @@ def test_upload_and_delete_over_real_http(tmp_path, outside):
     try:
         put = requests.post(f"{url}{UPLOAD}", timeout=10,
                             files={"file": ("words.json", as_bytes(WORDS))})
+        added = json.loads((instance.config_dir / "config.json").read_text())["of-the-day"]
         escape = requests.post(f"{url}{UPLOAD}", timeout=10,
                                files={"file": ("../../outside/victim.json", b"{}")})
         encoded = requests.delete(f"{url}{DELETE}?filename=..%2F..%2Foutside%2Fvictim.json",
@@ -373,4 +514,8 @@ def test_upload_and_delete_over_real_http(tmp_path, outside):
     assert encoded.status_code == 400 and encoded.json()["error_code"] == "INVALID_PATH"
     assert gone.status_code == 200 and again.status_code == 404
     assert list(data_dir.iterdir()) == []
+    assert added["categories"] == {"words": category("words", "Words")}
+    assert gone.json()["data"]["config"] == {"categories_removed": ["words"]}
+    section = json.loads((instance.config_dir / "config.json").read_text())["of-the-day"]
+    assert section["categories"] == {} and "words" not in section.get("category_order", [])
     untouched(outside)
