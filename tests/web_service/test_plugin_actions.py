@@ -195,7 +195,7 @@ def test_a_script_that_exits_is_answered_though_a_child_keeps_its_pipes(actions_
 
 
 def gone(pid: int) -> bool:
-    """True once ``pid`` no longer runs (a zombie still counts as running)."""
+    """True once ``pid`` no longer runs: gone, or a zombie (dead, not yet reaped by init)."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             return stat.read().rpartition(")")[2].split()[0] == "Z"
