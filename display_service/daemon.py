@@ -33,6 +33,7 @@ from display_service.safe_mode import SafeMode
 from shared.bus import (
     CONFIG_CHANGED,
     DISPLAY_ON_DEMAND_REQUEST,
+    FONTS_CHANGED,
     HARDWARE_STATUS,
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
@@ -50,7 +51,7 @@ logger = logging.getLogger("ledpanel-display")
 
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
 WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER,
-                PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR)
+                PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED)
 
 
 def setup_logging(level: str) -> None:
@@ -157,6 +158,8 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     from display_service.orientation import wrap_backend
     from display_service.render_loop import RenderLoop
     from shared.cache import CacheManager
+    from shared.fonts import FontManager
+    from shared.fonts.uploads import font_dirs
     from shared.plugin_system import manifest_memo
     from shared.plugin_system.manager import PluginManager
     from shared.plugin_system.manifest import SCHEMA_FILE as MANIFEST_SCHEMA_FILE
@@ -169,7 +172,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     # Plugins draw on the panel halved (display.double_sided), then turned (orientation).
     surface = wrap_backend(backend, config, hardware)
     bus_folder.publish(bus, HARDWARE_STATUS, hardware)  # rewritten on every start
-    display = DisplayManager(surface)
+    display = DisplayManager(surface, font_manager=FontManager(font_dirs(paths)))
     plugins = PluginManager(
         paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir),
         font_manager=display.font_manager,

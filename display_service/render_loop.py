@@ -51,6 +51,7 @@ from shared.bus import (
     DISPLAY_ON_DEMAND_CONFIG,
     DISPLAY_ON_DEMAND_REQUEST,
     DISPLAY_STATE,
+    FONTS_CHANGED,
     PLUGIN_ERRORS,
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
@@ -196,6 +197,10 @@ class RenderLoop:
             self._unblock(self.safe_mode.take_releases(), now)
         if self._take(PREVIEW_VIEWER):
             self.publisher.refresh_viewer()
+        if self._take(FONTS_CHANGED):  # a font uploaded or deleted through the web
+            self.display.font_manager.reload()
+            logger.info("fonts: rescanned, %d in the catalog",
+                        len(self.display.font_manager.catalog()))
         if self.panel.due(now) and self.panel.evaluate(now):
             logger.info("schedule: panel %s", self.panel.describe())
             self._apply_display_settings()

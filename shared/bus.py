@@ -54,6 +54,7 @@ WEB_STATE = "web_state"  # web -> display: where the web listens (host, port), a
 PLUGIN_SAFE_MODE = "plugin_safe_mode"  # display -> web: plugins kept out, and why
 PLUGIN_SAFE_MODE_RELEASE = "plugin_safe_mode_release"  # web -> display (queued requests)
 PLUGIN_ERRORS_CLEAR = "plugin_errors_clear"  # web -> display (queued requests)
+FONTS_CHANGED = "fonts_changed"  # web -> display: {seq, change, family}; rescan the fonts
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"

@@ -38,6 +38,11 @@ class Paths:
         return self.assets_dir_override or self.root / "assets"
 
     @property
+    def fonts_upload_dir(self) -> Path:
+        """Fonts users upload (``POST /api/v3/fonts/upload``): ``<assets>/fonts_uploaded/``."""
+        return self.assets_dir / "fonts_uploaded"
+
+    @property
     def config_file(self) -> Path:
         return self.config_dir / "config.json"
 

@@ -14,6 +14,7 @@ def register_api(app: Flask) -> None:
         config,
         display,
         errors,
+        fonts,
         health,
         index,
         of_the_day,
@@ -28,5 +29,5 @@ def register_api(app: Flask) -> None:
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day):
+                   of_the_day, fonts):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
