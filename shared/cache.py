@@ -138,11 +138,12 @@ class CacheManager:
         """Evict ``owner``'s oldest files until ``size`` more bytes fit; False if never."""
         if size > self.owner_limit_bytes:
             return False
+        used = self._used_besides(owner, name)
+        if used + size > self.owner_limit_bytes:
+            # Entries cleared from outside (the web's cache routes) free their room too.
+            self._quota.drop_missing(owner)
+            used = self._used_besides(owner, name)
         files = self._quota.files()
-        previous = files.get(name)
-        used = self._quota.used(owner)
-        if previous is not None and previous.owner == owner:
-            used -= previous.size
         evicted = 0
         for victim in self._quota.oldest_first(owner):
             if used + size <= self.owner_limit_bytes:
@@ -163,6 +164,12 @@ class CacheManager:
             logger.info("%s: evicted %d oldest cache entries to stay within %d bytes",
                         owner, evicted, self.owner_limit_bytes)
         return True
+
+    def _used_besides(self, owner: str, name: str) -> int:
+        """Return the bytes ``owner`` holds, not counting the file ``name`` (replaced)."""
+        previous = self._quota.files().get(name)
+        used = self._quota.used(owner)
+        return used - previous.size if previous is not None and previous.owner == owner else used
 
     def clear_cache(self, key: str | None = None) -> None:
         """Forget one key, or every key when ``key`` is None."""
@@ -229,9 +236,14 @@ class CacheManager:
         return loaded
 
     def _path(self, key: str) -> Path:
-        if not isinstance(key, str):
-            raise TypeError(f"cache key must be a string, not {type(key).__name__}")
-        # "key-" is where hashed names live: a plain key never lands there.
-        if _PLAIN_KEY.fullmatch(key) and not key.startswith("key-"):
-            return self.directory / f"{key}.json"
-        return self.directory / f"key-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.json"
+        return self.directory / file_name_for_key(key)
+
+
+def file_name_for_key(key: str) -> str:
+    """Return the name of the file a key is stored in, inside ``<cache_dir>/plugins/``."""
+    if not isinstance(key, str):
+        raise TypeError(f"cache key must be a string, not {type(key).__name__}")
+    # "key-" is where hashed names live: a plain key never lands there.
+    if _PLAIN_KEY.fullmatch(key) and not key.startswith("key-"):
+        return f"{key}.json"
+    return f"key-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.json"

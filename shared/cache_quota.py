@@ -67,6 +67,12 @@ class QuotaIndex:
     def forget_all(self) -> None:
         self._files = {}
 
+    def drop_missing(self, owner: str) -> None:
+        """Forget ``owner``'s files that are gone (another process cleared them)."""
+        for name in [n for n, s in self.files().items() if s.owner == owner]:
+            if not (self.directory / name).exists():
+                self.forget(name)
+
 
 def read_stored(path: Path) -> Stored | None:
     """Return the owner, size and time of one cache file; None when it is gone."""

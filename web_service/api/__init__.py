@@ -11,6 +11,7 @@ def register_api(app: Flask) -> None:
     """Register every API blueprint on ``app``."""
     from web_service.api import (
         auth,
+        cache,
         config,
         display,
         errors,
@@ -29,5 +30,5 @@ def register_api(app: Flask) -> None:
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day, fonts):
+                   of_the_day, fonts, cache):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
