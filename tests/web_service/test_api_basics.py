@@ -92,4 +92,4 @@ def test_unexpected_failure_answers_500_without_traceback(web, monkeypatch):
 def test_status_page_renders(web):
     response = web.client.get("/")
     assert response.status_code == 200
-    assert b"ledpanel" in response.data and b"status.js" in response.data
+    assert b"ledpanel" in response.data and b"app.js" in response.data

@@ -1,0 +1,92 @@
+"""The web UI's base page and tab partials, through the Flask app."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+
+from tests.web_service.conftest import WebEnv
+from web_service import partials
+
+
+def test_the_base_page_lists_every_tab_and_one_per_installed_plugin(web: WebEnv) -> None:
+    for path in ("/", "/v3"):
+        page = web.client.get(path)
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        keys = re.findall(r'data-tab="([^"]+)"', html)
+        assert keys == ["overview", "general", "display", "durations", "schedule", "vegas",
+                        "plugin-manager", "plugin-store", "plugin-clock", "plugin-ticker",
+                        "fonts", "logs", "cache", "history", "config-editor", "backup",
+                        "wifi"]
+        for key in keys:
+            assert f'id="tab-{key}"' in html
+        assert 'hx-get="/v3/partials/plugin/clock"' in html
+        assert "vendor/htmx.min.js" in html and "vendor/alpine.min.js" in html
+        assert "//cdn" not in html and "https://" not in html
+
+
+@pytest.mark.parametrize("tab", partials.TABS, ids=lambda tab: tab.name)
+def test_every_tab_partial_renders(web: WebEnv, tab: partials.Tab) -> None:
+    answer = web.client.get(tab.url)
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/html"
+    assert f'data-partial="{tab.name}"' in answer.get_data(as_text=True)
+
+
+def test_a_plugin_tab_shows_its_modes_and_loads_its_settings(web: WebEnv) -> None:
+    html = web.client.get("/v3/partials/plugin/clock").get_data(as_text=True)
+    assert '<option value="clock_big">' in html
+    assert 'hx-get="/v3/partials/plugin-config/clock"' in html
+    config = web.client.get("/v3/partials/plugin-config/clock")
+    assert config.status_code == 200
+    assert "settings form is coming" in config.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", [
+    "/v3/partials/nope", "/v3/partials/plugin/nope", "/v3/partials/plugin-config/nope",
+    "/v3/partials/plugin/clock/extra", "/v3/partials/plugin/..", "/v3/partials/plugin/%2e%2e",
+    "/v3/partials/a/b/c", "/v3/partials/_failed"])
+def test_an_unknown_partial_answers_a_friendly_404(web: WebEnv, path: str) -> None:
+    answer = web.client.get(path)
+    assert answer.status_code == 404
+    assert answer.mimetype == "text/html"
+    body = answer.get_data(as_text=True)
+    assert 'data-partial-error="404"' in body and "Traceback" not in body
+
+
+def test_a_partial_that_fails_answers_500_without_a_traceback(
+        web: WebEnv, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def broken() -> list[dict[str, object]]:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(partials, "installed_plugins", broken)
+    with caplog.at_level(logging.ERROR, logger="web_service.partials"):
+        answer = web.client.get("/v3/partials/plugin/clock")
+    assert answer.status_code == 500
+    body = answer.get_data(as_text=True)
+    assert 'data-partial-error="failed"' in body
+    assert "secret internals" not in body and "Traceback" not in body
+    assert "secret internals" in caplog.text  # the operator gets the traceback
+
+
+def test_tabs_open_with_a_config_file_that_does_not_parse(web: WebEnv) -> None:
+    (web.paths.config_dir / "config.json").write_text("{ not json")
+    html = web.client.get("/").get_data(as_text=True)
+    assert 'data-tab="overview"' in html and 'data-tab="plugin-clock"' in html
+    assert web.client.get("/v3/partials/overview").status_code == 200
+    assert web.client.get("/v3/partials/plugin/clock").status_code == 200
+    # The stored settings cannot be read: the settings part says why, as a fragment.
+    failed = web.client.get("/v3/partials/plugin-config/clock")
+    assert failed.status_code == 409
+    body = failed.get_data(as_text=True)
+    assert 'data-partial-error="failed"' in body and "line 1" in body
+
+
+def test_the_favicon_is_ours(web: WebEnv) -> None:
+    answer = web.client.get("/favicon.ico")
+    assert answer.status_code == 301
+    icon = web.client.get(answer.headers["Location"])
+    assert icon.status_code == 200 and icon.data.startswith(b"<svg")

@@ -1,0 +1,88 @@
+// The browser's one way to the API: every page calls api.get/post/del with a path
+// relative to /api/v3 and gets the envelope's data back, or an ApiError saying why not.
+
+export const BASE = "/api/v3";
+const TOKEN_HEADER = "X-Ledpanel-Token";
+
+// Why a call failed: error_code is the server's own when it sent one, else ours.
+export class ApiError extends Error {
+  constructor(errorCode, message, { status = null, details = null, body = null } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.error_code = errorCode;
+    this.status = status;
+    this.details = details;
+    this.body = body;
+  }
+}
+
+// A plain path under /api/v3: "/x/y?q", no "//" start, no backslash, no "." or ".."
+// segments (raw or percent-encoded), no whitespace or control characters.
+export function checkPath(path) {
+  if (typeof path !== "string" || !path.startsWith("/") || path.startsWith("//")) return false;
+  if (/[\\\s\u0000-\u001f\u007f]/.test(path)) return false;
+  const route = path.split(/[?#]/, 1)[0];
+  for (const segment of route.split("/").slice(1)) {
+    let plain;
+    try { plain = decodeURIComponent(segment); } catch { return false; }
+    if (plain === "." || plain === ".." || /[\\/]/.test(plain)) return false;
+  }
+  return true;
+}
+
+// "/plugins/{id}/x" with the id URL-encoded (an id is never trusted to be path-safe).
+export function pluginPath(template, pluginId) {
+  return template.replace("{id}", encodeURIComponent(String(pluginId)));
+}
+
+function pageToken() {
+  const meta = globalThis.document?.querySelector?.('meta[name="ledpanel-token"]');
+  return meta ? meta.content : null;
+}
+
+async function request(method, path, body) {
+  if (!checkPath(path)) {
+    throw new ApiError("INVALID_ENDPOINT", `not a plain API path: ${JSON.stringify(path)}`);
+  }
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    if (body instanceof FormData || body instanceof URLSearchParams || typeof body === "string") {
+      init.body = body;  // a form or text: the web service asks for our page token
+      const token = pageToken();
+      if (token) init.headers[TOKEN_HEADER] = token;
+    } else {
+      init.body = JSON.stringify(body);
+      init.headers["Content-Type"] = "application/json";
+    }
+  }
+  let response;
+  try {
+    response = await fetch(BASE + path, init);
+  } catch (err) {
+    throw new ApiError("NETWORK_ERROR", `the web service could not be reached: ${err?.message || err}`);
+  }
+  let envelope = null;
+  try { envelope = await response.json(); } catch { envelope = null; }
+  const structured = envelope && typeof envelope === "object" && !Array.isArray(envelope);
+  if (structured && typeof envelope.error_code === "string" && envelope.error_code) {
+    throw new ApiError(envelope.error_code, envelope.message || envelope.error_code,
+                       { status: response.status, details: envelope.details ?? null, body: envelope });
+  }
+  if (!response.ok || !structured) {
+    const what = structured ? "without an error code" : "that is not JSON";
+    throw new ApiError("API_ERROR", `HTTP ${response.status} ${what} from ${method} ${path}`,
+                       { status: response.status, body: envelope });
+  }
+  return envelope;
+}
+
+// Each returns the whole envelope ({status, data, message}); errors throw ApiError.
+export const api = {
+  get: (path) => request("GET", path),
+  post: (path, body = {}) => request("POST", path, body),
+  del: (path) => request("DELETE", path),
+  pluginPath,
+  checkPath,
+};
+
+export default api;

@@ -1,0 +1,193 @@
+// The web UI shell: tabs (each loaded once from /v3/partials/<name> by htmx), and the
+// one shared store every tab reads, refreshed from the API while the page is visible.
+import api, { ApiError } from "./api.js";
+import * as view from "./status_view.js";
+
+const POLL_MS = 2000;
+const PREVIEW_MS = 250;
+
+function describe(err) {
+  if (err instanceof ApiError) return err.message;
+  return String(err?.message || err);
+}
+
+function makeStore() {
+  return {
+    status: null,        // data of GET /system/status
+    plugins: [],         // data of GET /plugins/installed
+    pluginsError: null,  // why the plugin list could not be read (a broken config file)
+    reachable: true,     // false while the web service does not answer
+    message: { text: "", error: false },
+    preview: null,       // data: URL of the last frame while it is current
+    busy: false,
+
+    headline() { return this.reachable ? view.headline(this.status) : "web service not reachable"; },
+    tone() { return this.reachable ? view.tone(this.status) : "down"; },
+    displayRows() { return view.displayRows(this.status); },
+    systemRows() { return view.systemRows(this.status); },
+    pluginErrors() { return view.pluginErrors(this.status); },
+    safeMode() { return this.status?.display?.safe_mode || []; },
+    previewBlocked() { return view.previewBlocked(this.status); },
+    running() { return view.isRunning(this.status); },
+    onDemand() { return this.status?.display?.on_demand || null; },
+    plugin(id) { return this.plugins.find((p) => p.id === id) || null; },
+
+    say(text, error = false) { this.message = { text, error }; },
+
+    async refresh() {
+      try {
+        const [status, plugins] = await Promise.allSettled([
+          api.get("/system/status"), api.get("/plugins/installed")]);
+        if (status.status === "rejected") throw status.reason;
+        this.status = status.value.data;
+        this.reachable = true;
+        if (plugins.status === "fulfilled") {
+          this.plugins = plugins.value.data;
+          this.pluginsError = null;
+        } else {
+          this.pluginsError = describe(plugins.reason);
+        }
+        if (view.previewBlocked(this.status)) this.preview = null;
+      } catch (err) {
+        this.reachable = !(err instanceof ApiError && err.error_code === "NETWORK_ERROR");
+        if (!this.reachable) this.preview = null;
+      }
+    },
+
+    // Run one API action, say its answer, and refresh what it changed.
+    async act(path, body) {
+      this.busy = true;
+      try {
+        const answer = await api.post(path, body);
+        this.say(answer.message || "done");
+        return answer;
+      } catch (err) {
+        this.say(describe(err), true);
+        return null;
+      } finally {
+        this.busy = false;
+        await this.refresh();
+      }
+    },
+
+    startOnDemand(pluginId, { mode = null, duration = null, pinned = false } = {}) {
+      const body = { plugin_id: pluginId, pinned };
+      if (mode) body.mode = mode;
+      if (duration !== null && duration !== "" && !Number.isNaN(Number(duration))) {
+        body.duration = Number(duration);
+      }
+      return this.act("/display/on-demand/start", body);
+    },
+    stopOnDemand() { return this.act("/display/on-demand/stop", {}); },
+    toggle(pluginId, enabled) { return this.act("/plugins/toggle", { plugin_id: pluginId, enabled }); },
+    release(pluginId) { return this.act("/plugins/safe-mode/release", { plugin_id: pluginId }); },
+  };
+}
+
+// A plugin tab's own state: the Run On-Demand choices and its own message line.
+function pluginTab(pluginId, firstMode) {
+  return {
+    pluginId, mode: firstMode || "", duration: "", pinned: false, note: { text: "", error: false },
+    get record() { return this.$store.ledpanel.plugin(this.pluginId); },
+    async run(answer) {
+      const store = this.$store.ledpanel;
+      const before = store.message;
+      const done = await answer;
+      this.note = done ? { text: done.message || "done", error: false } : store.message;
+      if (!done && store.message === before) this.note = { text: "failed", error: true };
+    },
+    start() {
+      this.run(this.$store.ledpanel.startOnDemand(this.pluginId, {
+        mode: this.mode, duration: this.duration, pinned: this.pinned }));
+    },
+    stop() { this.run(this.$store.ledpanel.stopOnDemand()); },
+    async reload() { await this.$store.ledpanel.refresh(); this.note = { text: "refreshed", error: false }; },
+  };
+}
+
+// The Overview's on-demand chooser.
+function onDemandForm() {
+  return {
+    pluginId: "",
+    start() { if (this.pluginId) this.$store.ledpanel.startOnDemand(this.pluginId); },
+  };
+}
+
+document.addEventListener("alpine:init", () => {
+  const Alpine = window.Alpine;
+  Alpine.store("ledpanel", makeStore());
+  Alpine.data("pluginTab", pluginTab);
+  Alpine.data("onDemandForm", onDemandForm);
+});
+
+// ---- tabs
+
+function panels() { return [...document.querySelectorAll(".tab-panel")]; }
+
+function openTab(key, { remember = true } = {}) {
+  const panel = document.getElementById(`tab-${key}`);
+  if (!panel) return openTab("overview", { remember });
+  for (const other of panels()) other.hidden = other !== panel;
+  for (const button of document.querySelectorAll(".tab-bar .tab")) {
+    const selected = button.dataset.tab === key;
+    button.setAttribute("aria-selected", String(selected));
+    if (selected) button.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+  document.getElementById("tab-select").value = key;
+  window.htmx.trigger(panel, "ledpanel:open");
+  if (remember && location.hash !== `#${key}`) history.replaceState(null, "", `#${key}`);
+}
+
+function startTabs() {
+  // A partial's 404/500 answer is a friendly fragment: show it rather than nothing.
+  window.htmx.config.responseHandling = [
+    { code: "204", swap: false }, { code: "[23]..", swap: true },
+    { code: "[45]..", swap: true, error: true }];
+  window.htmx.config.historyEnabled = false;
+  document.querySelector(".tab-bar").addEventListener("click", (event) => {
+    const button = event.target.closest("[data-tab]");
+    if (button) openTab(button.dataset.tab);
+  });
+  document.getElementById("tab-select").addEventListener("change",
+    (event) => openTab(event.target.value));
+  // Links inside partials ("open its tab") are plain #hash links.
+  window.addEventListener("hashchange", () => openTab(location.hash.slice(1) || "overview",
+                                                      { remember: false }));
+  openTab(location.hash.slice(1) || "overview", { remember: false });
+}
+
+// ---- refresh loops: each is bounded by the page being visible
+
+async function pollStatus() {
+  const store = window.Alpine.store("ledpanel");
+  if (document.visibilityState === "visible") await store.refresh();
+  setTimeout(pollStatus, POLL_MS);
+}
+
+async function pollPreview() {
+  const store = window.Alpine.store("ledpanel");
+  const overview = document.getElementById("tab-overview");
+  if (document.visibilityState === "visible" && overview && !overview.hidden
+      && store.status && !store.previewBlocked()) {
+    try {
+      const frame = (await api.get("/display/preview")).data;
+      if (frame && frame.png_base64 && !store.previewBlocked()) {
+        store.preview = `data:image/png;base64,${frame.png_base64}`;
+      }
+    } catch {
+      // the next status poll says why (display stopped, web service gone)
+    }
+  }
+  setTimeout(pollPreview, PREVIEW_MS);
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") window.Alpine.store("ledpanel").refresh();
+});
+
+document.addEventListener("DOMContentLoaded", () => {
+  startTabs();
+  window.Alpine.store("ledpanel").refresh();
+  setTimeout(pollStatus, POLL_MS);
+  pollPreview();
+});
