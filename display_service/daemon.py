@@ -160,6 +160,8 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     from shared.cache import CacheManager
     from shared.fonts import FontManager
     from shared.fonts.uploads import font_dirs
+    from shared.history import DISPLAY as DISPLAY_SOURCE
+    from shared.history import HistoryWriter, history_dir
     from shared.plugin_system import manifest_memo
     from shared.plugin_system.manager import PluginManager
     from shared.plugin_system.manifest import SCHEMA_FILE as MANIFEST_SCHEMA_FILE
@@ -177,7 +179,12 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         paths, config, display_manager=display, cache_manager=CacheManager(paths.cache_dir),
         font_manager=display.font_manager,
     )
-    safe_mode = SafeMode(bus, lambda plugin_id: plugins.get_plugin_directory(plugin_id))
+    # Plugin lifecycle events go to the operation history: one small append each, on
+    # the thread the event happens on (they are rare: loads, unloads, rests).
+    history = HistoryWriter(history_dir(paths.cache_dir), DISPLAY_SOURCE)
+    plugins.on_event = history.plugin_event
+    safe_mode = SafeMode(bus, lambda plugin_id: plugins.get_plugin_directory(plugin_id),
+                         on_event=history.plugin_event)
     safe_mode.release_updated()
     safe_mode.after_death(leftover)
     plugins.blocked = safe_mode.blocked()
@@ -190,6 +197,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         full_screen=LazyMode(vegas_enabled, lambda current: vegas_mode(loop, current)),
         safe_mode=safe_mode,
     )
+    loop.errors.on_event = history.plugin_event
     log_start(backend, hardware, plugins, paths)
     return loop
 

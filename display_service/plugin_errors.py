@@ -35,6 +35,7 @@ from typing import Any
 
 from display_service.breaker import CLOSED, Breaker
 from shared.bus import PLUGIN_ERRORS_CLEARED
+from shared.history import PluginEvent
 
 logger = logging.getLogger("display_service.plugins")
 
@@ -72,6 +73,8 @@ class PluginErrors:
         self._breakers: dict[str, Breaker] = {}
         self._cleared: dict[str, Any] | None = None
         self.version = 0
+        # Told (plugin_id, "rested", detail) when a breaker opens: the operation history.
+        self.on_event: PluginEvent | None = None
 
     def record(self, plugin_id: str, where: str, error: BaseException) -> None:
         """Record that ``where`` (``update``, ``display``...) of a plugin raised ``error``."""
@@ -103,8 +106,11 @@ class PluginErrors:
             now = self._clock()
             breaker = self._breakers.setdefault(plugin_id, Breaker())
             if exception is not None and breaker.failed(where, now):
-                logger.info("%s: %s() keeps failing: rested for %g s",
-                            plugin_id, where, (breaker.until or now) - now)
+                rest = (breaker.until or now) - now
+                logger.info("%s: %s() keeps failing: rested for %g s", plugin_id, where, rest)
+                if self.on_event is not None:
+                    self.on_event(plugin_id, "rested",
+                                  f"{where}() keeps failing ({message}): rested for {rest:g} s")
             logged = self._logged.get((plugin_id, where))
             if logged is None:
                 self._logged[(plugin_id, where)] = _Logged(message, now)

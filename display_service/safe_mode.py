@@ -27,6 +27,7 @@ from typing import Any
 from display_service.call_trail import Leftover
 from shared.bus import PLUGIN_SAFE_MODE, PLUGIN_SAFE_MODE_RELEASE, Bus
 from shared.errors import AtomicWriteError
+from shared.history import PluginEvent
 from shared.plugin_system.ids import is_plain_segment
 
 logger = logging.getLogger(__name__)
@@ -55,9 +56,11 @@ def fingerprint(directory: Path | None) -> str:
 class SafeMode:
     """The display's safe-mode records, kept in the bus."""
 
-    def __init__(self, bus: Bus, directory_of: DirectoryOf) -> None:
+    def __init__(self, bus: Bus, directory_of: DirectoryOf,
+                 on_event: PluginEvent | None = None) -> None:
         self.bus = bus
         self.directory_of = directory_of
+        self.on_event = on_event  # the operation history: entered and released
         self.records: dict[str, dict[str, Any]] = _valid(bus.read(PLUGIN_SAFE_MODE))
 
     def blocked(self) -> dict[str, str]:
@@ -92,6 +95,8 @@ class SafeMode:
         logger.error("%s: in safe mode (not loaded): %s. Release it from the web page or "
                      "with POST /api/v3/plugins/safe-mode/release once fixed.", plugin_id, reason)
         self.publish()
+        if self.on_event is not None:
+            self.on_event(plugin_id, "safe_mode_entered", reason)
 
     def release(self, plugin_id: str, why: str) -> bool:
         """Take one plugin out of safe mode; return False when it was not in it."""
@@ -99,6 +104,8 @@ class SafeMode:
             return False
         logger.info("%s: out of safe mode (%s)", plugin_id, why)
         self.publish()
+        if self.on_event is not None:
+            self.on_event(plugin_id, "safe_mode_released", why)
         return True
 
     def release_updated(self) -> list[str]:

@@ -30,6 +30,7 @@ from shared.bus import WEB_STATE, Bus
 from shared.cache import CacheManager
 from shared.config.prepare import prepare_plugin_config
 from shared.daemon_lock import WEB, lock_holder
+from shared.history import PluginEvent
 from shared.paths import Paths
 from shared.plugin_system.boundary import CONTAINED, plugin_call
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
@@ -98,6 +99,9 @@ class PluginManager:
         self.deferred: set[str] = set()
         # Plugins not to load, with the reason (the display's safe mode).
         self.blocked: dict[str, str] = {}
+        # Told (plugin_id, what, detail) when a plugin is loaded, unloaded or fails to
+        # load: the display's operation history (``shared.history.LIFECYCLE``).
+        self.on_event: PluginEvent | None = None
 
     def web_address(self) -> dict[str, Any] | None:
         """Return where the web interface listens now (``host``, ``port``), as the web
@@ -213,7 +217,8 @@ class PluginManager:
             self.unload(plugin_id)
             return True
         if plugin_id not in self._infos or not self.is_enabled(plugin_id, prepared):
-            self.unload(plugin_id)
+            self.unload(plugin_id, why="switched off" if plugin_id in self._infos
+                        else "no longer installed")
             return True
         if prepared != self._prepared.get(plugin_id):
             self._prepared[plugin_id] = prepared
@@ -225,7 +230,7 @@ class PluginManager:
         section = self.config.get(plugin_id)
         return section if isinstance(section, dict) else {}
 
-    def unload(self, plugin_id: str, *, hooks: bool = True) -> None:
+    def unload(self, plugin_id: str, *, hooks: bool = True, why: str = "switched off") -> None:
         """Disable, clean up and drop one loaded plugin (without hooks: just drop it)."""
         if plugin_id not in self.instances:
             return
@@ -235,6 +240,7 @@ class PluginManager:
         self.instances.pop(plugin_id, None)
         self._prepared.pop(plugin_id, None)
         self.deferred.discard(plugin_id)
+        self._event(plugin_id, "unloaded", why if hooks else f"{why}; hooks skipped")
 
     def unload_all(self, busy: Busy | None = None) -> None:
         """Unload every loaded plugin; a busy one is dropped without its hooks."""
@@ -242,7 +248,7 @@ class PluginManager:
             skip = busy is not None and busy(plugin_id)
             if skip:
                 logger.warning("%s: update() still running; on_disable/cleanup skipped", plugin_id)
-            self.unload(plugin_id, hooks=not skip)
+            self.unload(plugin_id, hooks=not skip, why="display stopping")
 
     def _load_missing(self, infos: list[PluginInfo]) -> list[str]:
         """Load the enabled plugins that are not loaded; return the ids loaded."""
@@ -255,7 +261,10 @@ class PluginManager:
                     loaded.append(info.id)
             elif info.id not in self._infos:
                 if resolve_enabled(self.config.get(info.id), info.manifest):
-                    self.load_errors[info.id] = "; ".join(info.errors)
+                    reason = "; ".join(info.errors)
+                    if self.load_errors.get(info.id) != reason:
+                        self._event(info.id, "load_failed", reason)
+                    self.load_errors[info.id] = reason
                 else:
                     self.load_errors.pop(info.id, None)
         return loaded
@@ -285,13 +294,19 @@ class PluginManager:
             logger.error("%s: %s", info.id, reason, exc_info=cause)
             self.load_errors[info.id] = reason
             self._failed_with[info.id] = attempt
+            self._event(info.id, "load_failed", reason)
             return False
         self.instances[info.id] = instance
         self._prepared[info.id] = prepared
         self.load_errors.pop(info.id, None)
         self._failed_with.pop(info.id, None)
         logger.info("%s: loaded", info.id)
+        self._event(info.id, "loaded", f"version {info.manifest.get('version', '?')}")
         return True
+
+    def _event(self, plugin_id: str, what: str, detail: str) -> None:
+        if self.on_event is not None:
+            self.on_event(plugin_id, what, detail)
 
     def _instantiate(self, info: PluginInfo, prepared: dict[str, Any]) -> Any:
         cls = load_plugin_class(info)
