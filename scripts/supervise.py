@@ -1,6 +1,9 @@
 """Run the display and web daemons together for development (standard library only).
 
-Both logs are interleaved line by line with the daemon's name in front. Ctrl-C or
+Both logs are interleaved line by line with the daemon's name in front, and each is
+also written to its own file, ``<cache dir>/logs/display.log`` and ``web.log``
+(emptied at start, renamed to ``.log.1`` past 1 MiB), where the web's Logs tab and
+``GET /api/v3/logs`` read them (``shared/daemon_logs.py``). Ctrl-C or
 SIGTERM stops both: SIGTERM to each, then SIGKILL for any still alive after the grace
 period. If one daemon exits on its own the other is stopped too and the supervisor
 exits non-zero, naming the one that died and its exit code.
@@ -27,6 +30,8 @@ from typing import IO
 
 from shared import cli_args
 from shared.cli.common import stored_port
+from shared.daemon_logs import LogFileWriter, log_file
+from shared.paths import resolve_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME_WIDTH = 7  # len("display")
@@ -55,6 +60,7 @@ class Child:
     argv: list[str]
     process: subprocess.Popen[bytes] | None = None
     reader: threading.Thread | None = field(default=None, repr=False)
+    log: LogFileWriter | None = field(default=None, repr=False)
 
     def start(self, env: dict[str, str]) -> None:
         # A session of its own, so the terminal's Ctrl-C reaches only the supervisor,
@@ -73,7 +79,7 @@ class Child:
     def start_reader(self) -> None:
         assert self.process is not None and self.process.stdout is not None
         self.reader = threading.Thread(
-            target=_pump, args=(self.name, self.process.stdout), daemon=True
+            target=_pump, args=(self.name, self.process.stdout, self.log), daemon=True
         )
         self.reader.start()
 
@@ -93,10 +99,30 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
-def _pump(name: str, stream: IO[bytes]) -> None:
+def _pump(name: str, stream: IO[bytes], log: LogFileWriter | None) -> None:
     for raw in iter(stream.readline, b""):
-        emit(name, raw.decode("utf-8", "replace").rstrip("\r\n"))
+        line = raw.decode("utf-8", "replace").rstrip("\r\n")
+        emit(name, line)
+        if log is not None:
+            try:
+                log.write(line)
+            except OSError as err:  # the terminal keeps the output; the file stops
+                note(f"{name}: cannot write {log.path} any more: {err.strerror or err}")
+                log = None
     stream.close()
+    if log is not None:
+        log.close()
+
+
+def open_logs(children: Sequence[Child], cache_dir: Path) -> None:
+    """Give each child its log file under ``cache_dir``; one that cannot be made is said."""
+    for child in children:
+        path = log_file(cache_dir, child.name)
+        try:
+            child.log = LogFileWriter(path)
+        except OSError as err:
+            note(f"{child.name}: no log file ({path}: {err.strerror or err}); the web's "
+                 "Logs tab reads journald instead")
 
 
 def stop_all(children: Sequence[Child], grace: float) -> None:
@@ -228,7 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _print_lock:
         print(f"ledpanel web UI: http://{shown_host}:{args.port}", flush=True)
     note("Ctrl-C stops both daemons (a second Ctrl-C kills them)")
-    return supervise(build_children(args), grace=args.grace)
+    children = build_children(args)
+    open_logs(children, resolve_paths(cache_dir=args.cache_dir).cache_dir)
+    return supervise(children, grace=args.grace)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,8 @@ class Run:
             [sys.executable, str(SUPERVISOR), "--display-cmd", command("display", display),
              "--web-cmd", command("web", web), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, **(env or {})},
+            # Log files go under the test's own cache folder, never the repository's.
+            env={**os.environ, "LEDPANEL_CACHE_DIR": str(tmp_path / "cache"), **(env or {})},
         )
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -94,6 +95,24 @@ def test_logs_of_both_daemons_are_interleaved_with_their_names(
     assert run.lines[0] == "ledpanel web UI: http://localhost:5123"
     run.process.send_signal(signal.SIGINT)
     assert run.finish() == 0
+
+
+def test_each_daemon_log_is_also_written_to_its_file_under_the_cache_folder(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    logs = tmp_path / "cache" / "logs"
+    logs.mkdir(parents=True)
+    (logs / "web.log").write_text("from the previous run\n")
+    (logs / "web.log.1").write_text("older still\n")
+    run = Run(tmp_path, "forever", "forever")
+    kill_leftovers.append(run)
+    run.wait_for_line("display | display ready")
+    run.wait_for_line("web     | web ready")
+    run.process.send_signal(signal.SIGTERM)
+    assert run.finish() == 0
+    assert (logs / "display.log").read_text() == "display ready\ndisplay got SIGTERM\n"
+    assert (logs / "web.log").read_text() == "web ready\nweb got SIGTERM\n"
+    assert not (logs / "web.log.1").exists()  # a run starts with empty files
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
