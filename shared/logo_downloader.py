@@ -12,12 +12,17 @@ behaviours, and holds three promises of its own:
   Pillow within ``MAX_LOGO_PIXELS`` and is stored as an RGBA PNG, atomically, so a reader
   never sees half a file and a failure keeps the previous one.
 - It never raises for a network or image problem (False and one log line instead), and it
-  is quick: plugins call it from ``display()`` on the render thread, so each GET has at
-  most ``MAX_TIMEOUT`` seconds, there are no retries, and a logo that failed is not tried
-  again for ``FAILURE_BACKOFF`` seconds.
+  is quick: plugins call it from ``display()`` on the render thread, so the download runs
+  on the small pool of ``download_pool`` and a call waits for it at most
+  ``DOWNLOAD_BUDGET`` seconds, whatever the name lookup, connecting or the body take. A
+  download not done by then is answered as failed now and finishes in the background,
+  so a later call finds the file. Each GET has ``MAX_TIMEOUT`` seconds, there are no
+  retries, and a logo that failed is not tried again for ``FAILURE_BACKOFF`` seconds
+  (sooner when its download finished well in the background).
 
-A failed download leaves a grey placeholder with the abbreviation (stamped in the PNG, so
-it is retried after ``PLACEHOLDER_RETRY_SECONDS``) unless ``create_placeholder=False``.
+A failed download leaves a grey placeholder with the abbreviation (``logo_placeholder``:
+stamped in the PNG, so it is retried after ``PLACEHOLDER_RETRY_SECONDS``) unless
+``create_placeholder=False``.
 """
 
 from __future__ import annotations
@@ -25,35 +30,35 @@ from __future__ import annotations
 import io
 import json
 import logging
-import math
 import os
 import re
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import requests
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
+from shared import download_pool
 from shared.errors import AtomicWriteError
 from shared.http_fetch import FetchError, get_bytes
 from shared.jsonfile import atomic_write_bytes
+from shared.logo_placeholder import PLACEHOLDER_MARKER, placeholder_image, png_bytes
+from shared.logo_placeholder import is_placeholder_logo as is_placeholder_logo  # plugins' name
+from shared.logo_placeholder import should_attempt_download as should_attempt_download
 from shared.paths import resolve_paths
 
 logger = logging.getLogger(__name__)
 
 MAX_LOGO_BYTES = 2 * 1024 * 1024
 MAX_LOGO_PIXELS = 2048 * 2048
-MAX_TIMEOUT = 3.0  # seconds per GET: two GETs stay under the render thread's hang limit
+MAX_TIMEOUT = 3.0  # seconds per GET, on a download thread
+DOWNLOAD_BUDGET = 2.0  # seconds a call waits for its download: two teams stay well under 8 s
 FAILURE_BACKOFF = 300.0
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp"})
-# The existing system's placeholder format, so placeholders it left are recognised too.
-PLACEHOLDER_MARKER = "ledmatrix_placeholder"
-PLACEHOLDER_SIZE = (64, 64)
-PLACEHOLDER_BG = (100, 100, 100, 255)
-PLACEHOLDER_RETRY_SECONDS = 6 * 60 * 60
 ESPN_SPORTS_API = "https://site.api.espn.com/apis/site/v2/sports"
 
 # Characters a file name must not carry, and what replaces them (order matters: "&" first).
@@ -82,6 +87,9 @@ _SAFE_TEAM_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 _failures: dict[str, tuple[float, bool]] = {}  # logo path -> (when it failed, answer)
 _failures_lock = threading.Lock()
 _MAX_FAILURES = 512
+# Held for every write of a logo file: a placeholder written because a download ran past
+# the budget must not land over the real logo that download wrote meanwhile.
+_write_lock = threading.RLock()
 
 
 class LogoDownloader:
@@ -125,7 +133,8 @@ class LogoDownloader:
             raise ValueError(f"unsafe league name: {league!r}")
         return str(resolve_paths().assets_dir / "sports" / folder)
 
-    def ensure_logo_directory(self, logo_dir: str | os.PathLike[str]) -> bool:
+    @staticmethod
+    def ensure_logo_directory(logo_dir: str | os.PathLike[str]) -> bool:
         """Create ``logo_dir`` if needed; return whether logos can be written there."""
         path = Path(logo_dir)
         try:
@@ -147,7 +156,9 @@ class LogoDownloader:
         try:
             body = get_bytes(self.session, logo_url, timeout=self.request_timeout,
                              max_bytes=MAX_LOGO_BYTES, headers=self.headers)
-            atomic_write_bytes(target, as_rgba_png(body))
+            image = as_rgba_png(body)
+            with _write_lock:
+                atomic_write_bytes(target, image)
         except FetchError as err:
             logger.warning("logo for %s not downloaded: %s", team_abbreviation, err)
             return False
@@ -187,11 +198,12 @@ class LogoDownloader:
             return False
         return self.download_logo(str(logo_url), logo_path, team_abbreviation)
 
-    def create_placeholder_logo(self, team_abbreviation: str, logo_dir: str | os.PathLike[str],
+    @staticmethod
+    def create_placeholder_logo(team_abbreviation: str, logo_dir: str | os.PathLike[str],
                                 filepath: str | os.PathLike[str] | None = None) -> bool:
         """Write a grey 64x64 logo showing the abbreviation; return whether it was written."""
         if filepath is None:
-            name = f"{self.normalize_abbreviation(team_abbreviation)}.png"
+            name = f"{LogoDownloader.normalize_abbreviation(team_abbreviation)}.png"
             filepath = Path(logo_dir) / name
         target = logo_target(filepath)
         if target is None:
@@ -199,7 +211,8 @@ class LogoDownloader:
         info = PngInfo()
         info.add_text(PLACEHOLDER_MARKER, str(time.time()))
         try:
-            atomic_write_bytes(target, _png(_placeholder_image(team_abbreviation), info))
+            with _write_lock:
+                atomic_write_bytes(target, png_bytes(placeholder_image(team_abbreviation), info))
         except AtomicWriteError as err:
             logger.error("placeholder logo for %s not saved: %s", team_abbreviation, err)
             return False
@@ -224,7 +237,8 @@ def download_missing_logo(league: str, team_id: str, team_abbreviation: str,
     """Make sure a logo is at ``logo_path``: keep it, download it, or write a placeholder.
 
     Return True when ``logo_path`` holds a logo or placeholder afterwards. A relative
-    path is taken from the install root, as the existing system does.
+    path is taken from the install root, as the existing system does. Waits at most
+    ``DOWNLOAD_BUDGET`` seconds for the download (see the module's docstring).
     """
     key = os.fspath(logo_path)
     recent = _recent_failure(key)
@@ -235,21 +249,73 @@ def download_missing_logo(league: str, team_id: str, team_abbreviation: str,
         return _failed(key, False)
     if target.exists() and not should_attempt_download(target):
         return True
-    downloader = LogoDownloader()
-    if not downloader.ensure_logo_directory(target.parent):
+    if not LogoDownloader.ensure_logo_directory(target.parent):
         return _failed(key, False)
-    with downloader.session:
+
+    def fetch(downloader: LogoDownloader) -> bool:
         if logo_url:
-            ok = downloader.download_logo(logo_url, target, team_abbreviation)
-        else:
-            ok = downloader.download_missing_logo_for_team(league, team_id, team_abbreviation,
-                                                           target)
-    if ok:
+            return downloader.download_logo(logo_url, target, team_abbreviation)
+        return downloader.download_missing_logo_for_team(league, team_id, team_abbreviation,
+                                                         target)
+
+    outcome = _download_within_budget(key, target, team_abbreviation, fetch)
+    if outcome:
         return True
-    if create_placeholder:
-        return _failed(key, downloader.create_placeholder_logo(team_abbreviation,
-                                                                target.parent, target))
+    if create_placeholder:  # a download still running keeps what is there (it may be done)
+        return _failed(key, _stand_in(team_abbreviation, target, keep=outcome is None))
     return _failed(key, target.exists())
+
+
+def download_logo_within_budget(logo_url: str, logo_path: str | os.PathLike[str],
+                                team_abbreviation: str) -> bool:
+    """Download the image at ``logo_url`` to ``logo_path``; return whether it is there now.
+
+    The same rules and bounds as ``download_missing_logo`` (where it may be written, the
+    wait budget, the failure memory), without the placeholder: ``LogoHelper`` uses it.
+    """
+    key = os.fspath(logo_path)
+    recent = _recent_failure(key)
+    if recent is not None:
+        return recent
+    target = logo_target(logo_path)
+    if target is None or not LogoDownloader.ensure_logo_directory(target.parent):
+        return _failed(key, False)
+
+    def fetch(downloader: LogoDownloader) -> bool:
+        return downloader.download_logo(logo_url, target, team_abbreviation)
+
+    if _download_within_budget(key, target, team_abbreviation, fetch):
+        return True
+    return _failed(key, False)
+
+
+def _download_within_budget(key: str, target: Path, team_abbreviation: str,
+                            fetch: Callable[[LogoDownloader], bool]) -> bool | None:
+    """Run ``fetch`` on the download pool; its answer, or None when not done in the budget."""
+
+    def job() -> bool:
+        downloader = LogoDownloader()
+        with downloader.session:
+            done = fetch(downloader)
+        if done:  # landed after its caller stopped waiting: the next call may use it
+            with _failures_lock:
+                _failures.pop(key, None)
+        return done
+
+    outcome = download_pool.run(str(target), job, DOWNLOAD_BUDGET)
+    if outcome is None:
+        logger.warning("logo for %s not there after %g s; answered without it (a download "
+                       "still running saves it to %s)", team_abbreviation, DOWNLOAD_BUDGET,
+                       target)
+    return outcome
+
+
+def _stand_in(team_abbreviation: str, target: Path, *, keep: bool) -> bool:
+    """Write a placeholder at ``target`` (``keep``: only when nothing is there yet)."""
+    with _write_lock:
+        if keep and target.exists():
+            return True
+        return LogoDownloader.create_placeholder_logo(team_abbreviation, target.parent, target)
 
 
 def logo_target(logo_path: str | os.PathLike[str]) -> Path | None:
@@ -272,71 +338,26 @@ def logo_target(logo_path: str | os.PathLike[str]) -> Path | None:
 
 
 def as_rgba_png(data: bytes) -> bytes:
-    """Return ``data`` decoded as an image and re-encoded as an RGBA PNG; ValueError if not one."""
+    """Return ``data`` decoded as an image and re-encoded as an RGBA PNG; ValueError if not one.
+
+    The image must pass Pillow's own check (a PNG chunk whose checksum is wrong is a
+    damaged download) and decode completely within ``MAX_LOGO_PIXELS``.
+    """
     try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.verify()
         with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
             if width * height > MAX_LOGO_PIXELS:
                 raise ValueError(f"{width}x{height} pixels is more than a logo may have")
             image.load()
             rgba = image.convert("RGBA")
-    except (OSError, SyntaxError, EOFError, Image.DecompressionBombError) as err:
-        raise ValueError(f"not an image Pillow can read: {err}") from err
-    return _png(rgba)
-
-
-def is_placeholder_logo(filepath: str | os.PathLike[str]) -> bool:
-    """Return whether the file is a placeholder (stamped, or the existing system's grey box)."""
-    try:
-        with Image.open(filepath) as image:
-            if image.info.get(PLACEHOLDER_MARKER):
-                return True
-            return bool(image.size == PLACEHOLDER_SIZE
-                        and image.convert("RGBA").getpixel((0, 0)) == PLACEHOLDER_BG)
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
-        return False
-
-
-def should_attempt_download(filepath: str | os.PathLike[str], force_download: bool = False
-                            ) -> bool:
-    """Return whether to fetch the real logo: none there, forced, or an old placeholder."""
-    path = Path(filepath)
-    if force_download or not path.exists():
-        return True
-    if not is_placeholder_logo(path):
-        return False
-    return _placeholder_age(path) >= PLACEHOLDER_RETRY_SECONDS
-
-
-def _placeholder_age(path: Path) -> float:
-    try:
-        with Image.open(path) as image:
-            stamped = float(image.info.get(PLACEHOLDER_MARKER) or "nan")
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
-        stamped = float("nan")
-    if math.isnan(stamped) or stamped <= 1:  # no stamp (or the old "1"): the file's age
-        try:
-            stamped = path.stat().st_mtime
-        except OSError:
-            return float("inf")
-    return max(0.0, time.time() - stamped)
-
-
-def _placeholder_image(text: str) -> Image.Image:
-    image = Image.new("RGBA", PLACEHOLDER_SIZE, PLACEHOLDER_BG)
-    draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default()
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-    x = (PLACEHOLDER_SIZE[0] - (right - left)) // 2 - left
-    y = (PLACEHOLDER_SIZE[1] - (bottom - top)) // 2 - top
-    draw.text((x, y), text, font=font, fill=(255, 255, 255, 255))
-    return image
-
-
-def _png(image: Image.Image, info: PngInfo | None = None) -> bytes:
-    out = io.BytesIO()
-    image.save(out, "PNG", pnginfo=info)
-    return out.getvalue()
+    except ValueError:
+        raise
+    except Exception as err:  # Pillow's decoders raise many kinds for damaged bytes
+        raise ValueError(f"not an image Pillow can read: {type(err).__name__}: {err}"
+                         ) from err
+    return png_bytes(rgba)
 
 
 def _recent_failure(key: str) -> bool | None:

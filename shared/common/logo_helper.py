@@ -7,34 +7,35 @@ given box, by default one and a half times the panel; a missing or unreadable lo
 answers None with a log line. Loaded logos are kept in an LRU of ``cache_size``.
 
 Paths stay where they were meant to: a path with a ``..`` part is refused, as is one
-built from a team name holding ``/`` or ``..`` (``base / f"{abbr}.png"`` with an
-abbreviation from a feed); with ``logo_dir`` given every path must resolve inside
-that folder and a bare team name is reduced to one plain file name there, so
-``load_logo("../../etc/x")`` reads nothing outside it. Downloads
-(``load_logo_with_download``) go only to such a path, are size-limited, checked to be
-images, written atomically, and a failing URL is not retried for five minutes.
+built from a team name holding a path (``base / f"{abbr}.png"`` with an abbreviation
+from a feed: the path holds the name's folders, however the name spells them, or with
+``logo_dir`` the file does not sit directly in that folder); with ``logo_dir`` given
+every path must resolve inside that folder and a bare team name is reduced to one plain
+file name there, so ``load_logo("../../etc/x")`` reads nothing outside it.
+
+Downloads (``load_logo_with_download``) are ``shared.logo_downloader``'s: written only
+inside the assets, cache and plugins directories, checked to be an image and stored as
+an RGBA PNG, atomically; a call waits for one at most ``DOWNLOAD_BUDGET`` (2) seconds
+(one still running then finishes in the background, for the next call), and a logo
+that failed is not tried again for five minutes.
 """
 
 from __future__ import annotations
 
-import io
 import logging
+import posixpath
 import re
-import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
-from shared.errors import AtomicWriteError
-from shared.jsonfile import atomic_write_bytes
+from shared.logo_placeholder import placeholder_image
 
 MAX_LOGO_BYTES = 8 * 1024 * 1024  # a logo file larger than this is not opened
 MAX_LOGO_PIXELS = 4096 * 4096  # nor one that would decode larger than this
-DOWNLOAD_TIMEOUT = 10.0
-DOWNLOAD_RETRY_AFTER = 300.0  # seconds a failed URL is left alone
-FAILED_URLS_MAX = 256
+PLACEHOLDER_FILL = (100, 100, 100, 200)
+PLACEHOLDER_OUTLINE = (200, 200, 200, 255)
 _UNSAFE = re.compile(r"[^A-Za-z0-9_&+.-]")
 
 # Other file names a team's logo is often stored under.
@@ -52,6 +53,20 @@ def safe_logo_name(team_abbr: str) -> str | None:
 def _carries_path(name: str) -> bool:
     """Return True when a team name could steer a path built from it (``/``, ``..``)."""
     return any(part in name for part in ("/", "\\", "..", "\0"))
+
+
+def _built_from(name: str, path: Path, folder: Path | None) -> bool:
+    """Return True when ``path`` looks built from ``name``, a team name that carries a path.
+
+    With the plugin's ``folder`` the file must sit directly in it. Without one, the path
+    must not hold the name's folders as ``Path`` writes them (``x//y``, ``./x/y`` and
+    ``/x/y`` all become ``x/y``).
+    """
+    if folder is not None:
+        return path.resolve().parent != folder.resolve()
+    text = str(path)
+    forms = {name, posixpath.normpath(name.lstrip("/"))}
+    return any(form not in ("", ".") and form in text for form in forms)
 
 
 class LogoHelper:
@@ -82,8 +97,6 @@ class LogoHelper:
         self.logger = logger or logging.getLogger(__name__)
         self.logo_dir = Path(logo_dir) if logo_dir is not None else None
         self._cache: OrderedDict[tuple[str, str, int, int], Image.Image] = OrderedDict()
-        self._failed_urls: OrderedDict[str, float] = OrderedDict()
-        self._session: Any = None
 
     def load_logo(
         self,
@@ -127,15 +140,19 @@ class LogoHelper:
     ) -> Image.Image | None:
         """Return the logo, downloading it to ``logo_path`` first when it is missing.
 
-        When there is no file and the download fails (or there is no URL), answers a
-        placeholder: a grey box of the target size with the team's abbreviation.
-        A path outside the logo folder answers None and downloads nothing.
+        When there is no file and the download fails, is not done within
+        ``logo_downloader.DOWNLOAD_BUDGET`` seconds or may not be written there (or
+        there is no URL), answers a placeholder: a grey box of the target size with the
+        team's abbreviation. A path outside the logo folder answers None and downloads nothing.
         """
         path = self._logo_path(team_abbr, logo_path)
         if path is None:
             return None
-        if not path.is_file() and logo_url and self._download(team_abbr, logo_url, path):
-            self._forget(path)
+        if not path.is_file() and logo_url:
+            from shared.logo_downloader import download_logo_within_budget  # imports requests
+
+            if download_logo_within_budget(logo_url, path, str(team_abbr)):
+                self._forget(path)
         if path.is_file():
             logo = self.load_logo(team_abbr, path, max_width, max_height)
             if logo is not None:
@@ -184,19 +201,19 @@ class LogoHelper:
                                     "look in", team_abbr)
                 return None
             return self.logo_dir / f"{name}.png"
-        name = str(team_abbr)
-        if _carries_path(name) and name in str(logo_path):
-            self.logger.warning("logo %r: refused: the team name carries a path", name)
-            return None
         path = Path(logo_path)
         if ".." in path.parts:
             self.logger.warning("logo %r: refused path %s: it climbs out with '..'",
                                 team_abbr, path)
             return None
+        if self.logo_dir is not None and not path.is_absolute():
+            path = self.logo_dir / path
+        name = str(team_abbr)
+        if _carries_path(name) and _built_from(name, path, self.logo_dir):
+            self.logger.warning("logo %r: refused: the team name carries a path", name)
+            return None
         if self.logo_dir is None:
             return path
-        if not path.is_absolute():
-            path = self.logo_dir / path
         if not path.resolve().is_relative_to(self.logo_dir.resolve()):
             self.logger.warning("logo %r: refused path %s: outside the logo folder %s",
                                 team_abbr, path, self.logo_dir)
@@ -219,68 +236,16 @@ class LogoHelper:
                                         path, image.width, image.height)
                     return None
                 return image.convert("RGBA")
-        except (OSError, ValueError, Image.DecompressionBombError) as err:
-            self.logger.warning("logo %r at %s could not be read: %s", team_abbr, path, err)
+        except Exception as err:  # Pillow raises many kinds for a damaged file
+            self.logger.warning("logo %r at %s could not be read: %s: %s", team_abbr, path,
+                                type(err).__name__, err)
             return None
 
     def _forget(self, path: Path) -> None:
         for key in [key for key in self._cache if key[1] == str(path)]:
             del self._cache[key]
 
-    def _download(self, team_abbr: str, url: str, path: Path) -> bool:
-        """Fetch ``url`` into ``path`` when it is an image; False (logged) otherwise."""
-        failed_at = self._failed_urls.get(url)
-        if failed_at is not None and time.monotonic() - failed_at < DOWNLOAD_RETRY_AFTER:
-            return False
-        data = self._fetch(team_abbr, url)
-        if data is not None and self._is_image(team_abbr, url, data):
-            try:
-                atomic_write_bytes(path, data)
-                self._failed_urls.pop(url, None)
-                self.logger.info("logo %r downloaded to %s", team_abbr, path)
-                return True
-            except AtomicWriteError as err:
-                self.logger.warning("logo %r: %s", team_abbr, err)
-        self._failed_urls[url] = time.monotonic()
-        self._failed_urls.move_to_end(url)
-        while len(self._failed_urls) > FAILED_URLS_MAX:
-            self._failed_urls.popitem(last=False)
-        return False
-
-    def _fetch(self, team_abbr: str, url: str) -> bytes | None:
-        from shared.http_fetch import FetchError, get_bytes  # imports requests: on first use
-
-        if self._session is None:
-            import requests
-
-            self._session = requests.Session()
-        try:
-            return get_bytes(self._session, url, timeout=DOWNLOAD_TIMEOUT,
-                             max_bytes=MAX_LOGO_BYTES, headers={"Accept": "image/*"})
-        except FetchError as err:
-            self.logger.warning("logo %r: download failed: %s", team_abbr,
-                                re.sub(r"\?\S*", "?...", str(err)))
-            return None
-
-    def _is_image(self, team_abbr: str, url: str, data: bytes) -> bool:
-        try:
-            with Image.open(io.BytesIO(data)) as image:
-                image.verify()
-            return True
-        except (OSError, ValueError, Image.DecompressionBombError) as err:
-            self.logger.warning("logo %r: %s did not send an image: %s", team_abbr,
-                                url.split("?", 1)[0], err)
-            return False
-
     def _placeholder(self, team_abbr: str, width: int, height: int) -> Image.Image:
         """Return a grey outlined box of the given size with the abbreviation in it."""
-        image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        draw.rectangle((0, 0, width - 1, height - 1), fill=(100, 100, 100, 200),
-                       outline=(200, 200, 200, 255))
-        font: Any = ImageFont.load_default()
-        text = str(team_abbr)[:6]
-        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-        draw.text(((width - (right - left)) // 2 - left, (height - (bottom - top)) // 2 - top),
-                  text, font=font, fill=(255, 255, 255, 255))
-        return image
+        return placeholder_image(str(team_abbr)[:6], (width, height), PLACEHOLDER_FILL,
+                                 PLACEHOLDER_OUTLINE)

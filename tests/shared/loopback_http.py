@@ -119,3 +119,13 @@ def stream(body: bytes) -> Route:
 def fixed(status: int, kind: str, body: bytes) -> Route:
     """A route that always gives the same answer."""
     return lambda _handler: (status, kind, body)
+
+
+def late(server: Server, seconds: float, body: bytes) -> Route:
+    """A route that answers ``body`` as a PNG after ``seconds`` (or when the server stops)."""
+
+    def route(_handler: BaseHTTPRequestHandler) -> tuple[int, str, bytes]:
+        server.release.wait(seconds)
+        return 200, "image/png", body
+
+    return route

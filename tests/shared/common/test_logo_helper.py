@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import io
 import logging
+import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from shared import logo_downloader
 from shared.common import logo_helper as module
 from shared.common.logo_helper import LogoHelper
-from tests.shared.loopback_http import fixed, serving
+from tests.shared.damaged_png import bad_checksum_png, broken_chunk_png
+from tests.shared.loopback_http import fixed, hold, late, serving
 
 
 def png_bytes(size: tuple[int, int], color: tuple[int, ...] = (200, 10, 10), mode: str = "RGB"
@@ -27,10 +30,16 @@ def write_png(path: Path, size: tuple[int, int] = (40, 20), **kwargs: object) ->
     return path
 
 
+def files_under(root: Path) -> set[Path]:
+    return {p for p in root.rglob("*") if p.is_file()}
+
+
 @pytest.fixture
-def logos(tmp_path: Path) -> Path:
-    folder = tmp_path / "logos"
-    folder.mkdir()
+def logos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A logo folder inside the assets directory, where downloads may be written."""
+    monkeypatch.setenv("LEDPANEL_ASSETS_DIR", str(tmp_path / "assets"))
+    folder = tmp_path / "assets" / "logos"
+    folder.mkdir(parents=True)
     return folder
 
 
@@ -60,6 +69,19 @@ def test_a_missing_or_broken_logo_answers_none_with_a_warning(
         assert helper.load_logo("BAD", logos / "BAD.png") is None
     assert "'NOPE' not found" in caplog.text
     assert "'BAD'" in caplog.text and "could not be read" in caplog.text
+
+
+def test_a_damaged_logo_file_answers_none(logos: Path, caplog: pytest.LogCaptureFixture
+                                          ) -> None:
+    (logos / "CHUNK.png").write_bytes(broken_chunk_png())
+    (logos / "CUT.png").write_bytes(png_bytes((40, 40))[:60])
+    helper = LogoHelper(64, 32)
+    with caplog.at_level(logging.WARNING):
+        assert helper.load_logo("CHUNK", logos / "CHUNK.png") is None
+        assert helper.load_logo("CUT", logos / "CUT.png") is None
+    assert "SyntaxError" in caplog.text
+    placeholder = helper.load_logo_with_download("CHUNK", logos / "CHUNK.png", None, 10, 10)
+    assert placeholder is not None and placeholder.size == (10, 10)
 
 
 def test_a_logo_with_too_many_pixels_is_not_decoded(logos: Path) -> None:
@@ -155,6 +177,87 @@ def test_a_download_that_is_no_image_stores_nothing_and_waits_before_trying_agai
             assert placeholder.getpixel((0, 0)) == (200, 200, 200, 255)  # the outline
         assert srv.hits["/x.png"] == 1
     assert list(logos.iterdir()) == []
+
+
+def test_a_download_with_a_bad_checksum_gives_a_placeholder_and_stores_nothing(
+    logos: Path,
+) -> None:
+    with serving({"/x.png": fixed(200, "image/png", bad_checksum_png())}) as srv:
+        logo = LogoHelper(64, 32).load_logo_with_download(
+            "CRC", logos / "CRC.png", srv.url("/x.png"), max_width=12, max_height=12)
+        assert srv.hits["/x.png"] == 1
+    assert logo is not None and logo.getpixel((0, 0)) == (200, 200, 200, 255)  # placeholder
+    assert files_under(logos) == set()
+
+
+def test_a_server_that_never_answers_holds_each_call_at_most_the_budget(logos: Path) -> None:
+    budget = logo_downloader.DOWNLOAD_BUDGET
+    with serving({}) as srv:
+        srv.routes.update({"/A.png": hold(srv, 30), "/B.png": hold(srv, 30)})
+        helper = LogoHelper(64, 32)
+        started = time.monotonic()
+        home = helper.load_logo_with_download("A", logos / "A.png", srv.url("/A.png"), 8, 8)
+        away = helper.load_logo_with_download("B", logos / "B.png", srv.url("/B.png"), 8, 8)
+        both = time.monotonic() - started
+        assert home is not None and away is not None  # placeholders, at once
+        assert both < 2 * budget + 1.0
+        started = time.monotonic()  # failed moments ago: no wait at all now
+        helper.load_logo_with_download("A", logos / "A.png", srv.url("/A.png"), 8, 8)
+        assert time.monotonic() - started < 0.5
+        assert srv.hits["/A.png"] == 1
+    assert files_under(logos) == set()
+
+
+def test_a_download_that_outlasts_the_budget_is_there_for_a_later_call(logos: Path) -> None:
+    budget = logo_downloader.DOWNLOAD_BUDGET
+    with serving({}) as srv:
+        srv.routes["/LAL.png"] = late(srv, budget + 0.6, png_bytes((30, 30), (1, 2, 3)))
+        helper = LogoHelper(64, 32)
+        started = time.monotonic()
+        first = helper.load_logo_with_download("LAL", logos / "LAL.png", srv.url("/LAL.png"))
+        assert time.monotonic() - started < budget + 0.5
+        assert first is not None and first.getpixel((0, 0)) == (200, 200, 200, 255)
+        deadline = time.monotonic() + 10
+        while not (logos / "LAL.png").is_file() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        later = helper.load_logo_with_download("LAL", logos / "LAL.png", srv.url("/LAL.png"))
+        assert srv.hits["/LAL.png"] == 1
+    assert later is not None and later.getpixel((0, 0)) == (1, 2, 3, 255)
+
+
+def test_without_a_logo_dir_downloads_stay_in_the_assets_cache_and_plugins_dirs(
+    tmp_path: Path, logos: Path,
+) -> None:
+    outside = tmp_path / "elsewhere" / "DAL.png"
+    with serving({"/x.png": fixed(200, "image/png", png_bytes((8, 8)))}) as srv:
+        logo = LogoHelper(64, 32).load_logo_with_download("DAL", outside, srv.url("/x.png"))
+        assert srv.hits["/x.png"] == 0
+    assert logo is not None and logo.getpixel((0, 0)) == (200, 200, 200, 255)  # placeholder
+    assert not outside.parent.exists()
+
+
+@pytest.mark.parametrize("name", ["x//y", "./x/y", "x/./y", "/x/y", "x/y/"])
+def test_a_team_name_steering_the_path_by_any_spelling_is_refused(
+    tmp_path: Path, logos: Path, name: str,
+) -> None:
+    write_png(logos / "x" / "y.png")  # what a steered read would find
+    with serving({"/x.png": fixed(200, "image/png", png_bytes((8, 8)))}) as srv:
+        helper = LogoHelper(64, 32)
+        for base in (logos, tmp_path):
+            built = base / f"{name}.png"
+            assert helper.load_logo(name, built) is None
+            assert helper.load_logo(name, f"{base}/{name}.png") is None
+            assert helper.load_logo_with_download(name, built, srv.url("/x.png")) is None
+        assert srv.hits["/x.png"] == 0
+    assert files_under(tmp_path) == {logos / "x" / "y.png"}
+
+
+def test_with_a_logo_dir_a_team_name_may_not_add_folders(logos: Path) -> None:
+    write_png(logos / "x" / "y.png")
+    write_png(logos / "BRK_B.png")
+    helper = LogoHelper(64, 32, logo_dir=logos)
+    assert helper.load_logo("x/y", logos / "x/y.png") is None
+    assert helper.load_logo("BRK/B", logos / "BRK_B.png") is not None
 
 
 def test_a_download_outside_the_folder_is_never_fetched(tmp_path: Path, logos: Path) -> None:
