@@ -134,6 +134,7 @@ function openTab(key, { remember = true } = {}) {
     if (selected) button.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
   document.getElementById("tab-select").value = key;
+  window.htmx.process(panel);  // idempotent; htmx's own start may not have run yet
   window.htmx.trigger(panel, "ledpanel:open");
   if (remember && location.hash !== `#${key}`) history.replaceState(null, "", `#${key}`);
 }

@@ -1,4 +1,4 @@
-"""The status page shows the plugins in safe mode, and Release brings one back."""
+"""The Overview tab shows the plugins in safe mode, and Release brings one back."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.test_plugin_containment import killed_inside_slow, safe_mode
 pytestmark = pytest.mark.timeout(150)
 
 
-def test_the_page_shows_safe_mode_and_release_loads_the_plugin_again(
+def test_the_overview_shows_safe_mode_and_release_loads_the_plugin_again(
         tmp_path: Path, page: Any, shoot: Any) -> None:
     instance = killed_inside_slow(tmp_path)
 

@@ -1,4 +1,4 @@
-"""The status page in a real browser against real daemons: it says what the panel shows."""
+"""The Overview tab in a real browser against real daemons: it says what the panel shows."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def rows(page: Any) -> dict[str, str]:
-    """Return the Panel card's rows, label to text."""
+    """Return the Overview's Panel card rows, label to text ({} until the tab loaded)."""
     return page.evaluate("""() => {
         const list = document.getElementById("display");
         const out = {};
+        if (!list) return out;
         for (const dt of list.querySelectorAll("dt")) out[dt.textContent] =
             dt.nextElementSibling.textContent;
         return out;
@@ -46,7 +47,7 @@ def schedule_off_now(config_file: Path) -> None:
     config_file.write_text(json.dumps(config, indent=2))
 
 
-def test_the_page_says_the_panel_is_off_and_never_shows_a_stale_picture(
+def test_the_overview_says_the_panel_is_off_and_never_shows_a_stale_picture(
         tmp_path: Path, page: Any, shoot: Any) -> None:
     instance = make_instance(tmp_path)
     schedule_off_now(instance.config_dir / "config.json")
@@ -61,6 +62,9 @@ def test_the_page_says_the_panel_is_off_and_never_shows_a_stale_picture(
         assert "still" not in found["Panel"]
         assert not page.is_visible("#preview")
         assert page.text_content("#preview-empty") == "The panel is off (power schedule)."
+        # The header, on every tab, says the same: never "showing X" over a black panel.
+        assert page.text_content("#header-state") == "panel off (power schedule)"
+        assert page.get_attribute("#header-state", "data-tone") == "off"
         shoot(page, "panel-off")
         display.process.kill()
         display.process.wait(5)
@@ -70,13 +74,14 @@ def test_the_page_says_the_panel_is_off_and_never_shows_a_stale_picture(
         assert not page.is_visible("#preview")
         assert page.text_content("#preview-empty") == (
             "No live picture: the display service is not running.")
+        assert page.text_content("#header-state") == "display service not running"
         shoot(page, "display-down")
     finally:
         web.stop()
         display.stop()
 
 
-def test_the_page_shows_a_config_file_that_does_not_parse(tmp_path: Path, page: Any,
+def test_the_overview_shows_a_config_file_that_does_not_parse(tmp_path: Path, page: Any,
                                                           shoot: Any) -> None:
     instance = make_instance(tmp_path)
     display = start_display(instance)
@@ -85,7 +90,8 @@ def test_the_page_shows_a_config_file_that_does_not_parse(tmp_path: Path, page: 
         running_state(instance, display)
         page.goto(url)
         wait_rows(page, lambda r: r.get("Panel") == "showing still / still")
-        page.wait_for_function("document.getElementById('preview').style.display === 'block'")
+        page.wait_for_selector("#preview", state="visible")
+        assert page.get_attribute("#preview", "src").startswith("data:image/png;base64,")
         shoot(page, "showing")
         (instance.config_dir / "config.json").write_text('{\n  "brightness": 50,\n}\n')
         found = wait_rows(page, lambda r: r.get("Config", "ok") != "ok")

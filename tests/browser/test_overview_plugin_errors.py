@@ -1,4 +1,4 @@
-"""The status page lists the plugins that fail, and drops them when the display stops."""
+"""The Overview tab lists the plugins that fail, and drops them when the display stops."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def listed(page: Any) -> list[dict[str, str]]:
         }))""")
 
 
-def test_the_page_lists_a_failing_plugin_with_its_count_and_last_error(
+def test_the_overview_lists_a_failing_plugin_with_its_count_and_last_error(
         tmp_path: Path, page: Any, shoot: Any) -> None:
     instance = make_instance(tmp_path, ("failing", FAILING))
     with running(instance) as (display, _web, url):
