@@ -1,8 +1,14 @@
-"""Bounded HTTP GETs for the download helpers plugins call (team logos, background data).
+"""Bounded HTTP requests for the download helpers plugins call (team logos, background data).
 
-Every GET here ends within its ``timeout`` (connect, each read and the whole exchange:
-a server that drips one byte a second is cut off at the deadline, not after the body)
-and reads at most ``max_bytes`` of body, counted as it streams in, so a body that never
+``timeout`` is seconds, or a ``(connect, read)`` pair as requests takes it. Connecting
+waits at most the connect time for each address the host name resolves to, the answer's
+headers and each later read at most the read time, and the body is cut off once the
+whole timeout (for a pair: connect plus read) has passed since the request began, so a
+server that drips one byte a second is abandoned at that point, not after the body.
+Looking the host name up is the system resolver's business and has no bound here:
+callers that must not wait (the render thread) wait on ``download_pool`` instead.
+
+At most ``max_bytes`` of body are read, counted as they stream in, so a body that never
 ends is abandoned, never buffered. Failures are one exception, ``FetchError``, which
 says whether trying again may help.
 """
@@ -21,9 +27,11 @@ from shared.version import CORE_VERSION
 USER_AGENT = f"ledpanel/{CORE_VERSION}"
 CHUNK = 64 * 1024
 
+Timeout = float | tuple[float, float]  # seconds, or (connect, read)
+
 
 class FetchError(Exception):
-    """A GET that gave no usable body; ``retryable`` when another try may succeed."""
+    """A request that gave no usable body; ``retryable`` when another try may succeed."""
 
     def __init__(self, message: str, *, retryable: bool = False) -> None:
         super().__init__(message)
@@ -34,19 +42,36 @@ def get_bytes(
     session: requests.Session,
     url: str,
     *,
-    timeout: float,
+    timeout: Timeout,
     max_bytes: int,
     params: Mapping[str, Any] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> bytes:
     """Return the body of a GET of ``url``; raise FetchError on any failure."""
+    return request_bytes(session, "GET", url, timeout=timeout, max_bytes=max_bytes,
+                         params=params, headers=headers)
+
+
+def request_bytes(
+    session: requests.Session,
+    method: str,
+    url: str,
+    *,
+    timeout: Timeout,
+    max_bytes: int,
+    **kwargs: Any,
+) -> bytes:
+    """Return the body of one ``method`` request of ``url``; raise FetchError on any failure.
+
+    ``kwargs`` go to requests (``params``, ``headers``, ``data``, ``json``).
+    """
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise FetchError(f"not an http(s) URL: {str(url)[:200]!r}")
-    deadline = time.monotonic() + timeout
-    sent = {"User-Agent": USER_AGENT, **(headers or {})}
+    waits = timeout if isinstance(timeout, tuple) else (timeout, timeout)
+    deadline = time.monotonic() + (sum(waits) if isinstance(timeout, tuple) else timeout)
+    kwargs["headers"] = {"User-Agent": USER_AGENT, **(kwargs.get("headers") or {})}
     try:
-        with session.get(url, params=params, headers=sent, timeout=(timeout, timeout),
-                         stream=True) as response:
+        with session.request(method, url, timeout=waits, stream=True, **kwargs) as response:
             status = response.status_code
             if status >= 400:
                 raise FetchError(f"HTTP {status} from {_short(url)}",
@@ -55,15 +80,17 @@ def get_bytes(
             if declared.isdigit() and int(declared) > max_bytes:
                 raise FetchError(f"{_short(url)} is {declared} bytes, more than the "
                                  f"{max_bytes} allowed")
-            return _read_body(response, url, deadline, max_bytes)
+            return _read_body(response, url, deadline, waits[1], max_bytes)
     except FetchError:
         raise
     except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as err:
-        raise FetchError(f"GET {_short(url)} failed: {err}", retryable=True) from err
+        raise FetchError(f"{method} {_short(url)} failed: {err}", retryable=True) from err
+    except ValueError as err:  # requests refusing what it was given (a timeout <= 0 ...)
+        raise FetchError(f"{method} {_short(url)} not sent: {err}") from err
 
 
-def _read_body(response: requests.Response, url: str, deadline: float, max_bytes: int
-               ) -> bytes:
+def _read_body(response: requests.Response, url: str, deadline: float, read_wait: float,
+               max_bytes: int) -> bytes:
     raw = response.raw
     # read1 returns what has arrived instead of waiting for a whole chunk; older urllib3
     # lacks it, and then the socket timeout below still bounds each read.
@@ -73,7 +100,7 @@ def _read_body(response: requests.Response, url: str, deadline: float, max_bytes
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise FetchError(f"{_short(url)} took longer than the timeout", retryable=True)
-        _limit_next_read(raw, remaining)
+        _limit_next_read(raw, min(remaining, read_wait))
         chunk = read(CHUNK, decode_content=True)
         if not chunk:
             return bytes(body)

@@ -7,14 +7,18 @@ error status, a body that is not JSON or larger than ``MAX_BODY_BYTES`` is one
 warning line (the URL without its query, which may hold an API key), never an
 exception.
 
-Bounds: a GET makes at most ``1 + max_retries`` attempts (``max_retries`` is capped
-at ``MAX_RETRIES``) through ``shared.http_fetch.get_bytes``, so each attempt ends
-within its timeout, body included, and reads at most ``MAX_BODY_BYTES``. Connection
-errors, timeouts, HTTP 429 and 5xx are retried, after waits that double from
-``backoff_factor`` up to ``MAX_BACKOFF`` seconds; no attempt starts more than twice
-the timeout after the first (so a call ends within about three timeouts). A POST is
-attempted once. Calls from one helper are spaced at least ``min_request_interval``
-seconds apart (1 s by default, ``set_rate_limit()`` changes it).
+Bounds: a timeout is seconds or a ``(connect, read)`` pair, as requests takes it; a
+value that is not above zero counts as ``MIN_TIMEOUT``, one that is no number (or no
+pair of them) as the default. Requests go through ``shared.http_fetch``: connecting
+waits at most the connect time per address the host name resolves to, each read at
+most the read time, the body is cut off once the whole timeout (connect plus read for
+a pair) has passed, and at most ``MAX_BODY_BYTES`` are read; looking the host name up
+is the system resolver's and not bounded here. A GET makes at most ``1 + max_retries``
+attempts (``max_retries`` is capped at ``MAX_RETRIES``): connection errors, timeouts,
+HTTP 429 and 5xx are retried, after waits that double from ``backoff_factor`` up to
+``MAX_BACKOFF`` seconds, and no attempt starts more than twice the whole timeout after
+the first. A POST is attempted once. Calls from one helper are spaced at least
+``min_request_interval`` seconds apart (1 s by default, ``set_rate_limit()`` changes it).
 
 With a ``cache_manager`` (the plugin's ``self.cache_manager``), a ``cache_key`` makes
 ``get`` answer a cached value younger than ``cache_ttl`` seconds without a request,
@@ -33,9 +37,12 @@ from typing import Any
 
 import requests
 
-from shared.http_fetch import FetchError, get_bytes
+from shared.http_fetch import FetchError, Timeout, request_bytes
 from shared.version import CORE_VERSION
 
+DEFAULT_TIMEOUT = 30.0
+MIN_TIMEOUT = 0.1
+MAX_TIMEOUT = 300.0
 MAX_RETRIES = 5
 MAX_BACKOFF = 4.0
 MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -47,8 +54,8 @@ class APIHelper:
 
     Args:
         cache_manager: the plugin's cache manager, used when a call names a cache_key.
-        default_timeout: seconds to wait for the server (connecting, or the next bytes)
-            when a call gives no timeout.
+        default_timeout: the timeout of a call that gives none: seconds, or a
+            ``(connect, read)`` pair.
         max_retries: extra attempts after a retryable failure (0 to 5).
         logger: where messages go (the plugin's logger); default this module's.
         backoff_factor: the first wait between attempts, in seconds.
@@ -59,17 +66,17 @@ class APIHelper:
     def __init__(
         self,
         cache_manager: Any = None,
-        default_timeout: float = 30,
+        default_timeout: Timeout = DEFAULT_TIMEOUT,
         max_retries: int = 3,
         logger: logging.Logger | None = None,
         *,
         backoff_factor: float = 0.5,
     ) -> None:
         self.cache_manager = cache_manager
-        self.default_timeout = float(default_timeout) if default_timeout else 30.0
+        self.logger = logger or logging.getLogger(__name__)
+        self.default_timeout = _timeout(default_timeout, DEFAULT_TIMEOUT, self.logger)
         self.max_retries = max(0, min(int(max_retries), MAX_RETRIES))
         self.backoff_factor = max(0.0, float(backoff_factor))
-        self.logger = logger or logging.getLogger(__name__)
         self.session = requests.Session()
         self.session.headers.update({
             "User-Agent": f"ledpanel/{CORE_VERSION}",
@@ -87,7 +94,7 @@ class APIHelper:
         url: str,
         params: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
-        timeout: float | None = None,
+        timeout: Timeout | None = None,
         cache_key: str | None = None,
         cache_ttl: float = 3600,
     ) -> Any:
@@ -109,7 +116,7 @@ class APIHelper:
         data: dict[str, Any] | None = None,
         json_data: Any = None,
         headers: dict[str, str] | None = None,
-        timeout: float | None = None,
+        timeout: Timeout | None = None,
     ) -> Any:
         """Return the JSON answer of one POST of ``data`` (form) or ``json_data``, else None."""
         return self._call("POST", url, timeout, 1, data=data, json=json_data, headers=headers)
@@ -132,16 +139,18 @@ class APIHelper:
         self, sport: str, league: str, cache_key: str | None = None, cache_ttl: float = 3600
     ) -> Any:
         """Return ESPN's standings for ``sport``/``league``."""
-        return self.get(f"{self.espn_base_url}/{sport}/{league}/standings",
-                        cache_key=cache_key or f"espn_standings_{sport}_{league}",
-                        cache_ttl=cache_ttl)
+        return self._espn_table("standings", sport, league, cache_key, cache_ttl)
 
     def fetch_espn_rankings(
         self, sport: str, league: str, cache_key: str | None = None, cache_ttl: float = 3600
     ) -> Any:
         """Return ESPN's rankings for ``sport``/``league``."""
-        return self.get(f"{self.espn_base_url}/{sport}/{league}/rankings",
-                        cache_key=cache_key or f"espn_rankings_{sport}_{league}",
+        return self._espn_table("rankings", sport, league, cache_key, cache_ttl)
+
+    def _espn_table(self, table: str, sport: str, league: str, cache_key: str | None,
+                    cache_ttl: float) -> Any:
+        return self.get(f"{self.espn_base_url}/{sport}/{league}/{table}",
+                        cache_key=cache_key or f"espn_{table}_{sport}_{league}",
                         cache_ttl=cache_ttl)
 
     # -- cache -------------------------------------------------------------------
@@ -187,16 +196,17 @@ class APIHelper:
 
     # -- internals -------------------------------------------------------------------
 
-    def _call(self, method: str, url: str, timeout: float | None, attempts: int,
-              **kwargs: Any) -> Any:
+    def _call(self, method: str, url: str, timeout: Any, attempts: int, **kwargs: Any) -> Any:
         where = f"{method} {_without_query(str(url))}"
-        limit = float(timeout) if timeout else self.default_timeout
+        limit = _timeout(timeout, self.default_timeout, self.logger) if timeout else (
+            self.default_timeout)
         self._pace()
         try:
             if method == "GET":
                 body = self._get_body(url, limit, attempts, **kwargs)
             else:
-                body = self._post_body(url, limit, **kwargs)
+                body = request_bytes(self.session, method, url, timeout=limit,
+                                     max_bytes=MAX_BODY_BYTES, **kwargs)
         except FetchError as err:
             self.logger.warning("%s failed: %s", where, _QUERY.sub("?...", str(err)))
             return None
@@ -206,13 +216,15 @@ class APIHelper:
             self.logger.warning("%s failed: the answer is not JSON (%s)", where, err)
             return None
 
-    def _get_body(self, url: str, limit: float, attempts: int, **kwargs: Any) -> bytes:
+    def _get_body(self, url: str, limit: Timeout, attempts: int, **kwargs: Any) -> bytes:
         """Return the body of the first good answer; raise FetchError when there is none."""
-        deadline = time.monotonic() + 2 * limit
+        budget = 2 * _span(limit)
+        deadline = time.monotonic() + budget
         for attempt in range(1, attempts + 1):
             try:
-                return get_bytes(self.session, url, max_bytes=MAX_BODY_BYTES,
-                                 timeout=min(limit, deadline - time.monotonic()), **kwargs)
+                return request_bytes(self.session, "GET", url, max_bytes=MAX_BODY_BYTES,
+                                     timeout=_capped(limit, deadline - time.monotonic()),
+                                     **kwargs)
             except FetchError as err:
                 if not err.retryable or attempt == attempts:
                     raise
@@ -220,30 +232,49 @@ class APIHelper:
                 time.sleep(max(0.0, min(wait, deadline - time.monotonic())))
                 if deadline - time.monotonic() <= 0:
                     raise FetchError(f"{err}; no time left for attempt {attempt + 1} "
-                                     f"(budget {2 * limit:g} s)") from err
+                                     f"(budget {budget:g} s)") from err
         raise AssertionError("unreachable: the last attempt returns or raises")
-
-    def _post_body(self, url: str, limit: float, **kwargs: Any) -> bytes:
-        """Return the body of one POST answer, bounded like a GET; raise FetchError."""
-        deadline = time.monotonic() + limit
-        try:
-            with self.session.post(url, timeout=(limit, limit), stream=True,
-                                   **kwargs) as response:
-                if response.status_code >= 400:
-                    raise FetchError(f"HTTP {response.status_code}")
-                body = bytearray()
-                for chunk in response.iter_content(64 * 1024):
-                    body += chunk
-                    if len(body) > MAX_BODY_BYTES:
-                        raise FetchError(f"answer larger than {MAX_BODY_BYTES} bytes")
-                    if time.monotonic() > deadline:
-                        raise FetchError("answer still arriving when the timeout ran out")
-                return bytes(body)
-        except requests.RequestException as err:
-            raise FetchError(type(err).__name__) from err
 
 
 _QUERY = re.compile(r"\?\S*")
+
+
+def _timeout(value: Any, default: Timeout, logger: logging.Logger) -> Timeout:
+    """Return ``value`` as seconds or a (connect, read) pair, each within the bounds.
+
+    A number not above zero becomes ``MIN_TIMEOUT``; a value that is no number, nor a
+    pair of them, is ``default`` (with a warning).
+    """
+    if isinstance(value, tuple | list) and len(value) == 2:
+        connect, read = (_seconds(part) for part in value)
+        if connect is not None and read is not None:
+            return (connect, read)
+    else:
+        seconds = _seconds(value)
+        if seconds is not None:
+            return seconds
+    logger.warning("timeout %r is not seconds nor a (connect, read) pair; using %r",
+                   value, default)
+    return default
+
+
+def _seconds(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return None
+    return max(MIN_TIMEOUT, min(float(value), MAX_TIMEOUT))
+
+
+def _span(timeout: Timeout) -> float:
+    """Return how long one request may take in all (connect plus read for a pair)."""
+    return sum(timeout) if isinstance(timeout, tuple) else timeout
+
+
+def _capped(timeout: Timeout, seconds: float) -> Timeout:
+    """Return ``timeout`` with each part at most ``seconds`` (and above zero)."""
+    cap = max(MIN_TIMEOUT, seconds)
+    if isinstance(timeout, tuple):
+        return (min(timeout[0], cap), min(timeout[1], cap))
+    return min(timeout, cap)
 
 
 def _without_query(url: str) -> str:

@@ -159,3 +159,38 @@ def test_requests_are_spaced_by_the_rate_limit() -> None:
         helper.get(srv.url("/games"))
         assert time.monotonic() - started >= 0.3
     assert helper.get_request_stats()["min_request_interval"] == 0.3
+
+
+def test_a_connect_and_read_timeout_pair_is_accepted_as_requests_takes_it() -> None:
+    with serving({"/games": json_route()}) as srv:
+        assert make_helper().get(srv.url("/games"), timeout=(3, 10)) == GAMES
+        assert make_helper(default_timeout=(3, 10)).get(srv.url("/games")) == GAMES
+        assert make_helper().post(srv.url("/games"), json_data={}, timeout=[2, 5]) == GAMES
+
+
+def test_a_read_timeout_in_a_pair_bounds_a_silent_server() -> None:
+    with serving({}) as srv:
+        srv.routes["/slow"] = hold(srv, 20)
+        started = time.monotonic()
+        assert make_helper(max_retries=0).get(srv.url("/slow"), timeout=(1, 0.5)) is None
+        assert time.monotonic() - started < 2.5
+
+
+@pytest.mark.parametrize("timeout", [-1, -0.5, float("nan"), (-1, 5), (3, -2), "soon", True])
+def test_a_timeout_that_is_no_positive_number_never_raises(
+    timeout: object, caplog: pytest.LogCaptureFixture,
+) -> None:
+    with serving({"/games": json_route()}) as srv:
+        answer = make_helper().get(srv.url("/games"), timeout=timeout)  # type: ignore[arg-type]
+        helper = make_helper(default_timeout=timeout)  # type: ignore[arg-type]
+        assert helper.get(srv.url("/games")) in (GAMES, None)
+    assert answer in (GAMES, None)
+
+
+def test_get_bytes_answers_a_timeout_requests_refuses_with_a_fetch_error() -> None:
+    import requests
+
+    from shared.http_fetch import FetchError, get_bytes
+
+    with serving({"/games": json_route()}) as srv, pytest.raises(FetchError, match="timeout"):
+        get_bytes(requests.Session(), srv.url("/games"), timeout=-1, max_bytes=1000)
