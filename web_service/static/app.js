@@ -134,8 +134,10 @@ function openTab(key, { remember = true } = {}) {
     if (selected) button.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
   document.getElementById("tab-select").value = key;
-  window.htmx.process(panel);  // idempotent; htmx's own start may not have run yet
-  window.htmx.trigger(panel, "ledpanel:open");
+  if (!panel.dataset.opened) {  // loaded once, then kept
+    panel.dataset.opened = "1";
+    window.htmx.trigger(panel, "ledpanel:open");
+  }
   if (remember && location.hash !== `#${key}`) history.replaceState(null, "", `#${key}`);
 }
 
@@ -187,7 +189,7 @@ document.addEventListener("visibilitychange", () => {
 });
 
 document.addEventListener("DOMContentLoaded", () => {
-  startTabs();
+  setTimeout(startTabs);  // after htmx's own DOMContentLoaded start has processed the page
   window.Alpine.store("ledpanel").refresh();
   setTimeout(pollStatus, POLL_MS);
   pollPreview();
