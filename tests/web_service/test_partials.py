@@ -90,3 +90,14 @@ def test_the_favicon_is_ours(web: WebEnv) -> None:
     assert answer.status_code == 301
     icon = web.client.get(answer.headers["Location"])
     assert icon.status_code == 200 and icon.data.startswith(b"<svg")
+
+
+def test_the_base_page_with_its_scripts_stays_under_400_kb(web: WebEnv) -> None:
+    html = web.client.get("/").get_data(as_text=True)
+    assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+    assert any(a.endswith("app.js") for a in assets) and len(assets) >= 4
+    # app.js imports these modules.
+    assets += ["/static/api.js", "/static/status_view.js"]
+    sizes = {asset: len(web.client.get(asset).data) for asset in assets}
+    assert all(sizes.values()), sizes
+    assert len(html.encode()) + sum(sizes.values()) < 400_000, sizes
