@@ -12,10 +12,15 @@ request for a key already being fetched joins that fetch instead of starting ano
   shared with the display), at most ``MAX_QUEUED`` requests waiting, at most
   ``MAX_RESULTS`` finished results kept.
 - A fetch runs for the plugin that submitted it: what it caches counts against that
-  plugin's allowance and its callback runs inside ``boundary.plugin_call`` under that id.
+  plugin's allowance, and its callback runs inside ``boundary.plugin_call`` under that
+  id (its log lines, the call trail).
 - Nothing raises out of a fetch: a failing GET is retried (``background_fetch``), then
-  recorded as a failed result and logged with the plugin id first. A callback that
-  raises is logged with its traceback.
+  recorded as a failed result and logged with the plugin id first.
+- Callbacks never hold a fetch worker: ``background_callbacks`` calls them on a thread
+  of their own, gives up on one still running after ``CALLBACK_LIMIT`` seconds, and logs
+  one that raises, with its traceback (it is not counted in the plugin's error record).
+  Only an answer from the cache, or a request refused, is handed to the callback at
+  once, on the submitting thread.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from typing import Any
 
 import requests
 
+from shared import background_callbacks
+from shared.background_callbacks import CallbackDelivery, Callbacks
 from shared.background_fetch import fetch_events
 from shared.plugin_system import boundary
 
@@ -86,7 +93,7 @@ class _Request:
     timeout: float
     max_retries: int
     owner: str | None
-    callbacks: list[tuple[Callback, str | None]]  # with the plugin that gave each
+    callbacks: Callbacks  # with the plugin that gave each
     status: FetchStatus = FetchStatus.PENDING
 
 
@@ -111,6 +118,7 @@ class BackgroundDataService:
         self._active: dict[str, _Request] = {}
         self._in_flight: dict[str, str] = {}  # cache key -> id of the request fetching it
         self._results: OrderedDict[str, FetchResult] = OrderedDict()
+        self._callbacks = CallbackDelivery()
         self.stats = {"total_requests": 0, "completed_requests": 0, "failed_requests": 0,
                       "cached_hits": 0, "cache_misses": 0, "deduplicated_requests": 0}
 
@@ -142,7 +150,7 @@ class BackgroundDataService:
                 self.stats["cached_hits"] += 1
                 result = self._store(FetchResult(request_id, True, cached, cached=True,
                                                  final_status=FetchStatus.COMPLETED))
-            self._deliver(result, callbacks)
+            _deliver_now(result, callbacks)
             return request_id
         request = _Request(
             request_id, sport, year, url, key, dict(params or {}), dict(headers or {}),
@@ -223,10 +231,11 @@ class BackgroundDataService:
         for _ in workers:
             with contextlib.suppress(queue.Full):
                 self._queue.put_nowait(None)  # one stop mark per worker
+        deadline = time.monotonic() + timeout
         if wait:
-            deadline = time.monotonic() + timeout
             for worker in workers:
                 worker.join(max(0.0, deadline - time.monotonic()))
+        self._callbacks.close(max(0.0, deadline - time.monotonic()) if wait else 0.0)
         self.session.close()
 
     def _start_workers(self) -> None:
@@ -274,25 +283,8 @@ class BackgroundDataService:
             request.status = result.final_status or FetchStatus.FAILED
             self._finish(request, result)
             self.stats["completed_requests" if error is None else "failed_requests"] += 1
-        self._deliver(result, request.callbacks)
-
-    def _deliver(self, result: FetchResult, callbacks: list[tuple[Callback, str | None]]
-                 ) -> None:
-        """Hand ``result`` to every callback, then let go of its data (the cache has it)."""
-        for callback, owner in callbacks:
-            try:
-                if owner is None:
-                    callback(result)
-                else:
-                    with boundary.plugin_call(owner, "background_callback"):
-                        callback(result)
-            except boundary.CONTAINED:
-                logger.exception("%s: background fetch callback for %s raised",
-                                 owner or "core", result.request_id)
-        if callbacks:
-            # A season's schedule is megabytes; kept here too, 200 results would pin
-            # them all. Who polls with get_result() instead of a callback keeps it.
-            result.data = None
+        if request.callbacks:
+            self._callbacks.deliver(result, request.callbacks)
 
     def _cache(self, key: str, data: Any) -> str | None:
         """Store ``data`` under ``key``; return why it could not be, or None."""
@@ -310,15 +302,14 @@ class BackgroundDataService:
             logger.exception("background fetch: cache lookup of %r failed", key)
             return None
 
-    def _refuse(self, request_id: str, callbacks: list[tuple[Callback, str | None]], why: str
-                ) -> str:
+    def _refuse(self, request_id: str, callbacks: Callbacks, why: str) -> str:
         logger.warning("%s: background fetch %s not queued: %s",
                        boundary.current_plugin() or "core", request_id, why)
         with self._lock:
             self.stats["failed_requests"] += 1
             result = self._store(FetchResult(request_id, False, error=why,
                                              final_status=FetchStatus.FAILED))
-        self._deliver(result, callbacks)
+        _deliver_now(result, callbacks)
         return request_id
 
     def _finish(self, request: _Request, result: FetchResult) -> None:
@@ -334,6 +325,14 @@ class BackgroundDataService:
         while len(self._results) > MAX_RESULTS:
             self._results.popitem(last=False)
         return result
+
+
+def _deliver_now(result: FetchResult, callbacks: Callbacks) -> None:
+    """Hand ``result`` to its callbacks on this thread, then let go of its data."""
+    for callback, owner in callbacks:
+        background_callbacks.call(result, callback, owner)
+    if callbacks:  # the cache has it (see background_callbacks: megabytes)
+        result.data = None
 
 
 def _clamp(value: Any, low: float, high: float, default: float) -> float:

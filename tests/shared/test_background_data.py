@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from shared import background_data
+from shared import background_callbacks, background_data
 from shared.background_data import (
     MAX_WORKERS,
     BackgroundDataService,
@@ -102,6 +102,9 @@ def test_a_fetch_lands_in_the_cache_and_reaches_the_callback(
     assert (tmp_path / "plugins" / "nfl_2026.json").is_file()
     assert service.get_request_status(request_id) is FetchStatus.COMPLETED
     assert service.is_request_complete(request_id)
+    deadline = time.monotonic() + 5  # let go of once every callback has returned
+    while result.data is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert result.data is None  # handed over; the cache keeps it
 
 
@@ -227,6 +230,52 @@ def test_a_callback_that_raises_leaves_the_pool_working(service: BackgroundDataS
                                          cache_key="b", callback=results.callback)
 
     assert results.wait(later).success
+
+
+def test_callbacks_that_never_return_hold_no_fetch_worker(cache: CacheManager,
+                                                          server: Server) -> None:
+    shutdown_background_service()
+    service = get_background_service(cache, max_workers=MAX_WORKERS)
+    release = threading.Event()
+    try:
+        for n in range(MAX_WORKERS):
+            service.submit_fetch_request("nfl", 2026, server.url("/scoreboard"),
+                                         cache_key=f"stuck-{n}",
+                                         callback=lambda _result: release.wait(30))
+        later = service.submit_fetch_request("nfl", 2026, server.url("/scoreboard"),
+                                             cache_key="later")
+        deadline = time.monotonic() + 10
+        while not service.is_request_complete(later) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert service.get_request_status(later) is FetchStatus.COMPLETED
+    finally:
+        release.set()
+        shutdown_background_service()
+
+
+def test_a_stuck_callback_is_given_up_on_and_later_callbacks_still_run(
+        service: BackgroundDataService, server: Server, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(background_callbacks, "CALLBACK_LIMIT", 0.3)
+    release, entered = threading.Event(), threading.Event()
+
+    def stuck(_result: FetchResult) -> None:
+        entered.set()
+        release.wait(30)
+
+    try:
+        with boundary.plugin_call("nfl-board", "update"):
+            service.submit_fetch_request("nfl", 2026, server.url("/scoreboard"),
+                                         cache_key="a", callback=stuck)
+        assert entered.wait(5)
+        time.sleep(0.4)
+        results = Results()
+        later = service.submit_fetch_request("nfl", 2026, server.url("/scoreboard"),
+                                             cache_key="b", callback=results.callback)
+        assert results.wait(later).success
+    finally:
+        release.set()
+    assert "nfl-board: background fetch callback still running after 0.3 s" in caplog.text
 
 
 def test_shutdown_cancels_waiting_requests_and_ends_the_workers(
