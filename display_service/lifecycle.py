@@ -22,12 +22,15 @@ hangs is off the panel now and cleaned up when (if ever) the update returns.
 ``display()`` may still run while ``update()`` does (the plugin's own business).
 
 At shutdown, running updates get ``SHUTDOWN_GRACE`` seconds to return; a plugin whose
-update is still running then is dropped without ``on_disable`` and ``cleanup``.
+update is still running then is dropped without ``on_disable`` and ``cleanup``. The
+plugins' background fetch service (``shared.background_data``), if one was started, is
+stopped after them, its running fetches given ``SHUTDOWN_GRACE`` seconds too.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 from display_service.host import PluginHost, leaving
@@ -86,9 +89,14 @@ class PluginHooks:
         self.leaving = found
 
     def shutdown(self) -> None:
-        """Stop updates, give running ones a moment, then unload the plugins."""
+        """Stop updates, give running ones a moment, unload the plugins, stop their fetches."""
         self.updates.shutdown(SHUTDOWN_GRACE)
         try:
             self.plugins.unload_all(busy=self.updates.busy)
         except Exception:  # isolation boundary: plugin cleanup at exit
             logger.exception("unloading plugins failed")
+        # Looked up, not imported: when no plugin started the service there is nothing
+        # to stop, and importing it (and requests) at exit would only cost time.
+        background = sys.modules.get("shared.background_data")
+        if background is not None:
+            background.shutdown_background_service(timeout=SHUTDOWN_GRACE)

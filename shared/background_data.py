@@ -387,10 +387,11 @@ def get_background_service(cache_manager: Any = None, max_workers: int = MAX_WOR
         return _service
 
 
-def shutdown_background_service() -> None:
-    """Stop the process's background service; the next ``get_background_service`` starts anew."""
+def shutdown_background_service(timeout: float = 5.0) -> None:
+    """Stop the process's background service, waiting up to ``timeout`` seconds for its
+    running fetches; the next ``get_background_service`` starts anew."""
     global _service
     with _service_lock:
         service, _service = _service, None
     if service is not None:
-        service.shutdown()
+        service.shutdown(timeout=timeout)
