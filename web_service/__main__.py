@@ -25,7 +25,7 @@ from shared.bus import WEB_STATE, Bus
 from shared.bus_dir_guard import BusDirGuard
 from shared.daemon_lock import WEB, AlreadyRunning, DaemonLock
 from shared.errors import AtomicWriteError, LedpanelError
-from shared.paths import ensure_writable_dir, resolve_paths
+from shared.paths import ensure_writable_dir, export_dirs, resolve_paths
 from shared.version import CORE_VERSION
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     from waitress import create_server
 
     from shared.config.store import ConfigStore
+    from shared.plugin_system.discovery import plugins_dir_for
     from web_service.app import create_app
     from web_service.settings import WebSettings
 
@@ -92,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     except LedpanelError as err:
         logger.error("cannot start: %s", err.message)
         return EXIT_USAGE
+    # Action scripts the web starts inherit this: they see the directories we were given.
+    export_dirs(paths, plugins_dir_for(paths, config))
     app = create_app(WebSettings(paths=paths, host=args.host, port=port))
     try:
         server = create_server(app, host=args.host, port=port, threads=args.threads,
