@@ -9,8 +9,10 @@ from flask import Flask
 from web_service.api import register_api
 from web_service.envelope import install_error_handlers
 from web_service.guard import install_guard
+from web_service.history import install_history
 from web_service.services import EXTENSION_KEY, WebServices
 from web_service.settings import WebSettings
+from web_service.streams import install_streams
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +29,8 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     install_error_handlers(app)
     install_guard(app)
     register_api(app)
+    install_history(app)
+    install_streams(app)
     from web_service import pages
 
     app.register_blueprint(pages.bp)

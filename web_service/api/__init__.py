@@ -17,7 +17,9 @@ def register_api(app: Flask) -> None:
         errors,
         fonts,
         health,
+        history,
         index,
+        logs,
         of_the_day,
         plugin_actions,
         plugin_assets,
@@ -30,5 +32,5 @@ def register_api(app: Flask) -> None:
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day, fonts, cache):
+                   of_the_day, fonts, cache, history, logs):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
