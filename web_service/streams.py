@@ -96,8 +96,9 @@ def install_streams(app: Flask) -> None:
 
 
 def frame(event: str, data: Any, event_id: str | None = None) -> str:
-    """Return one server-sent event."""
-    head = f"event: {event}\n" + (f"id: {event_id}\n" if event_id else "")
+    """Return one server-sent event; ``event_id`` "" forgets the last id (the browser then
+    reconnects without ``Last-Event-ID``), None leaves it."""
+    head = f"event: {event}\n" + (f"id: {event_id}\n" if event_id is not None else "")
     return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
@@ -164,8 +165,10 @@ def logs() -> Response | Reply:
         if follower.alive():
             yield frame("end", {"reason": "lifetime"})
         else:
+            # Perhaps it refused where we stood (a cursor of a journal since rotated
+            # away): the next try starts afresh, later.
             yield f"retry: {RETRY_AFTER_FAILURE_MS}\n\n"
-            yield frame("end", {"reason": "the journal reader stopped"})
+            yield frame("end", {"reason": "the journal reader stopped"}, "")
 
     def close() -> None:
         follower.close()

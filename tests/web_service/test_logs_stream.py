@@ -24,6 +24,7 @@ from tests.web_service.log_helpers import (
     pid_alive,
     use_fake_journal,
 )
+from web_service.log_sources import encode_token
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -169,3 +170,18 @@ def test_scripts_dev_writes_the_log_files_the_logs_route_reads(
         assert journal.runs() == []  # files only: journald was not asked
     finally:
         assert dev.stop(20) == 0, dev.output()
+
+
+def test_a_cursor_journald_refuses_ends_the_stream_and_the_next_try_starts_afresh(
+        web: tuple[Instance, str], journal: Journal) -> None:
+    _, url = web
+    journal.add(DISPLAY_UNIT, "INFO ledpanel-display: started")
+    stream = open_stream(f"{url}/stream/logs?daemon=display")
+    assert len(stream.until("ready")) == 2
+    stream.close()
+    gone = encode_token({"journal": "s=rotated-away;i=1"})
+    again = open_stream(f"{url}/stream/logs?daemon=display", **{"Last-Event-ID": gone})
+    events = again.until("end")
+    assert events[-1].data == {"reason": "the journal reader stopped"}
+    assert again.last_id == "" and again.retry == 30000  # no resuming from there
+    again.close()
