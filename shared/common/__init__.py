@@ -16,89 +16,28 @@ imports ``requests``, which a plugin that only scrolls should not pay for).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shared.common import scroll_config
-from shared.common.scroll_config import ScrollConfig, configure
-from shared.common.scroll_helper import ScrollHelper
+from shared.common import scroll_config as scroll_config
+from shared.common.scroll_config import ScrollConfig as ScrollConfig
+from shared.common.scroll_config import configure as configure
+from shared.common.scroll_helper import ScrollHelper as ScrollHelper
 
-if TYPE_CHECKING:
-    from shared.common.adaptive_layout import (
-        LADDER_ARCADE,
-        LADDER_GRID,
-        RESAMPLE_LANCZOS,
-        RESAMPLE_NEAREST,
-        FitResult,
-        FontLadder,
-        FontStep,
-        ImageFitResult,
-        LayoutContext,
-        MediaRow,
-        Region,
-        ScoreboardRegions,
-        draw_fitted_image,
-        draw_fitted_text,
-        fit_image,
-        media_row,
-        scoreboard_regions,
-    )
-    from shared.common.api_helper import APIHelper
-    from shared.common.logo_helper import LogoHelper
-    from shared.common.text_helper import TextHelper
-
-_ADAPTIVE = [
-    "FitResult",
-    "FontLadder",
-    "FontStep",
-    "ImageFitResult",
-    "LADDER_ARCADE",
-    "LADDER_GRID",
-    "LayoutContext",
-    "MediaRow",
-    "RESAMPLE_LANCZOS",
-    "RESAMPLE_NEAREST",
-    "Region",
-    "ScoreboardRegions",
-    "draw_fitted_image",
-    "draw_fitted_text",
-    "fit_image",
-    "media_row",
-    "scoreboard_regions",
-]
-# Name -> the module that defines it, imported when the name is first asked for.
-_LAZY: dict[str, str] = {
-    "APIHelper": "shared.common.api_helper",
-    "LogoHelper": "shared.common.logo_helper",
-    "TextHelper": "shared.common.text_helper",
-    **dict.fromkeys(_ADAPTIVE, "shared.common.adaptive_layout"),
+# Module -> the names it gives this package, each imported when first asked for.
+_LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "shared.common.api_helper": ("APIHelper",),
+    "shared.common.logo_helper": ("LogoHelper",),
+    "shared.common.text_helper": ("TextHelper",),
+    "shared.common.adaptive_layout": (
+        "FitResult", "FontLadder", "FontStep", "ImageFitResult", "LADDER_ARCADE",
+        "LADDER_GRID", "LayoutContext", "MediaRow", "RESAMPLE_LANCZOS", "RESAMPLE_NEAREST",
+        "Region", "ScoreboardRegions", "draw_fitted_image", "draw_fitted_text", "fit_image",
+        "media_row", "scoreboard_regions",
+    ),
 }
+_LAZY = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
-__all__ = [
-    "APIHelper",
-    "FitResult",
-    "FontLadder",
-    "FontStep",
-    "ImageFitResult",
-    "LADDER_ARCADE",
-    "LADDER_GRID",
-    "LayoutContext",
-    "LogoHelper",
-    "MediaRow",
-    "RESAMPLE_LANCZOS",
-    "RESAMPLE_NEAREST",
-    "Region",
-    "ScoreboardRegions",
-    "ScrollConfig",
-    "ScrollHelper",
-    "TextHelper",
-    "configure",
-    "draw_fitted_image",
-    "draw_fitted_text",
-    "fit_image",
-    "media_row",
-    "scoreboard_regions",
-    "scroll_config",
-]
+__all__ = sorted([*_LAZY, "ScrollConfig", "ScrollHelper", "configure", "scroll_config"])
 
 
 def __getattr__(name: str) -> Any:

@@ -13,6 +13,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from shared.fonts.manager import FontManager
+
 ELLIPSIS = "…"
 
 
@@ -92,13 +94,8 @@ def measure_ink(text: str, font: Any) -> tuple[int, int, int, int]:
     return (width, ink[3] - ink[1], ascent - y_offset, y_offset)
 
 
-def font_line_height(font: Any) -> int:
-    """Return the line spacing of ``font`` (ascent plus descent), in pixels."""
-    if hasattr(font, "getmetrics"):
-        ascent, descent = font.getmetrics()
-        return int(ascent + descent)
-    _left, top, _right, bottom = font.getbbox("Ay")
-    return int(bottom - top)
+# The line spacing of a font (ascent plus descent), in pixels: the font manager's measure.
+font_line_height = FontManager.get_font_height
 
 
 def measure_font_crispness(
