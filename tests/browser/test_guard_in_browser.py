@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_status_page import wait_rows
+from tests.browser.test_overview_tab import wait_rows
 from tests.daemons import start_display, start_web
 from tests.display_service.helpers import wait_until as wait_for
 from tests.test_no_lost_changes import make_instance, running_state, state
@@ -47,7 +47,7 @@ def hostile_site(html: str) -> Iterator[str]:
         server.server_close()
 
 
-def test_the_status_page_works_with_the_guard_on(tmp_path: Path, page: Any, shoot: Any) -> None:
+def test_the_web_ui_works_with_the_guard_on(tmp_path: Path, page: Any, shoot: Any) -> None:
     instance = make_instance(tmp_path)
     display = start_display(instance)
     web, url = start_web(instance)
@@ -57,13 +57,14 @@ def test_the_status_page_works_with_the_guard_on(tmp_path: Path, page: Any, shoo
         running_state(instance, display)
         page.goto(url)
         wait_rows(page, lambda r: r.get("Display service", "").startswith("running"))
-        page.click("#plugins button")  # Run On-Demand: a JSON POST from our own page
+        page.select_option("#on-demand-plugin", "still")
+        page.click("#start-on-demand")  # Run On-Demand: a JSON POST from our own page
         page.wait_for_function("document.getElementById('message').textContent !== ''")
         assert "refused" not in page.text_content("#message")
         wait_for(lambda: state(instance).get("on_demand", {}).get("state") == "active")
         page.click("#stop-on-demand")
         wait_for(lambda: state(instance).get("on_demand", {}).get("state") != "active")
-        shoot(page, "status-with-guard")
+        shoot(page, "overview-with-guard")
         assert refused == []
     finally:
         web.stop()
