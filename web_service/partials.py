@@ -21,6 +21,7 @@ from shared.errors import LedpanelError
 from shared.plugin_system.ids import is_plain_segment
 from shared.version import CORE_VERSION
 from web_service.services import services
+from web_service.settings_forms import SETTINGS_TABS, settings_context
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ def partial(name: str) -> tuple[str, int]:
     tab = _BY_NAME.get(name)
     if tab is None:
         return _not_found(f"There is no tab named {name!r}.")
-    return _render(tab.template, version=CORE_VERSION)
+    return _render(tab.template, version=CORE_VERSION, **_settings_context(name))
 
 
 @bp.get(f"{PREFIX}/plugin/<path:plugin_id>")
@@ -135,6 +136,13 @@ def _plugin_record(plugin_id: str) -> dict[str, Any] | None:
         if record["id"] == plugin_id:
             return record
     return None
+
+
+def _settings_context(name: str) -> dict[str, Any]:
+    """The stored values a settings tab shows (General, Display, ...); {} for other tabs."""
+    if name not in SETTINGS_TABS:
+        return {}
+    return settings_context(name, services().store.main_snapshot().data, installed_plugins)
 
 
 def _render(template: str, **context: Any) -> tuple[str, int]:
