@@ -9,7 +9,6 @@ A partial answers a friendly HTML fragment on every failure: 404 for an unknown 
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from shared.errors import LedpanelError
 from shared.plugin_system.ids import is_plain_segment
 from shared.version import CORE_VERSION
+from web_service.plugin_form_context import plugin_form_context
 from web_service.services import services
 from web_service.settings_forms import SETTINGS_TABS, settings_context
 
@@ -115,12 +115,10 @@ def plugin_tab(plugin_id: str) -> tuple[str, int]:
 
 @bp.get(f"{PREFIX}/plugin-config/<path:plugin_id>")
 def plugin_config(plugin_id: str) -> tuple[str, int]:
-    """Render a plugin's settings (read-only until the schema-driven form replaces it)."""
+    """Render a plugin's settings form from its schema and prepared config."""
     if _plugin_record(plugin_id) is None:
         return _not_found(f"No plugin {plugin_id!r} is installed.")
-    section = services().store.load().get(plugin_id)
-    text = json.dumps(section if isinstance(section, dict) else {}, indent=2, sort_keys=True)
-    return _render("partials/plugin_config.html", plugin_id=plugin_id, config_text=text)
+    return _render("partials/plugin_config.html", **plugin_form_context(plugin_id))
 
 
 @bp.get(f"{PREFIX}/<path:rest>")
