@@ -123,7 +123,8 @@ def test_an_unknown_mapping_stays_selected_and_unchanged_by_another_display_save
     watch.expected_status.add(("/api/v3/config/main", 400))
     panel = open_form(page, url, "display")
     assert page.input_value("#f-display-hardware-hardware_mapping") == "adafruit-hat"
-    assert panel.locator('[data-field="display.hardware.hardware_mapping"] .sf-warning').is_visible()
+    warning = '[data-field="display.hardware.hardware_mapping"] .sf-warning'
+    assert panel.locator(warning).is_visible()
 
     page.fill("#f-display-hardware-pwm_bits", "9")
     form = save(panel)

@@ -165,7 +165,8 @@ def test_schedule_shows_power_and_dim_per_day(web: WebEnv) -> None:
 
 def test_vegas_shows_every_key_the_display_reads(web: WebEnv) -> None:
     store(web, {"vegas_scroll": {"enabled": False, "separator": HOSTILE,
-                                 "separator_color": [255, 0, 16], "plugin_order": ["clock", "ticker"],
+                                 "separator_color": [255, 0, 16],
+                                 "plugin_order": ["clock", "ticker"],
                                  "excluded_plugins": [], "scroll_delay": 0.05,
                                  "live_interrupt": False, "font_family": ""}})
     text = render(web, "vegas")
