@@ -115,7 +115,7 @@ class Controls(HTMLParser):
         if tag == "div" and "pf-field" in (found.get("class") or ""):
             name = found.get("data-name") or ""
             self.fields[name] = {"widget": found.get("data-widget"), "controls": [],
-                                 "group": "pf-group" in (found.get("class") or "")}
+                                 "group": "pf-w-group" in (found.get("class") or "")}
             self._stack.append(name)
         elif tag in ("input", "select", "textarea", "button") and self._stack:
             self.fields[self._stack[-1]]["controls"].append((tag, found))
