@@ -106,11 +106,20 @@ def test_a_refused_save_shows_the_field_error_and_changes_nothing(page: Any, ser
     watch.expected_status.add(("/api/v3/config/main", 400))
     panel = open_form(page, url, "general")
     before = raw_text(instance)
+    posts: list[str] = []
+    page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
     page.fill("#f-location-city", "Nowhere")
     page.fill("#f-web-port", "70000")
+    # The form knows the range: it names the field and sends nothing.
     form = save(panel)
     error = form.locator('[data-error-for="web.port"]')
     assert error.is_visible() and "65535" in error.text_content()
+    assert posts == []
+    # The server refuses it too (a page whose limits were removed): its message, there.
+    page.evaluate("document.getElementById('f-web-port').removeAttribute('max')")
+    save(panel)
+    assert posts and error.is_visible()
+    assert "web.port must be between 1 and 65535" in error.text_content()
     assert form.locator('[data-error-for="location.city"]').is_hidden()
     assert raw_text(instance) == before
     assert problems(watch) == []
@@ -133,13 +142,20 @@ def test_an_unknown_mapping_stays_selected_and_unchanged_by_another_display_save
     hardware = stored(instance)["display"]["hardware"]
     assert hardware["pwm_bits"] == 9 and hardware["hardware_mapping"] == "adafruit-hat"
 
-    # A geometry the hardware rules refuse: named next to its field, nothing written.
+    # A value the hardware rules refuse: named next to its field, nothing written.
     before = raw_text(instance)
+    page.fill("#f-display-hardware-pixel_mapper_config", "Rotate:45")
+    save(panel)
+    error = form.locator('[data-error-for="display.hardware.pixel_mapper_config"]')
+    assert error.is_visible() and "multiple of 90" in error.text_content()
+    assert raw_text(instance) == before
+    # Rows must be even: the form says so before the server is asked.
+    page.fill("#f-display-hardware-pixel_mapper_config", "")
     page.fill("#f-display-hardware-rows", "33")
     save(panel)
-    error = form.locator('[data-error-for="display.hardware.rows"]')
-    assert error.is_visible() and "rows" in error.text_content()
+    assert form.locator('[data-error-for="display.hardware.rows"]').is_visible()
     assert raw_text(instance) == before
+    page.fill("#f-display-hardware-rows", "32")
 
     page.reload()
     panel.locator('[data-partial="display"]').wait_for()
@@ -199,6 +215,7 @@ def test_schedules_round_trip_and_a_refused_dim_brightness_is_shown(
     before = raw_text(instance)
     page.check("#dim-enabled")
     page.fill("#dim-dim_brightness", "500")
+    page.evaluate("document.getElementById('dim-dim_brightness').removeAttribute('max')")
     save(panel, "#dim-form")
     error = panel.locator('#dim-form [data-error-for="dim_brightness"]')
     assert error.is_visible() and "100" in error.text_content()

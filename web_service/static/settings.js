@@ -145,8 +145,25 @@ function describe(err) {
 
 // ---- the forms ----------------------------------------------------------------------
 
+// The limits the server enforces are on the inputs too (min, max, step, required): a
+// value outside them is named next to its field and nothing is sent.
+function refusedHere(form) {
+  const onlyChanged = form.dataset.send === "changed";
+  let refused = false;
+  for (const el of fieldsOf(form)) {
+    if ((onlyChanged && !isChanged(el)) || el.checkValidity()) continue;
+    const line = errorLineFor(form, el.name);
+    if (line) { line.textContent = el.validationMessage; line.hidden = false; }
+    el.setAttribute("aria-invalid", "true");
+    refused = true;
+  }
+  if (refused) status(form, "Not saved: see the message above.", "bad");
+  return refused;
+}
+
 async function saveForm(form) {
   clearErrors(form);
+  if (refusedHere(form)) return;
   const { body, count } = bodyOf(form);
   if (count === 0) { status(form, "Nothing changed."); return; }
   const button = form.querySelector('button[type="submit"]');
