@@ -147,7 +147,7 @@ def schema_type(prop: dict[str, Any], value: Any) -> str:
 
 def default_widget(prop: dict[str, Any], kind: str) -> str:
     """Return the widget a property gets when its schema names none."""
-    items = prop.get("items") if isinstance(prop.get("items"), dict) else {}
+    items = _items(prop)
     if kind == "boolean":
         return "toggle-switch"
     if "enum" in prop:
@@ -201,7 +201,7 @@ def build_field(path: list[str | int], prop: dict[str, Any], value: Any,
 
 def _fill(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:
     """Set the widget-specific parts of a field: options, limits, children, rows."""
-    items = prop.get("items") if isinstance(prop.get("items"), dict) else {}
+    items = _items(prop)
     for limit in ("minimum", "maximum", "multipleOf", "maxLength", "minLength", "pattern"):
         if limit in prop:
             made.attrs[limit] = prop[limit]
@@ -307,6 +307,11 @@ def _as_cell(cell: Field) -> Field:
     if cell.template == "slider":
         cell.template = "text"
     return cell
+
+
+def _items(prop: dict[str, Any]) -> dict[str, Any]:
+    items = prop.get("items")
+    return items if isinstance(items, dict) else {}
 
 
 def _blank(prop: dict[str, Any]) -> Any:

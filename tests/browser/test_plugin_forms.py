@@ -35,8 +35,10 @@ def png() -> bytes:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Any, str]]:
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, str]]:
     instance = make_instance(tmp_path)
+    # Uploads go to the test's own folder (the daemons inherit this environment).
+    monkeypatch.setenv("LEDPANEL_ASSETS_DIR", str(tmp_path / "assets"))
     write_plugin(instance.plugins_dir, "widgets", schema=EVERY_WIDGET_SCHEMA)
     with running(instance) as (display, _web, url):
         running_state(instance, display)
@@ -169,7 +171,8 @@ def test_every_widget_round_trips_through_save_and_reload(
     images, logo = kept.pop("images"), kept.pop("logo")
     assert kept == {k: v for k, v in expected.items() if k not in ("images", "logo")}
     assert [i["original_name"] for i in images] == ["a.png"]
-    assert isinstance(logo, str) and logo.startswith("assets/") and logo.endswith(".png")
+    assert isinstance(logo, str) and logo.endswith(".png")
+    assert len(list((instance.base / "assets").rglob("*.png"))) == 2
     assert "new-secret" not in json.dumps(stored(instance))
     assert "new-secret" not in page.content()
 
