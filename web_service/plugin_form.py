@@ -172,6 +172,30 @@ def default_widget(prop: dict[str, Any], kind: str) -> str:
 
 
 SCALAR_KINDS = frozenset({"string", "integer", "number", "boolean"})
+_TEXT = frozenset({"string", "integer", "number"})
+# The types each widget can hold; a widget named for another type falls back.
+WIDGET_KINDS: dict[str, frozenset[str]] = {
+    **{name: _TEXT for name in ("text-input", "base-widget", "textarea", "email-input",
+                                "url-input", "password-input", "date-picker", "time-picker",
+                                "font-selector", "timezone-selector")},
+    "number-input": frozenset({"integer", "number"}), "slider": frozenset({"integer", "number"}),
+    "toggle-switch": frozenset({"boolean"}), "color-picker": frozenset({"string", "array"}),
+    **{name: frozenset({"array"}) for name in (
+        "checkbox-group", "day-selector", "vendor-calendar-picker", "array-table",
+        "custom-feeds", "file-upload")},
+    "time-range": frozenset({"object"}), "schedule-picker": frozenset({"object"}),
+    "file-upload-single": frozenset({"string", "object"}),
+}
+
+
+def fits(widget: str, kind: str, prop: dict[str, Any]) -> bool:
+    """Return whether a widget can hold a property of this type."""
+    if widget in ("select-dropdown", "radio-group"):
+        return "enum" in prop
+    if widget in ("time-range", "schedule-picker"):
+        return kind == "object" and isinstance(prop.get("properties"), dict)
+    allowed = WIDGET_KINDS.get(widget)
+    return allowed is None or kind in allowed  # the rest keep any value as it is
 
 
 def build_field(path: list[str | int], prop: dict[str, Any], value: Any,
@@ -183,10 +207,12 @@ def build_field(path: list[str | int], prop: dict[str, Any], value: Any,
     note = ""
     widget = fallback
     if isinstance(wanted, str) and wanted:
-        if wanted in WIDGET_TEMPLATES:
-            widget = wanted
-        else:
+        if wanted not in WIDGET_TEMPLATES:
             note = f"unknown widget {wanted!r}: shown as {fallback}"
+        elif not fits(wanted, kind, prop):
+            note = f"widget {wanted!r} does not fit a {kind}: shown as {fallback}"
+        else:
+            widget = wanted
     key = str(path[-1])
     made = Field(key=key, path=path, widget=widget,
                  template=WIDGET_TEMPLATES.get(widget) or INTERNAL_TEMPLATES[widget],

@@ -178,6 +178,21 @@ def test_an_unknown_widget_falls_back_with_a_note(widgets: WebEnv) -> None:
     assert "unknown widget &#39;no-such-widget&#39;: shown as text-input" in html
 
 
+def test_a_widget_that_does_not_fit_the_type_falls_back(web: WebEnv) -> None:
+    write_plugin(web.paths.plugins_dir(), "odd", schema={"type": "object", "properties": {
+        "word": {"type": "string", "x-widget": "toggle-switch", "default": "yes"},
+        "pick": {"type": "string", "x-widget": "select-dropdown", "default": "a"},
+        "level": {"type": "integer", "x-widget": "slider", "default": 3}}})
+    html = render(web, "odd")
+    parsed = Controls()
+    parsed.feed(html)
+    assert parsed.fields["word"]["widget"] == "text-input"
+    assert parsed.fields["word"]["controls"][0][1]["value"] == "yes"
+    assert parsed.fields["pick"]["widget"] == "text-input"
+    assert parsed.fields["level"]["widget"] == "slider"
+    assert "widget &#39;toggle-switch&#39; does not fit a string: shown as text-input" in html
+
+
 def test_a_secret_shows_the_mask_never_the_value(widgets: WebEnv) -> None:
     answer = widgets.client.post("/api/v3/plugins/config",
                                  json={"plugin_id": "widgets", "api_key": "s3cr3t-value"})
