@@ -17,12 +17,16 @@ function makeStore() {
     plugins: [],         // data of GET /plugins/installed
     pluginsError: null,  // why the plugin list could not be read (a broken config file)
     reachable: true,     // false while the web service does not answer
+    signedOut: false,    // the API asks for sign-in (the session ended)
     message: { text: "", error: false },
     preview: null,       // data: URL of the last frame while it is current
     busy: false,
 
-    headline() { return this.reachable ? view.headline(this.status) : "web service not reachable"; },
-    tone() { return this.reachable ? view.tone(this.status) : "down"; },
+    headline() {
+      if (this.signedOut) return "signed out: reload the page to sign in";
+      return this.reachable ? view.headline(this.status) : "web service not reachable";
+    },
+    tone() { return this.reachable && !this.signedOut ? view.tone(this.status) : "down"; },
     displayRows() { return view.displayRows(this.status); },
     systemRows() { return view.systemRows(this.status); },
     pluginErrors() { return view.pluginErrors(this.status); },
@@ -41,6 +45,7 @@ function makeStore() {
         if (status.status === "rejected") throw status.reason;
         this.status = status.value.data;
         this.reachable = true;
+        this.signedOut = false;
         if (plugins.status === "fulfilled") {
           this.plugins = plugins.value.data;
           this.pluginsError = null;
@@ -50,6 +55,7 @@ function makeStore() {
         if (view.previewBlocked(this.status)) this.preview = null;
       } catch (err) {
         this.reachable = !(err instanceof ApiError && err.error_code === "NETWORK_ERROR");
+        this.signedOut = err instanceof ApiError && err.status === 401;
         if (!this.reachable) this.preview = null;
       }
     },
@@ -147,6 +153,15 @@ function startTabs() {
     { code: "204", swap: false }, { code: "[23]..", swap: true },
     { code: "[45]..", swap: true, error: true }];
   window.htmx.config.historyEnabled = false;
+  // A tab asked for after the session ended is answered by the sign-in page: go there
+  // instead of drawing it inside the tab.
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    const answered = new URL(event.detail.xhr.responseURL || location.href, location.href);
+    if (answered.pathname === "/sign-in") {
+      event.detail.shouldSwap = false;
+      location.assign(`/sign-in?next=${encodeURIComponent(`/${location.hash}`)}`);
+    }
+  });
   document.querySelector(".tab-bar").addEventListener("click", (event) => {
     const button = event.target.closest("[data-tab]");
     if (button) openTab(button.dataset.tab);
