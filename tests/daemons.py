@@ -62,6 +62,10 @@ class Instance:
     def plugins_dir(self) -> Path:
         return self.base / "plugin-repos"
 
+    @property
+    def assets_dir(self) -> Path:
+        return self.base / "assets"
+
     def dir_flags(self) -> list[str]:
         return ["--config-dir", str(self.config_dir), "--cache-dir", str(self.cache_dir),
                 "--plugins-dir", str(self.plugins_dir)]
@@ -71,8 +75,10 @@ class Instance:
         (self.config_dir / "config.json").write_text(json.dumps(config, indent=2))
 
 
-def _spawn(name: str, args: list[str]) -> Daemon:
+def _spawn(name: str, args: list[str], instance: Instance | None = None) -> Daemon:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if instance is not None:  # uploads and downloads stay in the test's folder, not the repo's
+        env.setdefault("LEDPANEL_ASSETS_DIR", str(instance.assets_dir))
     process = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     daemon = Daemon(name, process)
@@ -89,13 +95,14 @@ def _spawn(name: str, args: list[str]) -> Daemon:
 def start_display(instance: Instance, *extra: str, headless: bool = True) -> Daemon:
     """Start ``python -m display_service`` for ``instance`` (with ``--headless`` by default)."""
     flags = ["--headless"] if headless else []
-    return _spawn("display", ["-m", "display_service", *flags, *instance.dir_flags(), *extra])
+    return _spawn("display", ["-m", "display_service", *flags, *instance.dir_flags(), *extra],
+                  instance)
 
 
 def start_web(instance: Instance, timeout: float = 15) -> tuple[Daemon, str]:
     """Start the web daemon on a free loopback port; return it and its base URL."""
     daemon = _spawn("web", ["-m", "web_service", "--host", "127.0.0.1", "--port", "0",
-                            *instance.dir_flags()])
+                            *instance.dir_flags()], instance)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         match = _LISTENING.search(daemon.output())
