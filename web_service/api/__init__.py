@@ -11,6 +11,7 @@ def register_api(app: Flask) -> None:
     """Register every API blueprint on ``app``."""
     from web_service.api import (
         auth,
+        backup,
         cache,
         config,
         display,
@@ -32,5 +33,5 @@ def register_api(app: Flask) -> None:
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day, fonts, cache, history, logs):
+                   of_the_day, fonts, cache, history, logs, backup):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
