@@ -22,6 +22,7 @@ from shared.version import CORE_VERSION
 from web_service.plugin_form_context import plugin_form_context
 from web_service.services import services
 from web_service.settings_forms import SETTINGS_TABS, settings_context
+from web_service.tool_partials import tool_context
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +102,8 @@ def partial(name: str) -> tuple[str, int]:
     tab = _BY_NAME.get(name)
     if tab is None:
         return _not_found(f"There is no tab named {name!r}.")
-    return _render(tab.template, version=CORE_VERSION, **_settings_context(name))
+    return _render(tab.template, version=CORE_VERSION, **_settings_context(name),
+                   **tool_context(name))
 
 
 @bp.get(f"{PREFIX}/plugin/<path:plugin_id>")
