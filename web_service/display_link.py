@@ -96,15 +96,30 @@ class DisplayLink:
 
     def preview(self) -> dict[str, Any] | None:
         """Mark a viewer present and return the latest preview frame."""
+        self.mark_viewer()
+        return self.preview_frame()
+
+    def preview_frame(self) -> dict[str, Any] | None:
+        """Return the latest preview frame, without marking a viewer."""
+        return self.bus.read(keys.PREVIEW_FRAME)
+
+    def mark_viewer(self) -> None:
+        """Tell the display someone watches its preview for the next while."""
         viewer = self.bus.read(keys.PREVIEW_VIEWER) or {}
         now = time.time()
         # Refresh the viewer mark only when it is about to lapse: fewer bus writes.
         until = timestamp(viewer.get("until")) or 0.0
         if until - now < PREVIEW_VIEWER_WINDOW / 2:
-            # A folder in the mark's place: no live preview, but the last frame is shown.
-            with contextlib.suppress(AtomicWriteError):
-                self.bus.publish(keys.PREVIEW_VIEWER, {"until": now + PREVIEW_VIEWER_WINDOW})
-        return self.bus.read(keys.PREVIEW_FRAME)
+            self._set_viewer(now + PREVIEW_VIEWER_WINDOW)
+
+    def release_viewer(self) -> None:
+        """Let the viewer mark lapse now; a poller still watching marks it again."""
+        self._set_viewer(time.time())
+
+    def _set_viewer(self, until: float) -> None:
+        # A folder in the mark's place: no live preview, but the last frame is shown.
+        with contextlib.suppress(AtomicWriteError):
+            self.bus.publish(keys.PREVIEW_VIEWER, {"until": until})
 
 
 def _requests(state: dict[str, Any]) -> dict[str, Any]:

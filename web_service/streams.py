@@ -14,6 +14,10 @@ An open stream holds one of the web server's request threads (waitress; ``--thre
 
 Frames: ``event: <name>``, ``id: <token>`` when the event has a position to resume
 from, ``data: <one line of JSON>``. A stream about to end says why (``event: end``).
+
+The streams: ``/stream/logs`` (the daemons' logs), ``/stream/preview`` (the live panel,
+from one shared bus reader: ``web_service.preview_stream``) and ``/stream/stats`` (host
+figures and the display state: ``web_service.stats_stream``).
 """
 
 from __future__ import annotations
@@ -31,11 +35,14 @@ from flask import Blueprint, Flask, Response, current_app, request
 from web_service.api.logs import log_query
 from web_service.envelope import Reply, error
 from web_service.log_sources import Follower, sources
+from web_service.preview_stream import PreviewHub
 from web_service.services import services
+from web_service.stats_stream import stats_interval, stats_snapshot
 
 bp = Blueprint("streams", __name__)
 
 SLOTS_KEY = "ledpanel.streams"
+HUB_KEY = "ledpanel.preview_hub"
 MAX_STREAMS = 4
 DEFAULT_HEARTBEAT, DEFAULT_LIFETIME = 15.0, 300.0
 POLL = 0.5  # how often a followed file is looked at (seconds)
@@ -95,6 +102,24 @@ def install_streams(app: Flask) -> None:
     app.register_blueprint(bp)
 
 
+def _hub() -> PreviewHub:
+    """Return the app's preview hub, made on first use (it needs the app's services)."""
+    hub = current_app.extensions.get(HUB_KEY)
+    if hub is None:
+        hub = current_app.extensions.setdefault(HUB_KEY, PreviewHub(services().display))
+    return hub
+
+
+def busy(slots: StreamSlots) -> Reply:
+    """Return the 503 ``STREAMS_BUSY`` answer for a stream past the limit."""
+    response, status = error(
+        f"{slots.limit} streams are open already (each holds a server thread); close "
+        f"a tab or try again in a minute", "STREAMS_BUSY", 503,
+        {"retry_after": BUSY_RETRY_AFTER})
+    response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
+    return response, status
+
+
 def frame(event: str, data: Any, event_id: str | None = None) -> str:
     """Return one server-sent event; ``event_id`` "" forgets the last id (the browser then
     reconnects without ``Last-Event-ID``), None leaves it."""
@@ -131,12 +156,7 @@ def logs() -> Response | Reply:
     cache_dir = services().settings.paths.cache_dir
     slots: StreamSlots = current_app.extensions[SLOTS_KEY]
     if not slots.take():
-        response, status = error(
-            f"{slots.limit} streams are open already (each holds a server thread); close "
-            f"a tab or try again in a minute", "STREAMS_BUSY", 503,
-            {"retry_after": BUSY_RETRY_AFTER})
-        response.headers["Retry-After"] = str(BUSY_RETRY_AFTER)
-        return response, status
+        return busy(slots)
     follower = Follower(cache_dir, query)
     try:
         backlog = follower.start(request.headers.get("Last-Event-ID")
@@ -176,3 +196,60 @@ def logs() -> Response | Reply:
 
     return open_stream(body, close)
 
+
+
+@bp.get("/stream/preview")
+def preview() -> Response | Reply:
+    """Follow the live panel: ``event: frame`` per new frame, ``event: state`` per change."""
+    slots: StreamSlots = current_app.extensions[SLOTS_KEY]
+    hub = _hub()
+    if not slots.take():
+        return busy(slots)
+    clock = timing()
+    events = hub.follow(clock.lifetime, clock.heartbeat)
+
+    def body() -> Iterator[str]:
+        yield f"retry: {RETRY_MS}\n\n"
+        for event in events:
+            if event is None:
+                yield ": keep-alive\n\n"
+            else:
+                yield frame(event.name, event.data, event.event_id)
+        yield frame("end", {"reason": "lifetime"})
+
+    def close() -> None:
+        events.close()  # leaves the hub: the last one out lets the viewer mark lapse
+        slots.give()
+
+    return open_stream(body, close)
+
+
+@bp.get("/stream/stats")
+def stats() -> Response | Reply:
+    """Send ``event: stats`` (host figures, display state) every few seconds."""
+    svc = services()
+    slots: StreamSlots = current_app.extensions[SLOTS_KEY]
+    if not slots.take():
+        return busy(slots)
+    clock = timing()
+    every = stats_interval()
+
+    def body() -> Iterator[str]:
+        yield f"retry: {RETRY_MS}\n\n"
+        end = time.monotonic() + clock.lifetime
+        beat = time.monotonic() + clock.heartbeat
+        due = time.monotonic()
+        sequence = 0
+        while (now := time.monotonic()) < end:  # bounded by the lifetime
+            if now >= due:
+                sequence += 1
+                yield frame("stats", stats_snapshot(svc), str(sequence))
+                due = now + every
+                beat = now + clock.heartbeat
+            elif now >= beat:
+                yield ": keep-alive\n\n"
+                beat = now + clock.heartbeat
+            time.sleep(max(0.0, min(due, beat, end) - time.monotonic()))
+        yield frame("end", {"reason": "lifetime"})
+
+    return open_stream(body, slots.give)
