@@ -241,13 +241,15 @@ def _check_font_names(files: list[str]) -> None:
         key = normalize(file_name.rsplit(".", 1)[0])
         if key in taken or key in seen:
             raise _bad(f"fonts/{file_name}: its family is a built-in font's or another "
-                       "font's in the backup", "FONT_FAMILY_TAKEN", f"fonts/{file_name}")
+                       "font's in the backup", "FONT_FAMILY_TAKEN", f"fonts/{file_name}",
+                       status=409)
         seen.add(key)
 
 
-def _bad(message: str, code: str, entry: str | None = None) -> ValidationError:
+def _bad(message: str, code: str, entry: str | None = None,
+         status: int | None = None) -> ValidationError:
     details = {"field": "backup_file"} | ({"entry": entry[:200]} if entry else {})
-    return ValidationError(message[:400], error_code=code, details=details)
+    return ValidationError(message[:400], error_code=code, details=details, status=status)
 
 
 def _unsafe(name: str, why: str) -> ValidationError:

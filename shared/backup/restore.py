@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from shared.backup.archive import ASSETS_PREFIX, FONTS_PREFIX, write_archive
+from shared.backup.archive import ASSETS_PREFIX, CONFIG_ENTRY, FONTS_PREFIX, write_archive
 from shared.backup.check import CheckedBackup
 from shared.config.merge import same_json
 from shared.config.raw_save import plan_raw_save, split_raw_secrets
@@ -103,8 +103,18 @@ def file_changes(paths: Paths, checked: CheckedBackup) -> dict[str, FileChanges]
 
 
 def config_changes(plan: Plan, main: JsonObject, secrets: JsonObject) -> dict[str, Any]:
-    """Return what the config part of a restore would change (refused: raises)."""
-    new_main, new_secrets, sections = plan(copy.deepcopy(main), copy.deepcopy(secrets))
+    """Return what the config part of a restore would change (refused: raises the rule's
+    own error, its message and details naming the backup's config file)."""
+    try:
+        new_main, new_secrets, sections = plan(copy.deepcopy(main), copy.deepcopy(secrets))
+    except LedpanelError as err:
+        if err.status >= 500:
+            raise
+        details = err.details if isinstance(err.details, dict) else {}
+        kind = ValidationError if isinstance(err, ValidationError) else LedpanelError
+        raise kind(f"{CONFIG_ENTRY} in the backup: {err.message}", error_code=err.error_code,
+                   status=err.status, details={"field": "backup_file", **details,
+                                               "entry": CONFIG_ENTRY}) from err
     return {"changed_sections": sorted(sections),
             "config_changes": not same_json(new_main, main),
             "secrets_changes": not same_json(new_secrets, secrets)}
