@@ -177,10 +177,14 @@ def test_download_and_restore_through_the_web_daemon(tmp_path):
     instance = Instance(tmp_path)
     config = json.loads((ROOT / "config" / "config.template.json").read_text())
     instance.write_config(config)
+    uploads = instance.assets_dir / "plugins" / "clock" / "uploads"
+    uploads.mkdir(parents=True)
+    for index in range(3):  # a backup above the 2 MB request cap of every other route
+        (uploads / f"p{index}.png").write_bytes(PNG + os.urandom(900 * 1024))
     web, url = start_web(instance)
     try:
         backup = requests.get(f"{url}/api/v3/backup/download", timeout=10)
-        assert backup.status_code == 200
+        assert backup.status_code == 200 and len(backup.content) > 2 * 1024 * 1024
         before = (instance.config_dir / "config.json").read_bytes()
         changed = requests.post(f"{url}/api/v3/config/main", timeout=10,
                                 json={"display": {"hardware": {"brightness": 42}}})
@@ -188,6 +192,8 @@ def test_download_and_restore_through_the_web_daemon(tmp_path):
         answer = requests.post(f"{url}/api/v3/backup/restore", timeout=20,
                                files={"backup_file": ("b.zip", backup.content)})
         assert answer.status_code == 200, answer.text
+        assert answer.json()["data"]["plugin_assets"]["unchanged"] == [
+            f"assets/plugins/clock/uploads/p{index}.png" for index in range(3)]
         assert json.loads((instance.config_dir / "config.json").read_bytes()) == \
             json.loads(before)
     finally:
