@@ -50,6 +50,9 @@ RETRY_MS = 2000  # the browser's wait before it reconnects a stream that ended
 RETRY_AFTER_FAILURE_MS = 30000
 LOG_BACKLOG = 100
 BUSY_RETRY_AFTER = 30
+# A closed tab is noticed only when a write to it fails: a still panel sends no frames,
+# so the preview beats this often at least, and the display stops encoding soon after.
+PREVIEW_HEARTBEAT = 5.0
 
 
 class StreamSlots:
@@ -206,7 +209,7 @@ def preview() -> Response | Reply:
     if not slots.take():
         return busy(slots)
     clock = timing()
-    events = hub.follow(clock.lifetime, clock.heartbeat)
+    events = hub.follow(clock.lifetime, min(clock.heartbeat, PREVIEW_HEARTBEAT))
 
     def body() -> Iterator[str]:
         yield f"retry: {RETRY_MS}\n\n"

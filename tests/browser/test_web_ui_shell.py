@@ -140,7 +140,7 @@ def test_the_api_client_refuses_a_bad_endpoint_without_a_request(
     assert codes == ["INVALID_ENDPOINT"] * 4
     page.wait_for_timeout(300)
     polls = {f"{url}/api/v3/{p}" for p in ("system/status", "plugins/installed",
-                                           "display/preview")}
+                                           "display/preview")} | {f"{url}/stream/preview"}
     assert [u for u in watch.requests if u not in polls] == []
     # A good path goes through, and a structured error keeps its code.
     answer = page.evaluate("""async () => {

@@ -2,9 +2,9 @@
 // one shared store every tab reads, refreshed from the API while the page is visible.
 import api, { ApiError } from "./api.js";
 import * as view from "./status_view.js";
+import { startPreview } from "./overview_preview.js";
 
 const POLL_MS = 2000;
-const PREVIEW_MS = 250;
 
 function describe(err) {
   if (err instanceof ApiError) return err.message;
@@ -182,23 +182,6 @@ async function pollStatus() {
   setTimeout(pollStatus, POLL_MS);
 }
 
-async function pollPreview() {
-  const store = window.Alpine.store("ledpanel");
-  const overview = document.getElementById("tab-overview");
-  if (document.visibilityState === "visible" && overview && !overview.hidden
-      && store.status && !store.previewBlocked()) {
-    try {
-      const frame = (await api.get("/display/preview")).data;
-      if (frame && frame.png_base64 && !store.previewBlocked()) {
-        store.preview = `data:image/png;base64,${frame.png_base64}`;
-      }
-    } catch {
-      // the next status poll says why (display stopped, web service gone)
-    }
-  }
-  setTimeout(pollPreview, PREVIEW_MS);
-}
-
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") window.Alpine.store("ledpanel").refresh();
 });
@@ -207,5 +190,5 @@ document.addEventListener("DOMContentLoaded", () => {
   setTimeout(startTabs);  // after htmx's own DOMContentLoaded start has processed the page
   window.Alpine.store("ledpanel").refresh();
   setTimeout(pollStatus, POLL_MS);
-  pollPreview();
+  startPreview(window.Alpine.store("ledpanel"));  // the Overview's live picture
 });
