@@ -34,10 +34,15 @@ class Watch:
         page.on("console", lambda m: m.type == "error" and self.problems.append(
             f"console: {m.text}"))
         page.on("pageerror", lambda err: self.problems.append(f"script: {err}"))
-        page.on("requestfailed", lambda r: self.problems.append(
-            f"failed: {r.url} {r.failure}"))
+        page.on("requestfailed", self._failed)
         page.on("request", lambda r: self.requests.append(r.url))
         page.on("response", self._response)
+
+    def _failed(self, request: Any) -> None:
+        # A page closing its own event stream (a tab left, the page hidden) aborts it.
+        if "/stream/" in request.url and request.failure == "net::ERR_ABORTED":
+            return
+        self.problems.append(f"failed: {request.url} {request.failure}")
 
     def _response(self, response: Any) -> None:
         path = "/" + response.url.split("/", 3)[3]

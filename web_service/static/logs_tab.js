@@ -131,6 +131,7 @@ function startPolling() {
 // Hold a stream (or a poll) only while the tab is shown, the page visible and not paused.
 function settle() {
   if (!shown() || state.paused) {
+    if (state.source && !state.paused) status("");  // says "Following" again once back
     closeStream();
     stopPolling();
     return;
