@@ -193,6 +193,16 @@ def test_logs_follow_the_web_daemon_and_leaving_the_tab_closes_the_stream(
     assert _wait_streams_free(page, served, MAX_STREAMS - 1) == MAX_STREAMS - 1
     page.click("#tab-logs [data-logs-pause]")
     assert _wait_streams_free(page, served, MAX_STREAMS) == MAX_STREAMS
+    # Resumed, then the page hidden (another browser tab in front): the stream goes.
+    page.wait_for_timeout(1500)
+    page.click("#tab-logs [data-logs-pause]")
+    page.wait_for_function(
+        "document.querySelector('#tab-logs [data-logs-status]').textContent.includes('Following')")
+    page.evaluate("""() => {
+        Object.defineProperty(document, "visibilityState", {configurable: true,
+                                                            get: () => "hidden"});
+        document.dispatchEvent(new Event("visibilitychange")); }""")
+    assert _wait_streams_free(page, served, MAX_STREAMS) == MAX_STREAMS
     assert watch.problems == []
 
 
@@ -289,13 +299,21 @@ def test_history_shows_a_toggle_made_through_the_api_and_pages_back(
     more = tab.locator("[data-history-more]")
     more.wait_for()
     assert tab.locator("tr[data-history-row]").count() == 50
-    more.click()
-    page.wait_for_function(
-        "document.querySelectorAll('#tab-history tr[data-history-row]').length > 50")
+    for _ in range(10):  # each toggle adds an API entry and the display's plugin events
+        if more.is_hidden():  # the last page: nothing older
+            break
+        shown = tab.locator("tr[data-history-row]").count()
+        more.click()
+        page.wait_for_function(
+            f"document.querySelectorAll('#tab-history tr[data-history-row]').length > {shown}")
+        page.wait_for_function(
+            "!document.querySelector('#tab-history [data-history-more]').disabled")
+    assert more.is_hidden()
     ids = tab.locator("tr[data-history-row]").evaluate_all("rows => rows.map(r => r.dataset.id)")
-    assert len(ids) == len(set(ids))
+    assert len(ids) == len(set(ids)) and len(ids) > 100
     assert [int(i) for i in ids] == sorted((int(i) for i in ids), reverse=True)
-    more.wait_for(state="hidden")  # the last page: nothing older
+    listed = requests.get(f"{served}/api/v3/history?limit=1000", timeout=5).json()["data"]
+    assert len(ids) == len(listed["entries"])
 
     tab.locator("[data-history-clear]").click()
     page.wait_for_function("document.querySelector('#tab-history [data-history-status]')"
