@@ -132,6 +132,7 @@ class StatePublisher:
         self._preview_at = float("-inf")
         self._preview_serial: int | None = None
         self._preview_active = False
+        self._preview_held = False  # a new frame waits for PREVIEW_INTERVAL to pass
 
     def to_wall(self, moment: float | None, now: float) -> float | None:
         """Convert a time on the loop's monotonic clock to wall-clock seconds (ms steps)."""
@@ -155,8 +156,18 @@ class StatePublisher:
         return self._observed[1] if self._observed is not None else 0.0
 
     def next_due(self) -> float | None:
-        """Return when a held-back preview frame is due, None while nobody watches."""
-        return self._preview_at + PREVIEW_INTERVAL if self._preview_active else None
+        """Return when the preview next needs the loop, None while nobody watches.
+
+        That is when a held-back frame is due, or else when the viewer mark lapses (so
+        the last frame is removed): never a time already past for a frame already sent,
+        which would spin the loop for as long as someone watches a still panel.
+        """
+        if not self._preview_active:
+            return None
+        lapse = self.clock() + max(0.0, self._viewer_until - self.wall())
+        if self._preview_held:
+            return min(lapse, self._preview_at + PREVIEW_INTERVAL)
+        return lapse
 
     def maybe_publish(self, now: float, build: Callable[[], dict[str, Any]]) -> bool:
         """Publish ``build()`` when dirty and different from the last state written."""
@@ -196,7 +207,10 @@ class StatePublisher:
         if not self._preview_active:
             self._preview_active = True
             self._preview_serial = None  # a new viewer gets the current frame at once
-        if serial == self._preview_serial or now - self._preview_at < PREVIEW_INTERVAL:
+        if serial == self._preview_serial:
+            return False
+        if now - self._preview_at < PREVIEW_INTERVAL:
+            self._preview_held = True
             return False
         image = frame()
         buffer = io.BytesIO()
@@ -213,6 +227,7 @@ class StatePublisher:
         )
         self._preview_at = now
         self._preview_serial = serial
+        self._preview_held = False
         return True
 
 

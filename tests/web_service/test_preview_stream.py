@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from bench.common import cpu_seconds
 from shared import bus as keys
 from tests.daemons import Instance, running
 from tests.web_service.log_helpers import EventStream, open_stream
@@ -49,7 +50,8 @@ def _plugin(instance: Instance, plugin_id: str, color: tuple[int, int, int]) -> 
 
 
 @pytest.fixture
-def daemons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Instance, str]]:
+def daemons(tmp_path: Path,
+            monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Instance, str, int]]:
     monkeypatch.setenv("LEDPANEL_STREAM_HEARTBEAT", "0.5")
     monkeypatch.setenv("LEDPANEL_STREAM_LIFETIME", "20")
     monkeypatch.setenv("LEDPANEL_STATS_INTERVAL", "0.3")
@@ -61,10 +63,10 @@ def daemons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[I
     config["red"] = {"enabled": True}
     config["green"] = {"enabled": True}
     instance.write_config(config)
-    with running(instance) as (_display, _web, url):
+    with running(instance) as (display, _web, url):
         _wait(lambda: requests.get(f"{url}/api/v3/system/status", timeout=5)
               .json()["data"]["display"]["plugin_id"])
-        yield instance, url
+        yield instance, url, display.process.pid
 
 
 def _wait(predicate, timeout: float = 20.0):  # type: ignore[no-untyped-def]
@@ -92,8 +94,8 @@ def _frame_file(instance: Instance) -> Path:
 
 
 def test_preview_stream_sends_changing_frames_and_the_display_encodes_only_while_watched(
-        daemons: tuple[Instance, str]) -> None:
-    instance, url = daemons
+        daemons: tuple[Instance, str, int]) -> None:
+    instance, url, display_pid = daemons
     frame_file = _frame_file(instance)
     time.sleep(2)
     assert not frame_file.exists()  # nobody watches: the display encodes nothing
@@ -113,8 +115,7 @@ def test_preview_stream_sends_changing_frames_and_the_display_encodes_only_while
     assert response.status_code == 200, response.text
     changed = _next_frame(stream, other)
     assert changed["png_base64"] != first["png_base64"] and changed["id"] != first["id"]
-    assert stream.comments >= 0  # heartbeats are counted below, once the panel is quiet
-    quiet_start = stream.comments
+    quiet_start, cpu_before = stream.comments, cpu_seconds(display_pid)
     ids = []
     deadline = time.monotonic() + 2
     while time.monotonic() < deadline:  # a still panel: heartbeats, no repeated frame
@@ -122,6 +123,8 @@ def test_preview_stream_sends_changing_frames_and_the_display_encodes_only_while
         if event is not None and event.name == "frame":
             ids.append(event.id)
     assert len(ids) == len(set(ids))
+    # Watching a still panel costs the display next to nothing (a spinning loop: ~50%).
+    assert cpu_seconds(display_pid) - cpu_before < 0.3
     assert stream.comments > quiet_start
 
     stream.close()
@@ -131,8 +134,9 @@ def test_preview_stream_sends_changing_frames_and_the_display_encodes_only_while
     assert not frame_file.exists()
 
 
-def test_ten_preview_streams_leave_the_api_answering(daemons: tuple[Instance, str]) -> None:
-    _instance, url = daemons
+def test_ten_preview_streams_leave_the_api_answering(
+        daemons: tuple[Instance, str, int]) -> None:
+    _instance, url, _pid = daemons
 
     def watch() -> int:
         response = requests.get(f"{url}/stream/preview", stream=True, timeout=(5, 10))
@@ -162,8 +166,8 @@ def test_ten_preview_streams_leave_the_api_answering(daemons: tuple[Instance, st
 
 
 def test_a_stream_past_the_limit_is_refused_with_streams_busy(
-        daemons: tuple[Instance, str]) -> None:
-    _instance, url = daemons
+        daemons: tuple[Instance, str, int]) -> None:
+    _instance, url, _pid = daemons
     open_ones = [open_stream(f"{url}/stream/preview") for _ in range(4)]
     try:
         for stream in open_ones:
@@ -179,8 +183,9 @@ def test_a_stream_past_the_limit_is_refused_with_streams_busy(
           .status_code == 200)
 
 
-def test_stats_stream_sends_named_events_with_ids(daemons: tuple[Instance, str]) -> None:
-    _instance, url = daemons
+def test_stats_stream_sends_named_events_with_ids(
+        daemons: tuple[Instance, str, int]) -> None:
+    _instance, url, _pid = daemons
     stream = open_stream(f"{url}/stream/stats")
     try:
         first = stream.until("stats")[-1]
