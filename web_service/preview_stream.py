@@ -11,6 +11,7 @@ and sets the mark to now, so the display stops encoding at once (a page still po
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Generator, Iterator
@@ -22,6 +23,8 @@ from web_service.display_link import DisplayLink
 
 TICK = 0.1  # how often the reader looks at the bus (seconds): at most ~10 frames a second
 STATE_EVERY = 0.5  # how often it reads the display state (the lock and state files)
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class PreviewHub:
         self._version = 0
         self._state: dict[str, Any] | None = None
         self._frame: Event | None = None
+        self._next_state = 0.0  # the reader's own: when to read the display state next
+        self._report: dict[str, Any] = {}
 
     @property
     def watchers(self) -> int:
@@ -95,29 +100,42 @@ class PreviewHub:
 
     def _read(self) -> None:
         """Keep the viewer mark alive and publish what changed, while anyone watches."""
-        next_state = 0.0
-        report: dict[str, Any] = {}
-        while True:  # bounded: ends when the last stream (itself bounded) leaves
-            with self._cond:
-                if self._watchers == 0:
-                    self.link.release_viewer()
-                    self._reader = None
-                    self._state = self._frame = None
-                    return
-            self.link.mark_viewer()
-            record = self.link.preview_frame()
-            # A new frame reads the state at once, so it carries the plugin it shows.
-            if time.monotonic() >= next_state or _frame_id(record) != _frame_id(self._frame):
-                next_state = time.monotonic() + STATE_EVERY
-                report = _state_summary(self.link)
-            changed = report != self._state
-            latest = _frame_event(record, report, self._frame) if report.get("live") else None
-            if changed or latest is not self._frame:
-                with self._cond:
-                    self._state, self._frame = report, latest
-                    self._version += 1
-                    self._cond.notify_all()
+        self._next_state, self._report = 0.0, {}
+        failing = False
+        while self._still_watched():  # bounded: each stream is bounded by its lifetime
+            try:
+                self._look()
+                failing = False
+            except Exception:  # one bad read must not end the preview of every viewer
+                if not failing:
+                    logger.exception("preview: reading the display's bus files failed")
+                failing = True
             time.sleep(self.tick)
+
+    def _still_watched(self) -> bool:
+        """Return False, after letting the viewer mark lapse, once nobody watches."""
+        with self._cond:
+            if self._watchers:
+                return True
+            self.link.release_viewer()
+            self._reader = None
+            self._state = self._frame = None
+            return False
+
+    def _look(self) -> None:
+        self.link.mark_viewer()
+        record = self.link.preview_frame()
+        # A new frame reads the state at once, so it carries the plugin it shows.
+        if time.monotonic() >= self._next_state or _frame_id(record) != _frame_id(self._frame):
+            self._next_state = time.monotonic() + STATE_EVERY
+            self._report = _state_summary(self.link)
+        report = self._report
+        latest = _frame_event(record, report, self._frame) if report.get("live") else None
+        if report != self._state or latest is not self._frame:
+            with self._cond:
+                self._state, self._frame = report, latest
+                self._version += 1
+                self._cond.notify_all()
 
 
 def _state_summary(link: DisplayLink) -> dict[str, Any]:
