@@ -16,6 +16,7 @@ from typing import Any
 
 from shared.config.merge import deep_merge
 from shared.config.reserved import SECRETS_RESERVED
+from shared.errors import ValidationError
 
 # What an answer shows for a secret that is set; sent back, it means "keep it".
 SECRET_MASK = "********"
@@ -66,22 +67,70 @@ def mask_secrets(value: Any, schema: dict[str, Any] | None,
     return _mask(copy.deepcopy(value), schema if isinstance(schema, dict) else {}, stored)
 
 
-def restore_masked(value: Any, stored: Any) -> Any:
+def restore_masked(value: Any, stored: Any, path: str = "") -> Any:
     """Return ``value`` with every ``SECRET_MASK`` replaced by the stored value at its
-    path (same keys, same list positions); a mask with nothing stored is dropped."""
+    path; a mask with nothing stored is dropped.
+
+    List items are matched by position, unless the list's objects carry ``ROW_KEY``
+    (the settings form tags each row with the index it was drawn from, so a removed
+    row cannot hand its secret to the next one): then each row is matched by that
+    index, the key is stripped, and a mask in a row of unknown origin is refused.
+    """
     if isinstance(value, dict):
         base = stored if isinstance(stored, dict) else {}
         restored: dict[str, Any] = {}
         for key, item in value.items():
             if item == SECRET_MASK and key not in base:
                 continue
-            restored[key] = restore_masked(item, base.get(key))
+            restored[key] = restore_masked(item, base.get(key), _join(path, key))
         return restored
     if isinstance(value, list):
         base_list = stored if isinstance(stored, list) else []
-        return [restore_masked(item, base_list[i] if i < len(base_list) else None)
+        if any(isinstance(item, dict) and ROW_KEY in item for item in value):
+            return [_restore_row(item, base_list, _join(path, i))
+                    for i, item in enumerate(value)]
+        return [restore_masked(item, base_list[i] if i < len(base_list) else None,
+                               _join(path, i))
                 for i, item in enumerate(value)]
     return copy.deepcopy(stored) if value == SECRET_MASK else value
+
+
+# The key a form's table row carries: the index of the stored item it was drawn from.
+ROW_KEY = "__row"
+
+
+def _restore_row(item: Any, base_list: list[Any], path: str) -> Any:
+    if not isinstance(item, dict):
+        return restore_masked(item, None, path)
+    row = {key: sub for key, sub in item.items() if key != ROW_KEY}
+    origin = item.get(ROW_KEY)
+    known = isinstance(origin, int) and not isinstance(origin, bool) \
+        and 0 <= origin < len(base_list)
+    if known:
+        return restore_masked(row, base_list[origin], path)
+    masked = _first_mask(row, path)
+    if masked is not None:
+        raise ValidationError(
+            f"{masked}: this row's stored secret is unknown; type the secret again",
+            error_code="INVALID_FIELD", details={"field": masked})
+    return row
+
+
+def _first_mask(value: Any, path: str) -> str | None:
+    """Return the path of the first mask inside ``value``, or None."""
+    if value == SECRET_MASK:
+        return path
+    items = value.items() if isinstance(value, dict) else \
+        enumerate(value) if isinstance(value, list) else ()
+    for key, sub in items:
+        found = _first_mask(sub, _join(path, key))
+        if found is not None:
+            return found
+    return None
+
+
+def _join(path: str, key: str | int) -> str:
+    return f"{path}.{key}" if path else str(key)
 
 
 def _mask(value: Any, schema: dict[str, Any], stored: Any) -> Any:

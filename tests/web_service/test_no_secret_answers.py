@@ -136,6 +136,32 @@ def test_posting_the_mask_back_keeps_the_stored_secrets(
         assert "SECRET-" not in text, route
 
 
+def test_a_removed_row_never_hands_its_secret_to_the_next_row(
+        vault: tuple[Instance, Daemon, str]) -> None:
+    instance, _, url = vault
+    accounts = [{"name": "alice", "token": "SECRET-token-3"},
+                {"name": "bob", "token": "SECRET-token-9"}]
+    answer = requests.post(f"{url}/api/v3/plugins/config",
+                           json={"plugin_id": PLUGIN, "config": {"accounts": accounts}},
+                           timeout=10)
+    assert answer.status_code == 200, answer.text
+    # The form removed alice's row; bob's row says where it was drawn from.
+    answer = requests.post(f"{url}/api/v3/plugins/config", json={"plugin_id": PLUGIN, "config": {
+        "accounts": [{"__row": 1, "name": "bob", "token": MASK}]}}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    secrets = json.loads((instance.config_dir / "config_secrets.json").read_text())
+    assert secrets[PLUGIN]["accounts"] == [{"name": "bob", "token": "SECRET-token-9"}]
+    # A mask in a row of unknown origin is refused, naming the field; nothing changes.
+    before = (instance.config_dir / "config_secrets.json").read_bytes()
+    answer = requests.post(f"{url}/api/v3/plugins/config", json={"plugin_id": PLUGIN, "config": {
+        "accounts": [{"__row": 0, "name": "bob", "token": MASK},
+                     {"name": "eve", "token": MASK}]}}, timeout=10)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error_code"] == "INVALID_FIELD"
+    assert answer.json()["details"]["field"] == "accounts.1.token"
+    assert (instance.config_dir / "config_secrets.json").read_bytes() == before
+
+
 def test_a_secret_typed_into_the_raw_editor_goes_to_the_secrets_file(
         vault: tuple[Instance, Daemon, str]) -> None:
     instance, _, url = vault

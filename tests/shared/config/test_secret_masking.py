@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from shared.config.secrets import (
     SECRET_MASK,
     keep_secrets_secret,
@@ -9,6 +11,7 @@ from shared.config.secrets import (
     restore_masked,
     split_secrets,
 )
+from shared.errors import ValidationError
 
 SCHEMA = {"type": "object", "properties": {
     "key": {"type": "string", "x-secret": True},
@@ -61,3 +64,30 @@ def test_an_array_whose_items_hold_a_secret_is_kept_with_the_secrets_whole() -> 
     public, secret = split_secrets({"accounts": accounts, "auth": {"user": "u"}}, SCHEMA)
     assert secret == {"accounts": accounts}
     assert public == {"auth": {"user": "u"}}
+
+
+def test_a_masked_secret_stays_with_its_own_row_when_rows_carry_their_origin() -> None:
+    stored = {"accounts": [{"name": "alice", "token": "TOK-A"}, {"name": "bob", "token": "TOK-B"}]}
+    # alice's row was removed in the form: bob's row, drawn from index 1, is now first.
+    sent = {"accounts": [{"__row": 1, "name": "bob", "token": SECRET_MASK},
+                         {"name": "carol", "token": "TOK-C"}]}
+    assert restore_masked(sent, stored) == {
+        "accounts": [{"name": "bob", "token": "TOK-B"}, {"name": "carol", "token": "TOK-C"}]}
+
+
+def test_a_mask_in_a_row_of_unknown_origin_is_refused_not_guessed() -> None:
+    stored = {"accounts": [{"name": "alice", "token": "TOK-A"}]}
+    for origin in ({}, {"__row": 5}, {"__row": "0"}):
+        sent = {"accounts": [{"__row": 0, "name": "alice", "token": SECRET_MASK},
+                             {**origin, "name": "eve", "token": SECRET_MASK}]}
+        with pytest.raises(ValidationError) as refused:
+            restore_masked(sent, stored)
+        assert refused.value.details == {"field": "accounts.1.token"}
+        assert "accounts.1.token" in str(refused.value)
+
+
+def test_rows_without_an_origin_still_match_masks_by_position() -> None:
+    stored = {"accounts": [{"name": "alice", "token": "TOK-A"}, {"name": "bob", "token": "TOK-B"}]}
+    sent = {"accounts": [{"name": "alice", "token": SECRET_MASK},
+                         {"name": "bob", "token": SECRET_MASK}]}
+    assert restore_masked(sent, stored) == stored
