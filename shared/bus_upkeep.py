@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import stat
 import threading
 import time
@@ -47,7 +48,8 @@ def clean_up(path: Path, directory: Path, cutoff: float) -> int:
             os.unlink(path)
             return 1
         pid, _thread, queued = name[len(CLAIM_PREFIX):].split("-", 2)
-        if not pid.isdigit() or _alive(int(pid)) or QUEUE_SEP not in queued or "/" in queued:
+        if not re.fullmatch(r"[0-9]{1,10}", pid) or _alive(int(pid)) \
+                or QUEUE_SEP not in queued or "/" in queued:
             return 0
         os.rename(path, directory / queued)
         return 1

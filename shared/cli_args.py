@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -128,4 +129,4 @@ def configured_port(config: Any) -> int:
 
 def _integer(text: str) -> int | None:
     stripped = text.strip()
-    return int(stripped) if stripped.lstrip("+-").isdigit() and len(stripped) < 12 else None
+    return int(stripped) if re.fullmatch(r"[+-]?[0-9]{1,10}", stripped) else None

@@ -23,6 +23,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -146,4 +147,6 @@ def _read_pid(fd: int) -> int:
         text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
     except OSError:
         return UNKNOWN_PID
-    return int(text) if text.isdigit() and 0 < int(text) < 2**31 else UNKNOWN_PID
+    if not re.fullmatch(r"[0-9]{1,10}", text):
+        return UNKNOWN_PID
+    return int(text) if 0 < int(text) < 2**31 else UNKNOWN_PID

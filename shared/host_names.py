@@ -142,4 +142,4 @@ def _ip_literal(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | No
 
 
 def _is_port(text: str) -> bool:
-    return text.isdigit() and len(text) <= 5
+    return re.fullmatch(r"[0-9]{1,5}", text) is not None

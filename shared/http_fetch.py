@@ -15,6 +15,7 @@ says whether trying again may help.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -77,7 +78,7 @@ def request_bytes(
                 raise FetchError(f"HTTP {status} from {_short(url)}",
                                  retryable=status == 429 or status >= 500)
             declared = response.headers.get("Content-Length", "")
-            if declared.isdigit() and int(declared) > max_bytes:
+            if re.fullmatch(r"[0-9]{1,20}", declared) and int(declared) > max_bytes:
                 raise FetchError(f"{_short(url)} is {declared} bytes, more than the "
                                  f"{max_bytes} allowed")
             return _read_body(response, url, deadline, waits[1], max_bytes)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ def from_env(environ: dict[str, str] | None = None) -> Notifier | None:
         return None
     usec: int | None = None
     pid = env.get("WATCHDOG_PID")
-    if env.get("WATCHDOG_USEC", "").isdigit() and (not pid or pid == str(os.getpid())):
+    watchdog = env.get("WATCHDOG_USEC", "")
+    if re.fullmatch(r"[0-9]{1,20}", watchdog) and (not pid or pid == str(os.getpid())):
         usec = int(env["WATCHDOG_USEC"]) or None
     return Notifier(address, usec)

@@ -7,6 +7,7 @@ again. Every value goes through Jinja's autoescape.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -74,7 +75,7 @@ def _history() -> dict[str, Any]:
         context["problem"] = f"There is no kind {kind!r}: choose one of the list."
     elif plugin_id is not None and not is_plain_segment(plugin_id):
         context["problem"] = "That plugin id is not one plain name."
-    elif before is not None and not before.isdigit():
+    elif before is not None and not re.fullmatch(r"[0-9]{1,20}", before):
         context["problem"] = "The page to start from is not an entry id."
     else:
         try:

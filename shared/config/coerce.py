@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import math
+import re
 from typing import Any
 
 from shared.config.limits import check_limit
@@ -231,7 +232,7 @@ def _number(name: str, raw: Any, text: str | None, kind: str) -> Any:
 
 
 def _looks_integral(text: str) -> bool:
-    return text.lstrip("+-").isdigit()
+    return re.fullmatch(r"[+-]?[0-9]+", text) is not None
 
 
 def _list(raw: Any) -> list[Any]:

@@ -27,6 +27,7 @@ by a hand edit is named (``schedule.days.monday.start_time``) until the save fix
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
@@ -196,7 +197,7 @@ def _boolean(sent: str, raw: Any) -> bool:
 
 def _brightness(sent: str, raw: Any, key: str) -> int:
     value: Any = raw
-    if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit():
+    if isinstance(raw, str) and re.fullmatch(r"[+-]?[0-9]{1,20}", raw.strip()):
         value = int(raw.strip())
     if isinstance(value, bool) or not isinstance(value, int):
         if not (isinstance(value, float) and value.is_integer()):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -37,7 +38,7 @@ def children(pid: int) -> list[int]:
     found = []
     with contextlib.suppress(OSError):
         for entry in os.listdir("/proc"):
-            if not entry.isdigit():
+            if not re.fullmatch(r"[0-9]{1,10}", entry):
                 continue
             try:
                 with open(f"/proc/{entry}/stat", "rb") as handle:

@@ -92,6 +92,8 @@ def test_filters_and_pages_walk_every_entry_once_newest_first(web: WebEnv) -> No
 @pytest.mark.parametrize("query, code, field", [
     ("limit=0", "INVALID_FIELD", "limit"), ("limit=1001", "INVALID_FIELD", "limit"),
     ("limit=many", "INVALID_FIELD", "limit"), ("before=-3", "INVALID_FIELD", "before"),
+    ("limit=%C2%B2", "INVALID_FIELD", "limit"), ("before=%C2%B2", "INVALID_FIELD", "before"),
+    ("before=%D9%A3", "INVALID_FIELD", "before"),
     ("before=9" * 30, "INVALID_FIELD", "before"), ("kind=web", "INVALID_FIELD", "kind"),
     ("plugin_id=../x", "INVALID_PLUGIN_ID", "plugin_id"),
 ])

@@ -108,9 +108,17 @@ def test_a_config_that_does_not_parse_keeps_the_names_last_read(served: Served) 
 
 def test_host_values_that_are_no_host_are_refused() -> None:
     rules = rules_from({})
-    for host in ("::1", "a:b:c", "", "[::1", "[::1]x", "name:port", "evil.example"):
+    for host in ("::1", "a:b:c", "", "[::1", "[::1]x", "name:port", "evil.example",
+                 "localhost:\u00b2", "localhost:\u0663"):
         assert not is_allowed(host, rules), host
     assert split_host("[FE80::1]:5000") == "fe80::1"
     assert is_allowed("anything", rules_from({"host_check": False}))
     # Bad entries from a hand edit open nothing.
     assert not is_allowed("x.com", rules_from({"allowed_hosts": ["x.com/", 5, "x.com:1"]}))
+
+
+def test_a_port_of_non_ascii_digits_is_refused_not_a_failure(served: Served) -> None:
+    for host in ("evil.example:\u00b2", "localhost:\u00b2", "localhost:\u00b9\u00b2"):
+        answer = as_host(served, host)
+        assert answer.status_code == 403, (host, answer.text)
+        assert answer.json()["error_code"] == "HOST_NOT_ALLOWED"

@@ -116,6 +116,7 @@ def test_garbage_in_the_journal_and_the_files_is_skipped_or_shown_as_text(
 @pytest.mark.parametrize("query, field", [
     ("daemon=both", "daemon"), ("level=LOUD", "level"), ("lines=0", "lines"),
     ("lines=1001", "lines"), ("lines=ten", "lines"), ("lines=-5", "lines"),
+    ("lines=%C2%B2", "lines"), ("lines=%D9%A3", "lines"),
 ])
 def test_a_bad_parameter_is_one_400_naming_it(web: WebEnv, query: str, field: str) -> None:
     for path in ("/api/v3/logs", "/stream/logs"):

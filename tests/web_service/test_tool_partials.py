@@ -87,7 +87,9 @@ def test_the_history_partial_pages_with_before(web: WebEnv) -> None:
 
 @pytest.mark.parametrize(("query", "shown"), [
     ("kind=%3Cb%3E", 'class="error"'), ("plugin_id=..%2Fx", 'class="error"'),
-    ("before=%3Cb%3E", 'data-problem="The page to start from is not an entry id."')])
+    ("before=%3Cb%3E", 'data-problem="The page to start from is not an entry id."'),
+    ("before=%C2%B2", 'data-problem="The page to start from is not an entry id."'),
+    ("before=%D9%A3", 'data-problem="The page to start from is not an entry id."')])
 def test_bad_history_filters_answer_a_message_not_a_failure(
         web: WebEnv, query: str, shown: str) -> None:
     answer = web.client.get(f"/v3/partials/history?{query}")

@@ -5,6 +5,8 @@ A bad value is one 400 ``INVALID_FIELD`` naming the parameter, as for body field
 
 from __future__ import annotations
 
+import re
+
 from flask import request
 
 from web_service.api.requests import invalid_field
@@ -15,7 +17,7 @@ def query_int(name: str, default: int, low: int, high: int) -> int:
     text = request.args.get(name)
     if text is None or text == "":
         return default
-    if not text.isdigit() or len(text) > 20:
+    if not re.fullmatch(r"[0-9]{1,20}", text):
         raise invalid_field(name, f"must be a whole number (got {text[:40]!r})")
     value = int(text)
     if not low <= value <= high:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -163,7 +164,7 @@ def optional_number(body: dict[str, Any], name: str, *, form: bool) -> int | flo
     if not text:
         return None
     try:
-        return int(text) if text.lstrip("+-").isdigit() else float(text)
+        return int(text) if re.fullmatch(r"[+-]?[0-9]+", text) else float(text)
     except ValueError:
         raise invalid_field(name, f"must be a number (got {text[:40]!r})") from None
 
