@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import os
 import stat
 import threading
@@ -57,6 +58,9 @@ FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     API: {"method": str, "path": str, "status": int, "error_code": str, "client": str},
     PLUGIN: {"detail": str},
 }
+
+MAX_ID = 2**63 - 1  # ids are nanosecond times: a signed 64-bit number
+MAX_AT = 2**33  # seconds: beyond the year 2200, still a date every clock can show
 
 PluginEvent = Callable[[str, str, str], None]  # (plugin_id, what, detail)
 
@@ -225,8 +229,7 @@ def valid_entry(data: Any) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         return None
     entry_id, at, kind = data.get("id"), data.get("at"), data.get("kind")
-    if (not isinstance(entry_id, int) or isinstance(entry_id, bool) or entry_id <= 0
-            or not isinstance(at, int | float) or isinstance(at, bool)
+    if (not _number_in(entry_id, 1, MAX_ID, int) or not _number_in(at, 0, MAX_AT, int | float)
             or data.get("source") not in SOURCES or kind not in KINDS
             or not isinstance(data.get("what"), str)
             or data.get("result") not in (SUCCESS, ERROR)):
@@ -237,9 +240,19 @@ def valid_entry(data: Any) -> dict[str, Any] | None:
              "plugin_id": plugin_id if is_plain_segment(plugin_id) else None}
     for name, kind_type in FIELDS[kind].items():
         value = data.get(name)
-        if isinstance(value, kind_type) and not isinstance(value, bool):
-            entry[name] = _text(value) if isinstance(value, str) else value
+        if isinstance(value, str) and isinstance(value, kind_type):
+            entry[name] = _text(value)
+        elif _number_in(value, 0, MAX_AT, kind_type):
+            entry[name] = value
     return entry
+
+
+def _number_in(value: Any, low: int, high: int, kinds: type | tuple[type, ...] | Any) -> bool:
+    """True for a finite number of ``kinds`` (never a bool) from ``low`` to ``high``:
+    NaN, infinities and huge numbers from a hand-edited line are no entry's numbers."""
+    return (isinstance(value, kinds) and isinstance(value, int | float)
+            and not isinstance(value, bool) and low <= value <= high
+            and math.isfinite(value))  # range first: a huge int cannot become a float
 
 
 def clear(directory: Path) -> int:

@@ -103,3 +103,39 @@ def test_sizes_and_ages_read_as_people_read_them() -> None:
         "0 B", "83 B", "1.5 KiB", "3.0 MiB"]
     assert [human_age(s) for s in (-1, 12.5, 300, 3 * 3600, 2 * 86400 + 5)] == [
         "0 s", "12 s", "5 min", "3 h", "2 d"]
+
+
+BAD_NUMBER_LINES = [
+    '{"id": 12, "at": 1e300, "source": "display", "kind": "plugin", "what": "x", '
+    '"result": "error"}',
+    '{"id": 13, "at": NaN, "source": "display", "kind": "plugin", "what": "x", '
+    '"result": "error"}',
+    '{"id": 14, "at": Infinity, "source": "display", "kind": "plugin", "what": "x", '
+    '"result": "error"}',
+    '{"id": 15, "at": -5, "source": "display", "kind": "plugin", "what": "x", '
+    '"result": "error"}',
+    '{"id": 1' + "0" * 400 + ', "at": 5, "source": "display", "kind": "plugin", '
+    '"what": "x", "result": "error"}',
+    '{"id": 16, "at": 1795483259, "source": "web", "kind": "api", "what": "x", '
+    '"result": "error", "status": NaN}',
+]
+
+
+def test_history_lines_with_impossible_numbers_are_skipped_by_tab_and_api(web: WebEnv) -> None:
+    folder = web.paths.cache_dir / "history"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "display.jsonl").write_text(
+        _history_line(10) + "\n".join(BAD_NUMBER_LINES) + "\n" + _history_line(11))
+    answer = web.client.get("/v3/partials/history")
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200, html
+    assert 'data-id="10"' in html and 'data-id="11"' in html
+    assert all(f'data-id="{n}"' not in html for n in (12, 13, 14, 15))
+    api = web.client.get("/api/v3/history?limit=1000")
+    assert api.status_code == 200
+    text = api.get_data(as_text=True)
+    assert "NaN" not in text and "Infinity" not in text
+    ids = [e["id"] for e in json.loads(text)["data"]["entries"]]
+    assert ids == [16, 11, 10]
+    kept = json.loads(text)["data"]["entries"][0]
+    assert "status" not in kept  # the entry stays, its bad number does not
