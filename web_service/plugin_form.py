@@ -14,6 +14,7 @@ with a note, so no field is ever drawn blank.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,11 @@ class Field:
         if self.kind == "rgb":
             return rgb_to_hex(self.value)
         return str(self.value) if not isinstance(self.value, dict | list) else self.value_json
+
+    def row_json(self, index: int) -> str:
+        """One stored table row as JSON, so a save keeps the keys no column shows."""
+        rows = self.value if isinstance(self.value, list) else []
+        return json.dumps(rows[index]) if index < len(rows) else "null"
 
     def chosen(self, option_json: str) -> bool:
         """Return whether an option (JSON-encoded) is the value or one of its items."""
@@ -239,6 +245,7 @@ def _fill(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:
     if made.template in ("text", "slider") and made.kind in ("integer", "number") \
             and made.widget != "color-picker":
         made.input_type = "number" if made.template == "text" else "range"
+    _fit_input(made)
     enum = prop.get("enum") or items.get("enum")
     if isinstance(enum, list):
         labels = prop.get("x-enum-labels") or prop.get("enumNames") or items.get("enumNames")
@@ -268,6 +275,43 @@ def _fill(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:
         _fill_table(made, items, fonts)
     if made.template in ("files", "file_manager", "notification", "json"):
         made.kind = "json"
+
+
+# What a date, time or colour input can show; anything else it would rewrite on save.
+_SHOWABLE = {"date": re.compile(r"\d{4}-\d{2}-\d{2}"), "time": re.compile(r"\d{2}:\d{2}"),
+             "color": re.compile(r"#[0-9a-fA-F]{6}")}
+
+
+def _fit_input(made: Field) -> None:
+    """Draw a text input where the browser's own input would not show the stored value.
+
+    A range input clamps to its bounds (0-100 when the schema gives none) and a date,
+    time or colour input blanks or blackens a value it cannot parse; an untouched save
+    would then store what the browser made of it.
+    """
+    if made.template == "slider":
+        low, high = made.attrs.get("minimum"), made.attrs.get("maximum")
+        number = isinstance(made.value, int | float) and not isinstance(made.value, bool)
+        if not _is_number(low) or not _is_number(high) or (
+                made.value is not None and not (number and low <= made.value <= high)):
+            made.template, made.input_type = "text", "number" if number or \
+                made.value is None else "text"
+        return
+    if made.kind == "rgb":
+        value = made.value
+        if not (isinstance(value, list) and len(value) == 3 and all(
+                isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255
+                for c in value)):
+            made.input_type, made.kind = "text", "json"
+        return
+    pattern = _SHOWABLE.get(made.input_type)
+    if pattern is not None and made.value is not None and not (
+            isinstance(made.value, str) and pattern.fullmatch(made.value)):
+        made.input_type = "text"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _fill_group(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:

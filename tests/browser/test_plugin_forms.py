@@ -64,10 +64,12 @@ def open_form(page: Any, url: str) -> Any:
 
 
 def form_value(page: Any) -> dict[str, Any]:
-    """What the page would post: the form read back by plugin_form.js itself."""
+    """What the page would post: the form read back by plugin_form.js itself, without
+    the origin index each stored table row carries (the server strips it)."""
     return page.evaluate("""async () => {
         const { collect } = await import('/static/plugin_form.js');
-        return collect(document.querySelector('.plugin-form[data-plugin="widgets"]'));
+        const read = collect(document.querySelector('.plugin-form[data-plugin="widgets"]'));
+        return JSON.parse(JSON.stringify(read, (k, v) => (k === '__row' ? undefined : v)));
     }""")
 
 
@@ -216,3 +218,62 @@ def test_a_refused_save_names_the_field_and_changes_nothing(
         f"{FORM} .pf-field[data-name='extra'] > .pf-error").text_content()
     assert stored(instance) == before
     assert [p for p in quiet(watch) if "400" not in p] == []
+
+
+ODD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
+    "enabled": {"type": "boolean", "default": True},
+    "accounts": {"type": "array", "x-widget": "array-table", "items": {
+        "type": "object", "properties": {"name": {"type": "string"},
+                                         "token": {"type": "string", "x-secret": True}}}},
+    "unbounded": {"type": "integer", "x-widget": "slider"},
+    "bounded": {"type": "integer", "x-widget": "slider", "minimum": 0, "maximum": 10},
+    "named": {"type": "string", "x-widget": "color-picker"},
+    "rgb": {"type": "array", "x-widget": "color-picker", "items": {"type": "integer"}},
+    "alarm": {"type": "string", "x-widget": "time-picker"},
+    "day": {"type": "string", "x-widget": "date-picker"},
+}}
+ODD_CONFIG: dict[str, Any] = {
+    "accounts": [{"name": "alice", "token": "TOK-A", "note": "kept-a"},
+                 {"name": "bob", "token": "TOK-B", "note": "kept-b"}],
+    "unbounded": 300, "named": "red", "rgb": [300, 0, 0], "alarm": "7:00", "day": "1/2/2026"}
+
+
+def test_an_untouched_save_changes_nothing_and_a_removed_row_keeps_its_own_secret(
+        page: Any, tmp_path: Path) -> None:
+    instance = make_instance(tmp_path)
+    write_plugin(instance.plugins_dir, "odd", schema=ODD_SCHEMA)
+    with running(instance) as (display, _web, url):
+        running_state(instance, display)
+        request = urllib.request.Request(
+            f"{url}/api/v3/plugins/config", method="POST",
+            data=json.dumps({"plugin_id": "odd", "config": ODD_CONFIG}).encode(),
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 200
+        files = [instance.config_dir / "config.json", instance.config_dir / "config_secrets.json"]
+        before = [f.read_bytes() for f in files]
+        form = '.plugin-form[data-plugin="odd"]'
+
+        def save_odd() -> None:
+            page.eval_on_selector(f"{form} .pf-form-status", "el => { el.textContent = ''; }")
+            page.locator(f"{form} button.save-config").click()
+            page.wait_for_function(
+                "f => (document.querySelector(f + ' .pf-form-status') || {})"
+                ".textContent?.includes('saved')", arg=form, timeout=10_000)
+
+        page.goto(f"{url}/#plugin-odd")
+        page.wait_for_function("document.querySelector('.plugin-form[data-ready]')")
+        save_odd()
+        assert [f.read_bytes() for f in files] == before
+
+        # Remove alice's row: bob keeps his own token and the key no column shows.
+        page.wait_for_function("document.querySelector('.plugin-form[data-ready]')")
+        page.locator(f"{form} .pf-field[data-name='accounts'] .pf-remove-row").first.click()
+        save_odd()
+        secrets = json.loads(files[1].read_text())
+        assert secrets["odd"]["accounts"] == [{"name": "bob", "token": "TOK-B",
+                                               "note": "kept-b"}]
+        main = json.loads(files[0].read_text())["odd"]
+        assert {k: main[k] for k in ("unbounded", "named", "rgb", "alarm", "day")} == {
+            k: ODD_CONFIG[k] for k in ("unbounded", "named", "rgb", "alarm", "day")}
+        assert "bounded" not in main

@@ -254,3 +254,38 @@ def test_a_stored_value_outside_the_enum_stays_selected(widgets: WebEnv) -> None
     parsed.feed(render(widgets))
     selected = [a for tag, a in parsed.tags if tag == "option" and "selected" in a]
     assert {"value": '"legacy"', "selected": None} in selected
+
+
+def test_a_value_the_browser_input_cannot_show_gets_a_text_input(web: WebEnv) -> None:
+    write_plugin(web.paths.plugins_dir(), "odd", schema={"type": "object", "properties": {
+        "unbounded": {"type": "integer", "x-widget": "slider", "default": 300},
+        "over": {"type": "integer", "x-widget": "slider", "minimum": 0, "maximum": 100,
+                 "default": 300},
+        "fits": {"type": "integer", "x-widget": "slider", "minimum": 0, "maximum": 100,
+                 "default": 40},
+        "named": {"type": "string", "x-widget": "color-picker", "default": "red"},
+        "hex": {"type": "string", "x-widget": "color-picker", "default": "#00ff00"},
+        "rgb": {"type": "array", "x-widget": "color-picker", "items": {"type": "integer"},
+                "default": [300, 0, 0]},
+        "short_time": {"type": "string", "x-widget": "time-picker", "default": "7:00"},
+        "time": {"type": "string", "x-widget": "time-picker", "default": "07:00"},
+        "day": {"type": "string", "x-widget": "date-picker", "default": "1/2/2026"},
+        "date": {"type": "string", "x-widget": "date-picker", "default": "2026-01-02"}}})
+    parsed = Controls()
+    parsed.feed(render(web, "odd"))
+
+    def control(name: str) -> tuple[str | None, str | None]:
+        attrs = parsed.fields[name]["controls"][0][1]
+        return attrs.get("type"), attrs.get("value")
+
+    assert control("unbounded") == ("number", "300")
+    assert control("over") == ("number", "300")
+    assert control("fits") == ("range", "40")
+    assert control("named") == ("text", "red")
+    assert control("hex") == ("color", "#00ff00")
+    assert control("rgb") == ("text", "[300, 0, 0]")
+    assert parsed.fields["rgb"]["controls"][0][1]["data-kind"] == "json"
+    assert control("short_time") == ("text", "7:00")
+    assert control("time") == ("time", "07:00")
+    assert control("day") == ("text", "1/2/2026")
+    assert control("date") == ("date", "2026-01-02")

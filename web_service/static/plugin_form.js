@@ -6,6 +6,7 @@
 import api from "/static/api.js";
 
 const SKIP = Symbol("skip");  // nothing to send for this field: the stored value stays
+const ROW_KEY = "__row";  // shared/config/secrets.py strips it on save
 
 // ---- reading values back
 
@@ -38,7 +39,12 @@ function readRows(el) {
       if (value !== SKIP) rows.push(value);
       continue;
     }
-    const item = {};
+    // A stored row keeps the keys no column shows, and says which stored row it was
+    // drawn from, so the server matches its masked secrets to that row (ROW_KEY).
+    const original = row.dataset.original ? parseJson(row.dataset.original, "the row") : null;
+    const item = original && typeof original === "object" && !Array.isArray(original)
+      ? { ...original } : {};
+    if (row.dataset.row !== undefined) item[ROW_KEY] = Number(row.dataset.row);
     for (const cell of cells) {
       const value = readValue(cell);
       if (value !== SKIP) item[cell.dataset.col] = value;
@@ -48,8 +54,19 @@ function readRows(el) {
   return rows;
 }
 
+// A range, colour, date or time input the user has not touched sends the stored value
+// (data-stored), never what the browser made of it (a clamped or blanked value).
+function untouched(el) {
+  return el.dataset.stored !== undefined && el.dataset.shown !== undefined
+    && el.value === el.dataset.shown;
+}
+
 // Return the value one control holds, typed as its schema says (data-kind).
 export function readValue(el) {
+  if (untouched(el)) {
+    const stored = parseJson(el.dataset.stored, "the stored value");
+    return stored === null ? SKIP : stored;
+  }
   switch (el.dataset.kind) {
     case "boolean": return el.checked;
     case "integer": case "number": return numberFrom(el);
@@ -339,6 +356,8 @@ async function loadCalendars(picker) {
 function prepare(root) {
   for (const form of root.querySelectorAll(".plugin-form:not([data-ready])")) {
     form.dataset.ready = "1";
+    // What the browser shows at load, to tell the user's changes from its own.
+    for (const input of form.querySelectorAll("input[data-stored]")) input.dataset.shown = input.value;
     for (const widget of form.querySelectorAll(".pf-files")) drawFiles(widget);
     for (const picker of form.querySelectorAll(".pf-calendars")) loadCalendars(picker);
     for (const manager of form.querySelectorAll(".pf-file-manager")) listAssets(manager);
