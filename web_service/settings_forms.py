@@ -156,7 +156,8 @@ def display_context(config: dict[str, Any]) -> dict[str, Any]:
                      low, high, step)
 
     stored_parallel = _value(config, f"{HARDWARE}.parallel")
-    outputs = MAPPINGS[mapping.value].outputs if mapping.value in MAPPINGS else None
+    known = isinstance(mapping.value, str) and mapping.value in MAPPINGS  # a list: no name
+    outputs = MAPPINGS[mapping.value].outputs if known else None
     sequences = ["".join(p) for p in permutations("RGB")]
     panel = [
         geometry("rows", "Rows per panel", "2"),

@@ -7,6 +7,8 @@ import json
 import re
 from typing import Any
 
+import pytest
+
 from tests.web_service.conftest import WebEnv
 
 HOSTILE = '"><script>alert(1)</script>'
@@ -129,6 +131,55 @@ def test_a_stored_unknown_mapping_is_shown_selected_with_a_warning(web: WebEnv) 
     assert selected(text, "display.hardware.hardware_mapping") == ["adafruit-hat"]
     assert "kept as stored" in text
     assert 'class="sf-warning"' in text
+
+
+@pytest.mark.parametrize("stored", [["adafruit-hat"], {"name": "regular"}, 5, None])
+def test_a_stored_mapping_that_is_no_name_is_shown_with_a_warning(
+        web: WebEnv, stored: object) -> None:
+    store(web, {"display": {"hardware": {"hardware_mapping": stored}}})
+    text = render(web, "display")
+    assert "kept as stored" in text and "must be a mapping name" in text
+    assert 'class="sf-warning"' in text
+    assert "max=" not in tag(text, "display.hardware.parallel")  # no mapping, no limit
+
+
+ODD_VALUES = [["a", 1], {"a": {"b": 1}}, None, 10**30, -1e308, ""]
+KEYS_PER_TAB = {
+    "general": ["timezone", "location", "location.city", "location.latitude", "web.port",
+                "web.allowed_hosts", "web.sign_in", "web.sign_in.session_days",
+                "auto_update.day", "plugin_system", "sync.follower_position"],
+    "display": ["display", "display.hardware", "display.hardware.rows",
+                "display.hardware.hardware_mapping", "display.hardware.parallel",
+                "display.hardware.led_rgb_sequence", "display.hardware.brightness",
+                "display.runtime", "display.runtime.gpio_slowdown", "brightness",
+                "orientation", "display.emulator"],
+    "durations": ["display_durations", "clock", "ticker"],
+    "schedule": ["schedule", "schedule.days", "schedule.days.monday",
+                 "schedule.days.monday.start_time", "schedule.mode", "dim_schedule",
+                 "dim_schedule.dim_brightness", "dim_schedule.days.sunday.enabled"],
+    "vegas": ["vegas_scroll", "vegas_scroll.scroll_speed", "vegas_scroll.separator_color",
+              "vegas_scroll.font_family", "vegas_scroll.plugin_order",
+              "vegas_scroll.excluded_plugins", "vegas_scroll.default_vegas_mode"],
+}
+
+
+@pytest.mark.parametrize("tab", sorted(KEYS_PER_TAB))
+def test_every_settings_tab_renders_whatever_a_hand_edit_stored(web: WebEnv, tab: str) -> None:
+    """A list, object, null, huge number or empty text in place of any of the tab's values
+    (or whole sections) is shown, never a failed tab."""
+    original = web.config()
+    for key in KEYS_PER_TAB[tab]:
+        for odd in ODD_VALUES:
+            config = json.loads(json.dumps(original))
+            *parents, last = key.split(".")
+            section = config
+            for name in parents:
+                section = section.setdefault(name, {})
+            section[last] = odd
+            web.paths.config_file.write_text(json.dumps(config))
+            answer = web.client.get(f"/v3/partials/{tab}")
+            text = answer.get_data(as_text=True)
+            assert answer.status_code == 200 and "data-partial-error" not in text, (key, odd)
 
 
 def test_durations_show_each_plugins_durations(web: WebEnv) -> None:
