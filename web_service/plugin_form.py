@@ -253,7 +253,8 @@ def _fill(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:
     if made.widget == "day-selector" and not made.options:
         made.options = _options(list(DAYS), [d.title() for d in DAYS])
     if made.widget == "font-selector":
-        names = list(dict.fromkeys([*fonts, *(enum or [])]))
+        listed = enum if isinstance(enum, list) else []  # font names: strings only
+        names = list(dict.fromkeys([*fonts, *(n for n in listed if isinstance(n, str))]))
         made.options = made.options or _options(names, None)
         if made.value is not None and not made.chosen(json.dumps(made.value)):
             made.options.append((json.dumps(made.value), f"{made.value} (not installed)"))

@@ -193,6 +193,18 @@ def test_a_widget_that_does_not_fit_the_type_falls_back(web: WebEnv) -> None:
     assert "widget &#39;toggle-switch&#39; does not fit a string: shown as text-input" in html
 
 
+def test_a_font_selector_enum_holding_objects_or_lists_still_draws(web: WebEnv) -> None:
+    write_plugin(web.paths.plugins_dir(), "odd", schema={"type": "object", "properties": {
+        "font": {"type": "string", "x-widget": "font-selector", "default": "5x7",
+                 "enum": ["5x7", {"name": "big"}, ["tiny"], None, 3]}}})
+    answer = web.client.get("/v3/partials/plugin-config/odd")
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "data-partial-error" not in html, html
+    parsed = Controls()
+    parsed.feed(html)
+    assert parsed.fields["font"]["widget"] == "font-selector"
+
+
 def test_a_secret_shows_the_mask_never_the_value(widgets: WebEnv) -> None:
     answer = widgets.client.post("/api/v3/plugins/config",
                                  json={"plugin_id": "widgets", "api_key": "s3cr3t-value"})
