@@ -11,6 +11,8 @@ warning, so a save of another field sends them back unchanged.
 
 from __future__ import annotations
 
+import json
+import re
 import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,10 +54,30 @@ class Field:
         if isinstance(self.value, bool):
             return "true" if self.value else "false"
         if self.kind == "color":
-            return _hex_color(self.value)
+            if self.fits_input:
+                return _hex_color(self.value)
+            return self.value if isinstance(self.value, str) else json.dumps(self.value)
         if self.kind == "list" and isinstance(self.value, list):
             return ", ".join(str(item) for item in self.value)
         return str(self.value)
+
+    @property
+    def fits_input(self) -> bool:
+        """Whether the browser's colour or time input can show the stored value as it is.
+
+        Such an input blackens or blanks what it cannot parse, and a save would store
+        that; a value that does not fit is drawn in a text input instead.
+        """
+        if self.kind == "color":
+            return isinstance(self.value, list) and len(self.value) == 3 and all(
+                isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255
+                for c in self.value)
+        if self.kind == "time":
+            return isinstance(self.value, str) and _HH_MM.fullmatch(self.value) is not None
+        return True
+
+
+_HH_MM = re.compile(r"\d{2}:\d{2}")
 
 
 def _at(config: dict[str, Any], path: str, default: Any = None) -> Any:

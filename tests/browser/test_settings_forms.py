@@ -310,3 +310,31 @@ def test_screenshots_of_each_form(browser: Any, served: Any, shoot: Any, name: s
         shoot(page, f"{name}-{key}")
     assert problems(watch) == []
     context.close()
+
+
+def test_an_untouched_colour_or_time_the_browser_cannot_show_is_never_rewritten(
+        page: Any, tmp_path: Any) -> None:
+    made = make_instance(tmp_path)
+    config = stored(made)
+    config["vegas_scroll"]["separator_color"] = "red"
+    config["vegas_scroll"]["background_color"] = [300, 0, 0]
+    config["auto_update"]["time"] = "7:00"
+    made.write_config(config)
+    path = made.config_dir / "config.json"
+    with running(made) as (display, _web, url):
+        running_state(made, display)
+        before = path.read_bytes()
+        for key in ("general", "vegas"):
+            panel = open_form(page, url, key)
+            form = panel.locator("form[data-settings-form]").first
+            form.locator('button[type="submit"]').click()
+            form.locator(".sf-status").filter(has_text="changed").wait_for(timeout=10_000)
+            assert form.locator(".sf-status").text_content() == "Nothing changed."
+        assert path.read_bytes() == before
+        # A save of another field leaves them exactly as stored.
+        page.fill("#f-vegas_scroll-scroll_speed", "81")
+        assert save(panel).locator(".sf-status").text_content() == "Saved."
+        vegas = stored(made)["vegas_scroll"]
+        assert vegas["scroll_speed"] == 81
+        assert (vegas["separator_color"], vegas["background_color"]) == ("red", [300, 0, 0])
+        assert stored(made)["auto_update"]["time"] == "7:00"

@@ -246,3 +246,20 @@ def test_a_config_that_does_not_parse_gives_the_friendly_fragment(web: WebEnv) -
     answer = web.client.get("/v3/partials/display")
     assert answer.status_code == 409
     assert "Traceback" not in answer.get_data(as_text=True)
+
+
+def test_a_colour_or_time_the_browser_cannot_show_is_drawn_as_stored_text(
+        web: WebEnv) -> None:
+    store(web, {"vegas_scroll": {"separator_color": "red", "background_color": [300, 0, 0]},
+                "auto_update": {"time": "7:00"}})
+    vegas = render(web, "vegas")
+    for name, value in (("vegas_scroll.separator_color", "red"),
+                        ("vegas_scroll.background_color", "[300, 0, 0]")):
+        assert 'type="text"' in tag(vegas, name)
+        assert value_of(vegas, name) == value
+    general = render(web, "general")
+    assert 'type="text"' in tag(general, "auto_update.time")
+    assert value_of(general, "auto_update.time") == "7:00"
+    store(web, {"vegas_scroll": {"separator_color": [1, 2, 3]}, "auto_update": {"time": "07:00"}})
+    assert 'type="color"' in tag(render(web, "vegas"), "vegas_scroll.separator_color")
+    assert 'type="time"' in tag(render(web, "general"), "auto_update.time")

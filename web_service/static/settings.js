@@ -13,10 +13,19 @@ function fieldsOf(form) {
   return [...form.elements].filter((el) => el.name && el.dataset.type && !el.disabled);
 }
 
+// Changed by the user: compared with what the input showed at load (data-loaded), not
+// with its value attribute, which a colour or time input may show cleaned up.
 function isChanged(el) {
   if (el.type === "checkbox") return el.checked !== el.defaultChecked;
   if (el.tagName === "SELECT") return [...el.options].some((o) => o.selected !== o.defaultSelected);
-  return el.value !== el.defaultValue;
+  return el.value !== (el.dataset.loaded ?? el.defaultValue);
+}
+
+// Note what each input shows when the form arrives.
+function markLoaded(form) {
+  for (const el of fieldsOf(form)) {
+    if (el.type !== "checkbox" && el.tagName !== "SELECT") el.dataset.loaded = el.value;
+  }
 }
 
 // Mark what is shown now as the saved state (after a successful save).
@@ -24,7 +33,7 @@ function markSaved(form) {
   for (const el of fieldsOf(form)) {
     if (el.type === "checkbox") el.defaultChecked = el.checked;
     else if (el.tagName === "SELECT") for (const o of el.options) o.defaultSelected = o.selected;
-    else el.defaultValue = el.value;
+    else { el.defaultValue = el.value; el.dataset.loaded = el.value; }
   }
 }
 
@@ -325,6 +334,7 @@ function setUp(root) {
   }
   for (const form of root.querySelectorAll("form[data-settings-form]:not([data-ready])")) {
     form.dataset.ready = "";
+    markLoaded(form);
     const mapping = form.elements["display.hardware.hardware_mapping"];
     if (mapping) mappingChanged(mapping);
   }
