@@ -104,9 +104,8 @@ def _restore_row(item: Any, base_list: list[Any], path: str) -> Any:
         return restore_masked(item, None, path)
     row = {key: sub for key, sub in item.items() if key != ROW_KEY}
     origin = item.get(ROW_KEY)
-    known = isinstance(origin, int) and not isinstance(origin, bool) \
-        and 0 <= origin < len(base_list)
-    if known:
+    if isinstance(origin, int) and not isinstance(origin, bool) \
+            and 0 <= origin < len(base_list):
         return restore_masked(row, base_list[origin], path)
     masked = _first_mask(row, path)
     if masked is not None:
