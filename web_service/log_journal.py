@@ -21,6 +21,8 @@ import os
 import select
 import shutil
 import subprocess
+import tempfile
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,20 +132,50 @@ def _int(value: Any) -> int:
 def newest(daemons: tuple[str, ...], count: int) -> list[tuple[dict[str, Any], str | None]]:
     """Return the newest ``count`` journal lines of ``daemons``, oldest first, with cursors."""
     argv = command(daemons, "-n", str(count))
-    try:
-        done = subprocess.run(argv, capture_output=True, timeout=RUN_TIMEOUT, check=False,
-                              env=_environment(), stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise LogsUnavailable(f"journalctl did not answer within {RUN_TIMEOUT:g} s") from None
-    except OSError as err:
-        raise LogsUnavailable(f"journalctl cannot be run: {err.strerror or err}") from err
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise LogsUnavailable(f"journalctl failed (exit status {done.returncode})"
+    with tempfile.TemporaryFile() as errors:
+        try:
+            process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors,
+                                       stdin=subprocess.DEVNULL, env=_environment())
+        except OSError as err:
+            raise LogsUnavailable(f"journalctl cannot be run: {err.strerror or err}") from err
+        try:
+            output, cut = _read_bounded(process)
+            if not cut:
+                process.wait(timeout=RUN_TIMEOUT)  # its output ended: it is exiting
+        except subprocess.TimeoutExpired:
+            raise LogsUnavailable(f"journalctl did not exit within {RUN_TIMEOUT:g} s") from None
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+        errors.seek(0)
+        said = errors.read(4096).decode("utf-8", "replace").strip().splitlines()
+    if process.returncode != 0 and not cut:
+        raise LogsUnavailable(f"journalctl failed (exit status {process.returncode})"
                               + (f": {said[0][:200]}" if said else ""))
     reader = JournalReader(daemons)
-    found = (reader.entry(raw) for raw in done.stdout[:MAX_OUTPUT].splitlines())
+    found = (reader.entry(raw) for raw in output.splitlines())
     return [item for item in found if item is not None]
+
+
+def _read_bounded(process: subprocess.Popen[bytes]) -> tuple[bytes, bool]:
+    """Read ``process``'s output until it ends, up to MAX_OUTPUT bytes (whole lines kept)
+    and RUN_TIMEOUT seconds; return it and whether it was cut at MAX_OUTPUT."""
+    assert process.stdout is not None
+    deadline = time.monotonic() + RUN_TIMEOUT
+    chunks: list[bytes] = []
+    size = 0
+    while size < MAX_OUTPUT:  # bounded: every pass reads at least one byte or returns
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([process.stdout], [], [], left)[0]:
+            raise LogsUnavailable(f"journalctl did not answer within {RUN_TIMEOUT:g} s")
+        chunk = os.read(process.stdout.fileno(), min(1 << 16, MAX_OUTPUT - size))
+        if not chunk:
+            return b"".join(chunks), False
+        chunks.append(chunk)
+        size += len(chunk)
+    output = b"".join(chunks)
+    return output[:output.rfind(b"\n") + 1], True
 
 
 class JournalFollower:

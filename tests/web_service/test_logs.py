@@ -9,6 +9,7 @@ import pytest
 
 from tests.web_service.conftest import WebEnv
 from tests.web_service.log_helpers import DISPLAY_UNIT, WEB_UNIT, Journal, use_fake_journal
+from web_service import log_journal
 
 
 @pytest.fixture
@@ -142,3 +143,23 @@ def test_journalctl_failing_is_a_503_with_its_reason(
     assert answer.status_code == 503
     assert answer.get_json()["message"] == (
         "journalctl failed (exit status 1): journalctl: No journal files were found.")
+
+
+def test_a_journal_bigger_than_the_bound_is_read_only_up_to_it(
+        web: WebEnv, journal: Journal, monkeypatch: pytest.MonkeyPatch) -> None:
+    """journalctl's backlog is streamed and cut at MAX_OUTPUT (whole lines): the run is
+    ended there instead of being read whole, and the newest lines read are answered."""
+    monkeypatch.setattr(log_journal, "MAX_OUTPUT", 64 * 1024)
+    monkeypatch.setenv("FAKE_JOURNAL_FLOOD", "2000000")  # ~600 MB if read to its end
+    journal.add(DISPLAY_UNIT, "INFO ledpanel-display: first")
+    started = time.monotonic()
+    answer = web.client.get("/api/v3/logs?lines=1000")
+    assert answer.status_code == 200, answer.get_json()
+    assert time.monotonic() - started < log_journal.RUN_TIMEOUT / 2
+    entries = answer.get_json()["data"]["entries"]
+    messages = [e["message"] for e in entries]
+    assert "first" in messages  # the journal's own entry comes before the flood
+    assert 100 < len(entries) < 64 * 1024 // 200  # whole lines up to the bound only
+    assert messages.count("x" * 200) == len(entries) - 1
+    pid = journal.runs()[-1]["pid"]
+    assert not Path(f"/proc/{pid}").exists()  # ended and reaped, not left writing
