@@ -101,8 +101,19 @@ def test_download_and_restore_through_the_tab(page: Any, served: tuple[Any, str]
     assert link.count() == 1
     shoot(page, "restored")
 
+    # "Include secrets" is still ticked: the kept backup's link carries them.
+    assert link.first.get_attribute("href").endswith("?include_secrets=1")
     kept = requests.get(url + link.first.get_attribute("href"), timeout=10)
     assert kept.status_code == 200
     archive = zipfile.ZipFile(io.BytesIO(kept.content))
     assert json.loads(archive.read("config/config.json"))["still"]["interval"] == 77
+    assert json.loads(archive.read("config/config_secrets.json")) == {
+        "weather": {"api_key": "s3cret"}}
+    panel.locator("[data-backup-secrets]").uncheck()
+    assert link.first.get_attribute("href").endswith("?include_secrets=0")
+    plain_kept = requests.get(url + link.first.get_attribute("href"), timeout=10)
+    assert plain_kept.status_code == 200 and b"s3cret" not in plain_kept.content
+    archive = zipfile.ZipFile(io.BytesIO(plain_kept.content))
+    assert "config/config_secrets.json" not in archive.namelist()
+    assert "s3cret" not in "".join(archive.read(n).decode() for n in archive.namelist())
     assert problems == []

@@ -120,11 +120,53 @@ def test_the_pre_restore_backup_is_kept_listed_and_restores_the_previous_state(w
     assert [b["name"] for b in listed] == [kept]
     assert (web.paths.backups_dir / kept).stat().st_mode & 0o777 == 0o600
 
-    fetched = web.client.get(f"/api/v3/backup/pre-restore/{kept}")
+    _save(web, title="Later", api_key="later-key")
+    fetched = web.client.get(f"/api/v3/backup/pre-restore/{kept}?include_secrets=1")
     assert fetched.status_code == 200 and fetched.mimetype == "application/zip"
+    assert "config/config_secrets.json" in zipfile.ZipFile(io.BytesIO(fetched.data)).namelist()
     assert restore(web, fetched.data).status_code == 200
     assert web.config() == json.loads(current)
     assert web.secrets()["clock"]["api_key"] == "current-key"
+
+
+def test_a_pre_restore_download_holds_the_secrets_only_when_asked(web):
+    _save(web, title="Old", api_key="old-key")
+    backup = download(web)
+    _save(web, title="Current", api_key="kept-secret-key")
+    _add_font_and_image(web)
+    current = config_bytes(web)
+    kept = restore(web, backup).get_json()["data"]["pre_restore_backup"]
+    on_disk = zipfile.ZipFile(web.paths.backups_dir / kept)
+    assert "config/config_secrets.json" in on_disk.namelist()  # the kept file has them
+
+    for query in ("", "?include_secrets=0"):
+        fetched = web.client.get(f"/api/v3/backup/pre-restore/{kept}{query}")
+        assert fetched.status_code == 200 and fetched.mimetype == "application/zip"
+        assert fetched.headers["Cache-Control"] == "no-store"
+        archive = zipfile.ZipFile(io.BytesIO(fetched.data))
+        assert "config/config_secrets.json" not in archive.namelist()
+        assert set(archive.namelist()) == set(on_disk.namelist()) - {
+            "config/config_secrets.json"}
+        assert all(b"kept-secret-key" not in archive.read(n) for n in archive.namelist())
+        manifest = json.loads(archive.read("ledpanel-backup.json"))
+        assert manifest["contents"]["secrets"] is False
+        assert "config/config_secrets.json" not in manifest["files"]
+    # The copy restores: the config as it was, the secrets stored now kept.
+    _save(web, title="Later", api_key="later-key")
+    answer = restore(web, fetched.data)
+    assert answer.status_code == 200, answer.get_json()
+    assert web.config() == json.loads(current)
+    assert web.secrets()["clock"]["api_key"] == "later-key"
+    refused(web.client.get(f"/api/v3/backup/pre-restore/{kept}?include_secrets=maybe"),
+            400, "INVALID_FIELD")
+
+
+def test_a_kept_backup_that_is_no_longer_a_zip_is_one_clear_error(web):
+    kept = restore(web, download(web)).get_json()["data"]["pre_restore_backup"]
+    (web.paths.backups_dir / kept).write_bytes(b"not a zip any more")
+    refused(web.client.get(f"/api/v3/backup/pre-restore/{kept}"), 409, "BACKUP_UNREADABLE")
+    whole = web.client.get(f"/api/v3/backup/pre-restore/{kept}?include_secrets=1")
+    assert whole.status_code == 200 and whole.data == b"not a zip any more"
 
 
 def test_only_the_newest_pre_restore_backups_are_kept(web):

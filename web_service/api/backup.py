@@ -19,6 +19,7 @@ from flask.sansio.blueprints import BlueprintSetupState
 
 from shared.backup.archive import write_archive
 from shared.backup.check import MAX_ARCHIVE_BYTES, check_archive
+from shared.backup.repack import copy_without_secrets
 from shared.backup.restore import (
     config_changes,
     config_plan,
@@ -138,10 +139,23 @@ def pre_restore_list() -> Reply:
 
 @bp.get("/backup/pre-restore/<name>")
 def pre_restore_download(name: str) -> Response:
-    """Send one kept pre-restore backup ZIP."""
+    """Send one kept pre-restore backup ZIP (``include_secrets=1``: with the secrets file
+    it holds; else a copy without it)."""
+    include_secrets = _flag(request.args.get("include_secrets"), "include_secrets")
     path = pre_restore_file(services().settings.paths, name)
-    response = send_file(path, mimetype="application/zip", as_attachment=True,
-                         download_name=name)
+    if include_secrets:
+        response = send_file(path, mimetype="application/zip", as_attachment=True,
+                             download_name=name)
+    else:
+        out = tempfile.TemporaryFile()
+        try:
+            copy_without_secrets(path, out)
+            out.seek(0)
+        except BaseException:
+            out.close()
+            raise
+        response = send_file(out, mimetype="application/zip", as_attachment=True,
+                             download_name=name)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -133,15 +133,25 @@ async function loadKept(root) {
     }
     list.replaceChildren(...backups.map((b) => {
       const item = document.createElement("li");
-      const link = Object.assign(document.createElement("a"), {
-        href: `/api/v3/backup/pre-restore/${encodeURIComponent(b.name)}`, textContent: b.name });
+      const link = Object.assign(document.createElement("a"), { textContent: b.name });
+      link.dataset.backupKeptName = b.name;
       link.setAttribute("download", b.name);
       item.append(link, ` — ${b.created_at}, ${Math.ceil(b.size / 1024)} KiB`);
       return item;
     }));
+    keptLinks(root);
   } catch (err) {
     list.replaceChildren(Object.assign(document.createElement("li"),
       { className: "error", textContent: `Cannot list them: ${describe(err)}` }));
+  }
+}
+
+// The kept backups' links send the secrets only while "Include secrets" is ticked.
+function keptLinks(root) {
+  const secrets = part(root, "secrets").checked ? 1 : 0;
+  for (const link of root.querySelectorAll("[data-backup-kept-name]")) {
+    const name = encodeURIComponent(link.dataset.backupKeptName);
+    link.href = `/api/v3/backup/pre-restore/${name}?include_secrets=${secrets}`;
   }
 }
 
@@ -164,6 +174,7 @@ document.addEventListener("change", (event) => {
   if (!root) return;
   if (event.target.matches("[data-backup-secrets]")) {
     part(root, "secrets-warning").hidden = !event.target.checked;
+    keptLinks(root);
   } else if (event.target.name === "backup_file") {
     reset(root);
   }
