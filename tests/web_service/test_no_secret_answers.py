@@ -3,8 +3,10 @@ asked, over HTTP to the real web daemon, with secrets planted everywhere they li
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,8 @@ from shared.paths import Paths
 from tests.daemons import ROOT, Daemon, Instance, start_web
 from tests.web_service.conftest import write_plugin
 from web_service.app import create_app
+from web_service.partials import PREFIX as PARTIALS
+from web_service.partials import TABS
 from web_service.settings import WebSettings
 
 PLUGIN = "vault"
@@ -62,37 +66,73 @@ def vault(tmp_path: Path) -> Iterator[tuple[Instance, Daemon, str]]:
         daemon.stop()
 
 
-def get_routes(instance: Instance) -> list[str]:
-    """Return every GET route of the app's table, path parameters filled with the id."""
+def get_routes(instance: Instance, pre_restore: str = "none.zip") -> list[str]:
+    """Return every GET route of the app's table with its path parameters filled: each
+    tab's partial, the plugin's own partials, the kept backup ``pre_restore``; any other
+    parameter is the plugin's id."""
     paths = Paths(root=ROOT, config_dir=instance.config_dir, cache_dir=instance.cache_dir,
                   plugins_dir_override=instance.plugins_dir)
     app = create_app(WebSettings(paths=paths))
-    routes = sorted({re.sub(r"<[^>]+>", PLUGIN, rule.rule) for rule in app.url_map.iter_rules()
-                     if "GET" in (rule.methods or set())})
+    routes: set[str] = set()
+    for rule in app.url_map.iter_rules():
+        if "GET" not in (rule.methods or set()):
+            continue
+        if rule.rule == f"{PARTIALS}/<name>":
+            routes.update(tab.url for tab in TABS)
+        elif rule.rule == "/api/v3/backup/pre-restore/<name>":
+            routes.add(f"/api/v3/backup/pre-restore/{pre_restore}")
+        else:
+            routes.add(re.sub(r"<[^>]+>", PLUGIN, rule.rule))
     assert "/api/v3/plugins/config" in routes and "/api/v3/config/raw/main" in routes
-    return routes
+    assert f"{PARTIALS}/plugin-config/{PLUGIN}" in routes and f"{PARTIALS}/general" in routes
+    return sorted(routes)
 
 
 def answer_text(url: str, route: str) -> str:
-    """GET ``route`` (never a 500) and return its text; of a stream, its opening."""
+    """GET ``route`` (never a 500) and return its text; of a stream, its opening; of a
+    ZIP, every entry's text."""
     if route.startswith("/stream/"):  # a stream does not end by itself
         with requests.get(f"{url}{route}", params={"plugin_id": PLUGIN}, timeout=10,
                           stream=True) as answer:
             assert answer.status_code < 500, route
             return next(answer.iter_content(64 * 1024), b"").decode()
-    answer = requests.get(f"{url}{route}", params={"plugin_id": PLUGIN}, timeout=10)
+    answer = requests.get(f"{url}{route}", params={"plugin_id": PLUGIN}, timeout=30)
     assert answer.status_code < 500, (route, answer.text)
+    if answer.headers.get("Content-Type", "").startswith("application/zip"):
+        archive = zipfile.ZipFile(io.BytesIO(answer.content))
+        return "\n".join(archive.read(name).decode("utf-8", "replace")
+                         for name in archive.namelist())
     return answer.text
+
+
+def kept_backup(url: str) -> str:
+    """Restore a backup downloaded without secrets, so that a pre-restore backup (which
+    holds them on disk) is kept; return its name."""
+    backup = requests.get(f"{url}/api/v3/backup/download", timeout=30)
+    assert backup.status_code == 200
+    answer = requests.post(f"{url}/api/v3/backup/restore", timeout=30,
+                           files={"backup_file": ("b.zip", backup.content, "application/zip")})
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["data"]["pre_restore_backup"])
 
 
 def test_no_get_route_answers_with_a_secret(vault: tuple[Instance, Daemon, str]) -> None:
     instance, _, url = vault
-    routes = get_routes(instance)
+    kept = kept_backup(url)
+    routes = get_routes(instance, kept)
     assert len(routes) >= 10
+    asked = []
     for route in routes:
         text = answer_text(url, route)
         for secret in planted():
             assert secret not in text, (route, secret)
+        asked.append((route, text))
+    # The pages that hold the most were really asked and answered with content.
+    shown = dict(asked)
+    assert "data-partial=\"general\"" in shown[f"{PARTIALS}/general"]
+    assert "auth.user" in shown[f"{PARTIALS}/plugin-config/{PLUGIN}"]
+    assert '"format": "ledpanel-backup"' in shown[f"/api/v3/backup/pre-restore/{kept}"]
+    assert '"format": "ledpanel-backup"' in shown["/api/v3/backup/download"]
 
 
 def test_plugin_config_shows_set_secrets_as_the_mask(vault: tuple[Instance, Daemon, str]) -> None:
