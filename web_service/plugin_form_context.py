@@ -12,6 +12,7 @@ from typing import Any
 
 from shared.config.prepare import prepare_plugin_config
 from shared.config.secrets import mask_secrets
+from shared.errors import ConfigFileInvalid
 from shared.fonts.uploads import FontUploads
 from web_service.plugin_form import build_form, safe_link
 from web_service.services import services
@@ -21,14 +22,18 @@ def plugin_form_context(plugin_id: str) -> dict[str, Any]:
     """Return the template context of one plugin's settings form."""
     svc = services()
     schema = svc.catalog.schema_for(plugin_id)
-    section = svc.store.load().get(plugin_id)
+    problem = None
+    try:
+        section = svc.store.load().get(plugin_id)
+    except ConfigFileInvalid as err:  # fixed in the Config Editor; the form still opens
+        section, problem = None, err.message
     prepared = prepare_plugin_config(section if isinstance(section, dict) else {}, schema)
     shown = mask_secrets(prepared, schema, svc.store.load_secrets().get(plugin_id))
     form = build_form(plugin_id, schema, shown if isinstance(shown, dict) else {},
                       fonts=font_families())
     uses_timezones = any(f.widget == "timezone-selector" for f in _walk(form.fields))
     return {"plugin_id": plugin_id, "form": form, "safe_link": safe_link,
-            "timezones": timezones() if uses_timezones else ()}
+            "timezones": timezones() if uses_timezones else (), "problem": problem}
 
 
 def font_families() -> list[str]:
