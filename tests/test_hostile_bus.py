@@ -164,13 +164,13 @@ def test_a_bus_folder_deleted_and_made_again_is_followed(tmp_path: Path) -> None
         delete_folder(instance.cache_dir)
         instance.cache_dir.mkdir(exist_ok=True)  # unless the display was quicker
         wait_for(lambda: lock_holder(instance.cache_dir, DISPLAY) == display.process.pid,
-                 timeout=10)
-        wait_for(lambda: status(url)["display"]["service"] == "running", timeout=10)
+                 timeout=30)
+        wait_for(lambda: status(url)["display"]["service"] == "running", timeout=30)
         assert status(url)["hardware"] is not None  # written again into the new folder
         # The web follows too: its lock and where it listens are in the new folder.
-        wait_for(lambda: lock_holder(instance.cache_dir, WEB) == web.process.pid, timeout=10)
+        wait_for(lambda: lock_holder(instance.cache_dir, WEB) == web.process.pid, timeout=30)
         wait_for(lambda: (Bus(instance.cache_dir).read(keys.WEB_STATE) or {}).get("pid")
-                 == web.process.pid, timeout=10)
+                 == web.process.pid, timeout=30)
         assert_panel_works(instance, display, url)
 
 
@@ -180,7 +180,7 @@ def test_a_bus_folder_deleted_for_good_is_made_again(tmp_path: Path) -> None:
         running_state(instance, display)
         delete_folder(instance.cache_dir)
         wait_for(lambda: lock_holder(instance.cache_dir, DISPLAY) == display.process.pid,
-                 timeout=10)
+                 timeout=30)
         assert_panel_works(instance, display, url)
 
 
