@@ -25,6 +25,7 @@ from shared.config.schedule_save import schedule_view
 from shared.config.template import load_template
 from shared.hardware.mappings import MAPPINGS, unknown_mapping_message
 from shared.hardware.rules import HARDWARE, ORIENTATIONS, PANEL_RANGES, RUNTIME
+from shared.schedules import parse_time
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MISSING = object()
@@ -259,9 +260,29 @@ def durations_context(config: dict[str, Any],
 
 def schedule_context(config: dict[str, Any]) -> dict[str, Any]:
     """The Schedule tab: the power and dim schedules, global and per day."""
-    return {"power": schedule_view(config, "schedule"),
-            "dim": schedule_view(config, "dim_schedule"),
+    return {"power": _input_times(schedule_view(config, "schedule")),
+            "dim": _input_times(schedule_view(config, "dim_schedule")),
             "days": DAYS}
+
+
+def _input_times(view: dict[str, Any]) -> dict[str, Any]:
+    """Write the view's times as a time input shows them: ``7:05`` (a hand edit the
+    display accepts) as ``07:05``, which is also how a save stores it. A time input
+    shows anything else blank, and the save then names the field."""
+    def shown(value: Any) -> Any:
+        try:
+            at = parse_time(value)
+        except ValueError:
+            return value
+        return f"{at.hour:02d}:{at.minute:02d}"
+
+    fixed = {k: shown(v) if k in ("start_time", "end_time") else v for k, v in view.items()}
+    days = view.get("days")
+    if isinstance(days, dict):
+        fixed["days"] = {day: {k: shown(v) if k in ("start_time", "end_time") else v
+                               for k, v in entry.items()} if isinstance(entry, dict) else entry
+                         for day, entry in days.items()}
+    return fixed
 
 
 def vegas_context(config: dict[str, Any]) -> dict[str, Any]:

@@ -263,3 +263,16 @@ def test_a_colour_or_time_the_browser_cannot_show_is_drawn_as_stored_text(
     store(web, {"vegas_scroll": {"separator_color": [1, 2, 3]}, "auto_update": {"time": "07:00"}})
     assert 'type="color"' in tag(render(web, "vegas"), "vegas_scroll.separator_color")
     assert 'type="time"' in tag(render(web, "general"), "auto_update.time")
+
+
+def test_a_hand_edited_short_time_shows_in_the_schedule_time_inputs(web: WebEnv) -> None:
+    # "7:05" is accepted by the display; a time input shows only "07:05" (blank otherwise).
+    store(web, {"schedule": {"enabled": True, "mode": "per-day", "start_time": "7:05",
+                             "end_time": "22:00",
+                             "days": {"monday": {"enabled": True, "start_time": "6:30",
+                                                 "end_time": "9:00"}}}})
+    power = render(web, "schedule")
+    power = power[power.index('id="power-form"'):power.index('id="dim-form"')]
+    assert value_of(power, "start_time") == "07:05"
+    assert value_of(power, "days.monday.start_time") == "06:30"
+    assert value_of(power, "days.monday.end_time") == "09:00"
