@@ -14,7 +14,7 @@ import io
 import re
 import struct
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from PIL import BdfFontFile, ImageFont, PcfFontFile
 
@@ -71,16 +71,22 @@ def check_font(data: bytes, kind: FontFileKind, name: str) -> int | None:
     return checks[kind](data, name)
 
 
+def _compiled(reader: Any, data: bytes, name: str, kind: str) -> Any:
+    """Return ``data`` read and compiled by Pillow's ``reader``; refuse it without glyphs."""
+    try:
+        parsed = reader(io.BytesIO(data))
+        parsed.compile()
+    except _PARSE_ERRORS as err:
+        raise invalid_font(name, f"Pillow cannot read it as {kind} ({_say(err)})") from None
+    if not any(parsed.glyph):
+        raise invalid_font(name, "it holds no glyphs")
+    return parsed
+
+
 def _check_bdf(data: bytes, name: str) -> int:
     for match in _BDF_BOX.finditer(data):
         _check_box(name, int(match.group(1)), int(match.group(2)))
-    try:
-        parsed = BdfFontFile.BdfFontFile(io.BytesIO(data))
-        parsed.compile()
-    except _PARSE_ERRORS as err:
-        raise invalid_font(name, f"Pillow cannot read it as BDF ({_say(err)})") from None
-    if not any(parsed.glyph):
-        raise invalid_font(name, "it holds no glyphs")
+    _compiled(BdfFontFile.BdfFontFile, data, name, "BDF")
     stated = _BDF_PIXEL_SIZE.search(data)
     return _freetype_native(data, name, int(stated.group(1)) if stated else None)
 
@@ -88,13 +94,7 @@ def _check_bdf(data: bytes, name: str) -> int:
 def _check_pcf(data: bytes, name: str) -> int:
     for width, height in pcf_glyph_boxes(data, name):
         _check_box(name, width, height)
-    try:
-        parsed = PcfFontFile.PcfFontFile(io.BytesIO(data))
-        parsed.compile()
-    except _PARSE_ERRORS as err:
-        raise invalid_font(name, f"Pillow cannot read it as PCF ({_say(err)})") from None
-    if not any(parsed.glyph):
-        raise invalid_font(name, "it holds no glyphs")
+    parsed = _compiled(PcfFontFile.PcfFontFile, data, name, "PCF")
     stated = parsed.info.get(b"PIXEL_SIZE") if isinstance(parsed.info, dict) else None
     return _freetype_native(data, name, stated if isinstance(stated, int) else None)
 
