@@ -1,6 +1,6 @@
-"""The of-the-day plugin's JSON data files over the API: upload and delete, the
-categories they add to and remove from its config, and nothing outside its
-``of_the_day/`` folder is ever read, written or removed."""
+"""The of-the-day plugin's JSON data files over the API: upload and delete, and the
+categories they add to and remove from its config. Path safety is in
+``test_of_the_day_path_safety.py``."""
 
 from __future__ import annotations
 
@@ -9,63 +9,26 @@ import json
 from pathlib import Path
 
 import pytest
-import requests
 
 from shared import bus as keys
 from shared.plugin_system.of_the_day import MAX_FILE_BYTES
-from tests.daemons import Instance, start_web
 from tests.web_service.conftest import write_plugin
-
-UPLOAD = "/api/v3/of-the-day/json/upload"
-DELETE = "/api/v3/of-the-day/json/delete"
-SECRET = "TOP-SECRET-OUTSIDE"
-WORDS = {"1": {"word": "Ephemeral", "definition": "Lasting a very short time"},
-         "2": {"word": "Serendipity", "type": "noun"},
-         "366": {"title": "Leap", "subtitle": "a day more"}}
-KEPT = {"7": {"title": "kept"}}
-CONFIG = "/api/v3/plugins/config"
-# The shape of the community plugin's categories.
-OTD_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "enabled": {"type": "boolean", "default": False},
-        "display_duration": {"type": "number", "default": 40},
-        "category_order": {"type": "array", "items": {"type": "string"},
-                           "default": ["word_of_the_day"]},
-        "categories": {
-            "type": "object",
-            "additionalProperties": {
-                "type": "object",
-                "properties": {"enabled": {"type": "boolean", "default": True},
-                               "data_file": {"type": "string"},
-                               "display_name": {"type": "string"}},
-                "required": ["enabled", "data_file", "display_name"]}},
-    },
-}
-# The same, with category names limited as the plugin's file manager limits them, so a
-# save can be refused.
-STRICT_SCHEMA = json.loads(json.dumps(OTD_SCHEMA))
-STRICT_SCHEMA["properties"]["categories"]["propertyNames"] = {"pattern": "^[a-z0-9_]+$"}
-
-
-def upload(client, files: list[tuple[str, bytes]], plugin_id: str | None = None,
-           field: str = "file", **kwargs):
-    data: dict = {field: [(io.BytesIO(content), name) for name, content in files]}
-    if plugin_id is not None:
-        data["plugin_id"] = plugin_id
-    return client.post(UPLOAD, data=data, content_type="multipart/form-data", **kwargs)
-
-
-def as_bytes(value: object) -> bytes:
-    return json.dumps(value).encode()
-
-
-def make_data_dir(web, schema: dict) -> Path:
-    directory = write_plugin(web.paths.plugins_dir(), "of-the-day",
-                             schema=schema) / "of_the_day"
-    directory.mkdir()
-    (directory / "kept.json").write_text(json.dumps(KEPT))
-    return directory
+from tests.web_service.of_the_day_helpers import (
+    DELETE,
+    KEPT,
+    OTD_SCHEMA,
+    STRICT_SCHEMA,
+    UPLOAD,
+    WORDS,
+    as_bytes,
+    category,
+    make_data_dir,
+    plugin_config,
+    refused,
+    save_categories,
+    stored,
+    upload,
+)
 
 
 @pytest.fixture
@@ -78,34 +41,6 @@ def data_dir(web) -> Path:
 def strict_data_dir(web) -> Path:
     """The same, for a plugin whose schema refuses category names with capitals."""
     return make_data_dir(web, STRICT_SCHEMA)
-
-
-@pytest.fixture
-def outside(tmp_path: Path) -> Path:
-    """A directory outside every plugin folder, holding a secret and a victim data file."""
-    directory = tmp_path / "outside"
-    directory.mkdir()
-    (directory / "secret.txt").write_text(SECRET)
-    (directory / "victim.json").write_text(json.dumps({"1": {"word": SECRET}}))
-    return directory
-
-
-def untouched(directory: Path) -> None:
-    assert sorted(p.name for p in directory.iterdir()) == ["secret.txt", "victim.json"]
-    assert (directory / "secret.txt").read_text() == SECRET
-    assert json.loads((directory / "victim.json").read_text()) == {"1": {"word": SECRET}}
-
-
-def stored(data_dir: Path) -> dict[str, object]:
-    return {p.name: json.loads(p.read_text()) for p in sorted(data_dir.iterdir())}
-
-
-def refused(answer, status: int, code: str) -> dict:
-    assert answer.status_code == status, (answer.status_code, answer.get_json())
-    body = answer.get_json()
-    assert body["status"] == "error" and body["error_code"] == code, body
-    assert SECRET not in answer.get_data(as_text=True)
-    return body
 
 
 # --- upload -------------------------------------------------------------------------
@@ -245,24 +180,6 @@ def test_delete_needs_a_file_name(web, data_dir):
 
 # --- the plugin's config -----------------------------------------------------------
 
-def plugin_config(web) -> dict:
-    """The of-the-day section as GET /plugins/config answers it."""
-    answer = web.client.get(CONFIG, query_string={"plugin_id": "of-the-day"})
-    assert answer.status_code == 200, answer.get_json()
-    return answer.get_json()["data"]
-
-
-def save_categories(web, categories: dict, order: list[str]) -> None:
-    answer = web.client.post(CONFIG, json={"plugin_id": "of-the-day", "config": {
-        "categories": categories, "category_order": order}})
-    assert answer.status_code == 200, answer.get_json()
-
-
-def category(name: str, display_name: str, enabled: bool = True) -> dict:
-    return {"enabled": enabled, "data_file": f"of_the_day/{name}.json",
-            "display_name": display_name}
-
-
 def test_upload_adds_the_new_category_to_the_plugin_config_and_tells_the_display(web,
                                                                                   data_dir):
     assert "of-the-day" not in web.config()  # no section yet: the upload creates it
@@ -381,141 +298,3 @@ def test_a_config_that_cannot_be_saved_undoes_the_upload_and_the_delete(web, dat
     assert stored(data_dir) == {"kept.json": KEPT}
     assert (data_dir / "kept.json").read_bytes() == original
     assert web.paths.config_file.read_bytes() == broken
-
-
-# --- path safety --------------------------------------------------------------------
-
-BAD_NAMES = ["..", ".", "../victim.json", "../../outside/victim.json", "/OUTSIDE/victim.json",
-             "a/../../victim.json", "..\\victim.json", "victim.json\x00", "x\x00/../v.json",
-             ".hidden.json", "..%2Fvictim.json"]
-
-
-@pytest.mark.parametrize("name", BAD_NAMES)
-def test_an_uploaded_file_name_that_is_not_one_plain_name_is_refused(web, data_dir, outside,
-                                                                     name):
-    name = name.replace("/OUTSIDE", str(outside))
-    refused(upload(web.client, [(name, as_bytes(WORDS))]), 400, "INVALID_PATH")
-    assert stored(data_dir) == {"kept.json": KEPT}
-    untouched(outside)
-    assert not (data_dir.parent / "victim.json").exists()
-
-
-def test_an_encoded_name_in_a_body_is_not_decoded_and_stays_inside(web, data_dir, outside):
-    name = "%2e%2e%2f%2e%2e%2fvictim.json"  # bodies are not URL-decoded: one plain name
-    assert upload(web.client, [(name, as_bytes(WORDS))]).status_code == 200
-    assert stored(data_dir) == {name: WORDS, "kept.json": KEPT}
-    assert web.client.post(DELETE, json={"filename": name}).status_code == 200
-    assert stored(data_dir) == {"kept.json": KEPT}
-    untouched(outside)
-
-
-@pytest.mark.parametrize("name", BAD_NAMES)
-def test_delete_refuses_every_name_that_is_not_one_plain_name(web, data_dir, outside, name):
-    (data_dir.parent / "victim.json").write_text("{}")  # one level up, in the plugin
-    name = name.replace("/OUTSIDE", str(outside))
-    answers = [web.client.post(DELETE, json={"filename": name}),
-               web.client.post(DELETE, json={"file_id": name.removesuffix(".json")}),
-               web.client.delete(DELETE, query_string={"name": name})]
-    for answer in answers:
-        assert answer.status_code in (400, 404), answer.get_json()
-        assert answer.get_json()["error_code"] in ("INVALID_PATH", "UNKNOWN_DATA_FILE")
-    untouched(outside)
-    assert (data_dir.parent / "victim.json").exists()
-    assert stored(data_dir) == {"kept.json": KEPT}
-
-
-@pytest.mark.parametrize("query", ["filename=..%2Fvictim.json",
-                                   "filename=%2e%2e%2f%2e%2e%2foutside%2fvictim.json",
-                                   "filename=%2Ftmp%2Fvictim.json", "filename=%2e%2e",
-                                   "filename=kept.json%00", "plugin_id=%2e%2e&filename=x.json",
-                                   "plugin_id=..%2Fof-the-day&filename=kept.json"])
-def test_url_encoded_names_in_the_query_are_decoded_and_refused(web, data_dir, outside,
-                                                                query):
-    answer = web.client.delete(f"{DELETE}?{query}")
-    assert answer.status_code == 400, answer.get_json()
-    assert answer.get_json()["error_code"] in ("INVALID_PATH", "INVALID_PLUGIN_ID")
-    untouched(outside)
-    assert stored(data_dir) == {"kept.json": KEPT}
-
-
-@pytest.mark.parametrize("plugin_id", ["..", ".", "../of-the-day", "of-the-day/..", "/etc",
-                                       "of-the-day\x00", "a\\b", ".hidden"])
-def test_a_plugin_id_that_is_not_one_plain_name_is_refused(web, data_dir, outside,
-                                                           plugin_id):
-    answers = [upload(web.client, [("w.json", as_bytes(WORDS))], plugin_id=plugin_id),
-               web.client.post(DELETE, json={"plugin_id": plugin_id, "filename": "kept.json"}),
-               web.client.delete(DELETE, query_string={"plugin_id": plugin_id,
-                                                       "filename": "kept.json"})]
-    for answer in answers:
-        refused(answer, 400, "INVALID_PLUGIN_ID")
-    untouched(outside)
-    assert stored(data_dir) == {"kept.json": KEPT}
-
-
-def test_a_symlink_in_the_data_folder_is_never_followed(web, data_dir, outside):
-    (data_dir / "victim.json").symlink_to(outside / "victim.json")
-    (data_dir / "secret.json").symlink_to(outside / "secret.txt")
-    refused(upload(web.client, [("victim.json", as_bytes(WORDS))]), 400, "INVALID_PATH")
-    for name in ("victim.json", "secret.json"):
-        body = refused(web.client.post(DELETE, json={"filename": name}), 400, "INVALID_PATH")
-        assert "a symlink" in body["message"]
-    untouched(outside)
-    assert (data_dir / "victim.json").is_symlink() and (data_dir / "secret.json").is_symlink()
-
-
-def test_a_data_folder_that_is_a_symlink_out_is_refused(web, outside):
-    plugin_dir = write_plugin(web.paths.plugins_dir(), "of-the-day")
-    (plugin_dir / "of_the_day").symlink_to(outside)
-    refused(upload(web.client, [("new.json", as_bytes(WORDS))]), 400, "INVALID_PATH")
-    refused(web.client.post(DELETE, json={"filename": "victim.json"}), 400, "INVALID_PATH")
-    refused(web.client.delete(DELETE, query_string={"file_id": "victim"}), 400, "INVALID_PATH")
-    untouched(outside)
-
-
-def test_a_directory_in_place_of_a_file_is_left_alone(web, data_dir):
-    (data_dir / "dir.json").mkdir()
-    refused(upload(web.client, [("dir.json", as_bytes(WORDS))]), 400, "INVALID_PATH")
-    refused(web.client.post(DELETE, json={"filename": "dir.json"}), 400, "INVALID_PATH")
-    assert (data_dir / "dir.json").is_dir()
-
-
-# --- guards and the real daemon -----------------------------------------------------
-
-def test_a_page_on_another_site_can_neither_upload_nor_delete(web, data_dir):
-    evil = {"Origin": "http://evil.example"}
-    refused(upload(web.client, [("w.json", as_bytes(WORDS))], headers=evil), 403,
-            "CROSS_SITE_REFUSED")
-    refused(web.client.post(DELETE, json={"filename": "kept.json"}, headers=evil), 403,
-            "CROSS_SITE_REFUSED")
-    refused(web.client.delete(f"{DELETE}?filename=kept.json", headers=evil), 403,
-            "CROSS_SITE_REFUSED")
-    assert stored(data_dir) == {"kept.json": KEPT}
-
-
-def test_upload_and_delete_over_real_http(tmp_path, outside):
-    instance = Instance(tmp_path)
-    data_dir = write_plugin(instance.plugins_dir, "of-the-day") / "of_the_day"
-    daemon, url = start_web(instance)
-    try:
-        put = requests.post(f"{url}{UPLOAD}", timeout=10,
-                            files={"file": ("words.json", as_bytes(WORDS))})
-        added = json.loads((instance.config_dir / "config.json").read_text())["of-the-day"]
-        escape = requests.post(f"{url}{UPLOAD}", timeout=10,
-                               files={"file": ("../../outside/victim.json", b"{}")})
-        encoded = requests.delete(f"{url}{DELETE}?filename=..%2F..%2Foutside%2Fvictim.json",
-                                  timeout=10)
-        gone = requests.delete(f"{url}{DELETE}?filename=words.json", timeout=10)
-        again = requests.delete(f"{url}{DELETE}?filename=words.json", timeout=10)
-    finally:
-        daemon.stop()
-    assert put.status_code == 200, put.text
-    assert put.json()["data"]["files"][0]["data_file"] == "of_the_day/words.json"
-    assert escape.status_code == 400 and escape.json()["error_code"] == "INVALID_PATH"
-    assert encoded.status_code == 400 and encoded.json()["error_code"] == "INVALID_PATH"
-    assert gone.status_code == 200 and again.status_code == 404
-    assert list(data_dir.iterdir()) == []
-    assert added["categories"] == {"words": category("words", "Words")}
-    assert gone.json()["data"]["config"] == {"categories_removed": ["words"]}
-    section = json.loads((instance.config_dir / "config.json").read_text())["of-the-day"]
-    assert section["categories"] == {} and "words" not in section.get("category_order", [])
-    untouched(outside)
