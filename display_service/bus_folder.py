@@ -44,8 +44,8 @@ def follow(bus: Bus, lock: DaemonLock, watcher: BusWatcher, inbox: Inbox,
     watched = tuple(keys)
 
     def remade() -> None:
+        written = bus.republish()  # first: restarting the watch takes a while
         watcher.restart()
-        written = bus.republish()
         for key in watched:
             inbox.notify(key)
         logger.info("bus: watching the new folder again; wrote %s again",

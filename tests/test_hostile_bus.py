@@ -166,7 +166,8 @@ def test_a_bus_folder_deleted_and_made_again_is_followed(tmp_path: Path) -> None
         wait_for(lambda: lock_holder(instance.cache_dir, DISPLAY) == display.process.pid,
                  timeout=30)
         wait_for(lambda: status(url)["display"]["service"] == "running", timeout=30)
-        assert status(url)["hardware"] is not None  # written again into the new folder
+        # Written again into the new folder (the state may be written a moment before).
+        wait_for(lambda: status(url)["hardware"] is not None, timeout=10)
         # The web follows too: its lock and where it listens are in the new folder.
         wait_for(lambda: lock_holder(instance.cache_dir, WEB) == web.process.pid, timeout=30)
         wait_for(lambda: (Bus(instance.cache_dir).read(keys.WEB_STATE) or {}).get("pid")
