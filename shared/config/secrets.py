@@ -74,7 +74,9 @@ def restore_masked(value: Any, stored: Any, path: str = "") -> Any:
     List items are matched by position, unless the list's objects carry ``ROW_KEY``
     (the settings form tags each row with the index it was drawn from, so a removed
     row cannot hand its secret to the next one): then each row is matched by that
-    index, the key is stripped, and a mask in a row of unknown origin is refused.
+    index, the key is stripped, and a mask in a row of unknown origin is refused. A
+    plain value (a list of secret strings) travels as ``{ROW_KEY: i, VALUE_KEY: v}``
+    and is unwrapped the same way.
     """
     if isinstance(value, dict):
         base = stored if isinstance(stored, dict) else {}
@@ -97,13 +99,18 @@ def restore_masked(value: Any, stored: Any, path: str = "") -> Any:
 
 # The key a form's table row carries: the index of the stored item it was drawn from.
 ROW_KEY = "__row"
+# Beside ROW_KEY, the value of a row that is a plain value rather than an object.
+VALUE_KEY = "__value"
 
 
 def _restore_row(item: Any, base_list: list[Any], path: str) -> Any:
-    if not isinstance(item, dict):
-        return restore_masked(item, None, path)
-    row = {key: sub for key, sub in item.items() if key != ROW_KEY}
-    origin = item.get(ROW_KEY)
+    plain = isinstance(item, dict) and set(item) == {ROW_KEY, VALUE_KEY}
+    if not isinstance(item, dict) or plain:
+        row = item[VALUE_KEY] if plain else item
+        origin = item.get(ROW_KEY) if plain else None
+    else:
+        row = {key: sub for key, sub in item.items() if key != ROW_KEY}
+        origin = item.get(ROW_KEY)
     if isinstance(origin, int) and not isinstance(origin, bool) \
             and 0 <= origin < len(base_list):
         return restore_masked(row, base_list[origin], path)

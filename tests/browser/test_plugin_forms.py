@@ -225,6 +225,7 @@ ODD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
     "accounts": {"type": "array", "x-widget": "array-table", "items": {
         "type": "object", "properties": {"name": {"type": "string"},
                                          "token": {"type": "string", "x-secret": True}}}},
+    "keys": {"type": "array", "items": {"type": "string", "x-secret": True}},
     "unbounded": {"type": "integer", "x-widget": "slider"},
     "bounded": {"type": "integer", "x-widget": "slider", "minimum": 0, "maximum": 10},
     "named": {"type": "string", "x-widget": "color-picker"},
@@ -235,6 +236,7 @@ ODD_SCHEMA: dict[str, Any] = {"type": "object", "properties": {
 ODD_CONFIG: dict[str, Any] = {
     "accounts": [{"name": "alice", "token": "TOK-A", "note": "kept-a"},
                  {"name": "bob", "token": "TOK-B", "note": "kept-b"}],
+    "keys": ["KEY-A", "KEY-B"],
     "unbounded": 300, "named": "red", "rgb": [300, 0, 0], "alarm": "7:00", "day": "1/2/2026"}
 
 
@@ -273,6 +275,11 @@ def test_an_untouched_save_changes_nothing_and_a_removed_row_keeps_its_own_secre
         secrets = json.loads(files[1].read_text())
         assert secrets["odd"]["accounts"] == [{"name": "bob", "token": "TOK-B",
                                                "note": "kept-b"}]
+        # A list of plain secrets too: the second key stays itself when the first goes.
+        page.wait_for_function("document.querySelector('.plugin-form[data-ready]')")
+        page.locator(f"{form} .pf-field[data-name='keys'] .pf-remove-row").first.click()
+        save_odd()
+        assert json.loads(files[1].read_text())["odd"]["keys"] == ["KEY-B"]
         main = json.loads(files[0].read_text())["odd"]
         assert {k: main[k] for k in ("unbounded", "named", "rgb", "alarm", "day")} == {
             k: ODD_CONFIG[k] for k in ("unbounded", "named", "rgb", "alarm", "day")}

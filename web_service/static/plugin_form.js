@@ -7,6 +7,7 @@ import api from "/static/api.js";
 
 const SKIP = Symbol("skip");  // nothing to send for this field: the stored value stays
 const ROW_KEY = "__row";  // shared/config/secrets.py strips it on save
+const VALUE_KEY = "__value";  // with ROW_KEY: a row that is a plain value (secrets.py)
 
 // ---- reading values back
 
@@ -36,7 +37,11 @@ function readRows(el) {
     const cells = [...row.querySelectorAll("[data-col]")];
     if (scalar) {
       const value = cells.length ? readValue(cells[0]) : SKIP;
-      if (value !== SKIP) rows.push(value);
+      if (value === SKIP) continue;
+      // A stored row says where it came from too: a list of secret strings is masked
+      // item by item, and a removed row must not hand its secret to the next one.
+      rows.push(row.dataset.row === undefined ? value
+        : { [ROW_KEY]: Number(row.dataset.row), [VALUE_KEY]: value });
       continue;
     }
     // A stored row keeps the keys no column shows, and says which stored row it was

@@ -91,3 +91,22 @@ def test_rows_without_an_origin_still_match_masks_by_position() -> None:
     sent = {"accounts": [{"name": "alice", "token": SECRET_MASK},
                          {"name": "bob", "token": SECRET_MASK}]}
     assert restore_masked(sent, stored) == stored
+
+
+def test_a_plain_secret_keeps_its_own_row_when_it_carries_its_origin() -> None:
+    stored = {"keys": ["KEY-A", "KEY-B"]}
+    # KEY-A's row was removed in the form: KEY-B's row, drawn from index 1, is first.
+    sent = {"keys": [{"__row": 1, "__value": SECRET_MASK}, "KEY-C"]}
+    assert restore_masked(sent, stored) == {"keys": ["KEY-B", "KEY-C"]}
+    # A value typed over the mask replaces it; the wrapper never reaches the file.
+    sent = {"keys": [{"__row": 0, "__value": "KEY-Z"}, {"__row": 1, "__value": SECRET_MASK}]}
+    assert restore_masked(sent, stored) == {"keys": ["KEY-Z", "KEY-B"]}
+
+
+def test_a_plain_mask_of_unknown_origin_is_refused_not_guessed() -> None:
+    stored = {"keys": ["KEY-A"]}
+    for unknown in (SECRET_MASK, {"__row": 4, "__value": SECRET_MASK}):
+        sent = {"keys": [{"__row": 0, "__value": SECRET_MASK}, unknown]}
+        with pytest.raises(ValidationError) as refused:
+            restore_masked(sent, stored)
+        assert refused.value.details == {"field": "keys.1"}
