@@ -35,6 +35,7 @@ from typing import Any
 
 from display_service.host import PluginHost, leaving
 from display_service.updates import UpdateScheduler
+from shared.plugin_system.changes import FAILED
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +62,24 @@ class PluginHooks:
         except Exception:  # isolation boundary: the plugin manager's reload
             logger.exception("config reload (seq %s): applying to plugins failed", seq)
             return []
+        finally:
+            self._find_leaving()
+
+    def apply_change(self, plugin_id: str, change: str) -> tuple[str, str]:
+        """Follow one plugin folder change (``plugins_changed``); return (result, detail).
+
+        A plugin whose update() is in flight waits (``deferred``, so no new update starts);
+        one uninstalled meanwhile leaves the rotation at once, like a disabled one.
+        """
+        apply = getattr(self.plugins, "apply_change", None)  # PluginManager's; fakes may lack it
+        if not callable(apply):
+            return FAILED, "this plugin host cannot follow folder changes"
+        try:
+            result, detail = apply(plugin_id, change, busy=self.updates.busy)
+            return str(result), str(detail)
+        except Exception as err:  # isolation boundary: the plugin manager's reload
+            logger.exception("%s: applying %s failed", plugin_id, change)
+            return FAILED, f"{type(err).__name__}: {err}"
         finally:
             self._find_leaving()
 

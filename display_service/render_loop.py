@@ -6,7 +6,8 @@ frame, end of the shown entry, due update, schedule boundary, live poll, preview
 so watcher threads (which only set flags and call ``wake.set()``) get their change
 applied at once, in this order: config reload, config changes held back for a plugin
 whose update() was running (``lifecycle.py``; an update returning wakes the loop),
-on-demand requests, preview viewer, schedules (``schedules.py``), live priority
+plugin folders installed, updated or uninstalled (``plugin_changes.py``), on-demand
+requests, preview viewer, schedules (``schedules.py``), live priority
 (``live.py``), expiries, then the frame.
 
 What is drawn, by priority: on-demand, then live content, then the full-screen mode
@@ -40,6 +41,7 @@ from display_service.lifecycle import PluginHooks
 from display_service.live import LiveWatch
 from display_service.matrix.select import configured_brightness
 from display_service.on_demand import OnDemandHandler
+from display_service.plugin_changes import PluginChanges
 from display_service.plugin_errors import PluginErrors
 from display_service.safe_mode import SafeMode
 from display_service.schedules import PanelSchedule
@@ -55,6 +57,7 @@ from shared.bus import (
     PLUGIN_ERRORS,
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
+    PLUGINS_CHANGED,
     PREVIEW_FRAME,
     PREVIEW_VIEWER,
     Bus,
@@ -101,6 +104,7 @@ class RenderLoop:
         self.updates = UpdateScheduler(self.errors, clock, update_budget,
                                        on_done=self._update_returned)
         self.hooks = PluginHooks(plugins, self.updates)
+        self.plugin_changes = PluginChanges(bus, self.hooks, safe_mode, wall)
         self.writer = BusWriter(bus)
         self.publisher = StatePublisher(bus, self.writer, clock)
         self.controller = Controller([], clock())
@@ -173,6 +177,7 @@ class RenderLoop:
         self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.inbox.notify(PLUGIN_ERRORS_CLEAR)
+        self.inbox.notify(PLUGINS_CHANGED)
         self.writer.put(PLUGIN_ERRORS, {})
 
     def _apply_pending(self, now: float) -> None:
@@ -185,6 +190,7 @@ class RenderLoop:
             self._reload_config(now, "file changed")
         if changed := self.hooks.settle():
             self._plugins_changed(changed, now)
+        self._follow_plugin_folders(now)
         if self._take(DISPLAY_ON_DEMAND_REQUEST):
             for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
                 self.on_demand.handle(request, now)
@@ -300,6 +306,14 @@ class RenderLoop:
             self.updates.request(plugin_id, now)
         self.live.reset()
         self.publisher.mark_dirty()
+
+    def _follow_plugin_folders(self, now: float) -> None:
+        """Apply queued ``plugins_changed`` requests and those waiting for an update()."""
+        took = self._take(PLUGINS_CHANGED)
+        if took or self.plugin_changes.waiting:
+            changed = self.plugin_changes.retry() + (self.plugin_changes.take() if took else [])
+            if changed or took:
+                self._plugins_changed(changed, now)
 
     def _set_blocked(self, released: list[str]) -> bool:
         if released and self.safe_mode is not None:

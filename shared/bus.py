@@ -55,6 +55,9 @@ PLUGIN_SAFE_MODE = "plugin_safe_mode"  # display -> web: plugins kept out, and w
 PLUGIN_SAFE_MODE_RELEASE = "plugin_safe_mode_release"  # web -> display (queued requests)
 PLUGIN_ERRORS_CLEAR = "plugin_errors_clear"  # web -> display (queued requests)
 FONTS_CHANGED = "fonts_changed"  # web -> display: {seq, change, family}; rescan the fonts
+# web -> display (queued requests): {plugin_id, change}; a plugin folder was installed,
+# updated or uninstalled (shared.plugin_system.changes)
+PLUGINS_CHANGED = "plugins_changed"
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"

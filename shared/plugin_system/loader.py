@@ -47,6 +47,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import itertools
 import re
 import sys
 import threading
@@ -169,6 +170,41 @@ def unload_package(package: str) -> None:
     """Forget a plugin package and its modules so the next import reads the files again."""
     for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
         del sys.modules[name]
+
+
+def purge_plugin_modules(plugin_id: str) -> int:
+    """Forget every module of a plugin (its package and submodules); return how many.
+
+    The next load imports the plugin's files afresh, helpers included. Import caches
+    are cleared too, so files added to the folder since are found.
+    """
+    package = package_name(plugin_id)
+    with _LOCK:
+        count = sum(1 for n in sys.modules if n == package or n.startswith(package + "."))
+        unload_package(package)
+    importlib.invalidate_caches()
+    return count
+
+
+def forget_bytecode(directory: Path, limit: int = 500) -> int:
+    """Delete this interpreter's cached bytecode in a plugin folder; return the files deleted.
+
+    Python trusts a ``.pyc`` whose source has the same size and modification second, so
+    a file replaced by one of equal size (a colour changed, or mtimes kept by a copy or
+    an archive) would run the old code. Only ``__pycache__`` files of this interpreter's
+    tag are touched (the folder's and its packages'), at most ``limit`` of them.
+    """
+    suffix = f".{sys.implementation.cache_tag}.pyc"
+    deleted = 0
+    found = itertools.chain(directory.glob(f"__pycache__/*{suffix}"),  # the folder and
+                            directory.glob(f"*/__pycache__/*{suffix}"))  # its packages
+    with contextlib.suppress(OSError):
+        for pyc in itertools.islice(found, limit):
+            with contextlib.suppress(OSError):
+                if not pyc.is_symlink() and pyc.is_file():
+                    pyc.unlink()
+                    deleted += 1
+    return deleted
 
 
 def local_module_names(directory: Path) -> set[str]:

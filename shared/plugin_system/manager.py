@@ -33,10 +33,16 @@ from shared.daemon_lock import WEB, lock_holder
 from shared.history import PluginEvent
 from shared.paths import Paths
 from shared.plugin_system.boundary import CONTAINED, plugin_call
+from shared.plugin_system.changes import LOADED, NOT_LOADED, RELOADED, UNLOADED, WAITING
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
 from shared.plugin_system.errors import PluginError
 from shared.plugin_system.ids import require_plain_segment
-from shared.plugin_system.loader import effective_modes, load_plugin_class
+from shared.plugin_system.loader import (
+    effective_modes,
+    forget_bytecode,
+    load_plugin_class,
+    purge_plugin_modules,
+)
 from shared.plugin_system.manifest import resolve_enabled
 from shared.plugin_system.schema import load_schema
 
@@ -193,6 +199,38 @@ class PluginManager:
         changed = [p for p in list(self.instances) if self._reconfigure(p, busy)]
         changed += self._load_missing(infos)
         return sorted(set(changed))
+
+    def apply_change(self, plugin_id: str, change: str,
+                     busy: Busy | None = None) -> tuple[str, str]:
+        """Follow a plugin folder installed, updated or uninstalled; return (result, detail).
+
+        The folder on disk decides, whatever ``change`` says: a loaded plugin is unloaded
+        (``on_disable`` and ``cleanup`` guarded) and its modules forgotten; then, when its
+        folder is there and it is enabled (the start-up rules), it is loaded from the
+        files as they are now. A loaded plugin for which ``busy`` says True is left alone,
+        listed in ``deferred``, and the result is ``waiting``: ask again once it returns.
+        Results are those of ``shared.plugin_system.changes``.
+        """
+        require_plain_segment(plugin_id)
+        infos = [info for info in self.discover() if info.id == plugin_id]
+        was_loaded = plugin_id in self.instances
+        if was_loaded:
+            if busy is not None and busy(plugin_id):
+                self.deferred.add(plugin_id)
+                return WAITING, "its update() is running; applied when it returns"
+            self.unload(plugin_id, why=change)
+        purge_plugin_modules(plugin_id)
+        self._failed_with.pop(plugin_id, None)  # new files: worth a new attempt
+        self.load_errors.pop(plugin_id, None)
+        if not infos:
+            return UNLOADED, "its folder is gone"
+        if infos[0].ok:
+            forget_bytecode(infos[0].directory)
+        self._load_missing(infos)
+        if plugin_id in self.instances:
+            version = (self.get_manifest(plugin_id) or {}).get("version", "?")
+            return RELOADED if was_loaded else LOADED, f"version {version}"
+        return NOT_LOADED, self.load_errors.get(plugin_id) or "disabled in its config"
 
     def apply_deferred(self, busy: Busy | None = None) -> list[str]:
         """Apply the current config to deferred plugins no longer busy; return those changed."""
