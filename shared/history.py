@@ -16,8 +16,8 @@ other's. Each daemon appends only to its own file (``web.jsonl``: API calls;
 
 An entry: ``id`` (nanoseconds since the epoch, increasing per writer; the paging
 cursor), ``at`` (Unix time), ``source`` (``web``/``display``), ``kind`` (``api``/
-``plugin``), ``what``, ``result`` (``success``/``error``), ``plugin_id`` (or null) and
-the fields of its kind (``FIELDS``).
+``plugin``/``store``: a finished store job), ``what``, ``result`` (``success``/
+``error``), ``plugin_id`` (or null) and the fields of its kind (``FIELDS``).
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ logger = logging.getLogger(__name__)
 HISTORY_DIR = "history"
 WEB, DISPLAY = "web", "display"
 SOURCES = (WEB, DISPLAY)
-API, PLUGIN = "api", "plugin"
-KINDS = (API, PLUGIN)
+API, PLUGIN, STORE = "api", "plugin", "store"
+KINDS = (API, PLUGIN, STORE)
 SUCCESS, ERROR = "success", "error"
 MAX_BYTES = 512 * 1024
 MAX_LINE = 2048
@@ -57,6 +57,9 @@ LIFECYCLE = {"loaded": SUCCESS, "unloaded": SUCCESS, "load_failed": ERROR,
 FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     API: {"method": str, "path": str, "status": int, "error_code": str, "client": str},
     PLUGIN: {"detail": str},
+    # A finished store job: ``what`` is its kind (install, update, ...).
+    STORE: {"job_id": str, "error_code": str, "version": str, "update_status": str,
+            "detail": str},
 }
 
 MAX_ID = 2**63 - 1  # ids are nanosecond times: a signed 64-bit number

@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     from shared.plugin_system.discovery import plugins_dir_for
     from web_service.app import create_app
     from web_service.settings import WebSettings
+    from web_service.store_jobs import stop_store_jobs
 
     try:
         store = ConfigStore(paths)
@@ -124,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         folder.stop()
         server.close()
+        stop_store_jobs(app)
         _announce(bus, {"service": "stopped", "pid": os.getpid(), **listening})
         lock.release()
     logger.info("ledpanel-web stopped")

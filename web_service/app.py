@@ -12,6 +12,7 @@ from web_service.guard import install_guard
 from web_service.history import install_history
 from web_service.services import EXTENSION_KEY, WebServices
 from web_service.settings import WebSettings
+from web_service.store_jobs import install_store_jobs
 from web_service.streams import install_streams
 
 logger = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     install_guard(app)
     register_api(app)
     install_history(app)
+    install_store_jobs(app)
     install_streams(app)
     from web_service import pages
 

@@ -35,3 +35,6 @@ def register_api(app: Flask) -> None:
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
                    of_the_day, fonts, cache, history, logs, backup):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
+    from web_service.api import store_jobs
+
+    app.register_blueprint(store_jobs.bp, url_prefix=API_PREFIX)

@@ -1,0 +1,1 @@
+"""The plugin store: registry, download and install, update checks, jobs (no Flask here)."""

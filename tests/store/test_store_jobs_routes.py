@@ -1,0 +1,195 @@
+"""The store job routes: jobs kept across restarts of the real web daemon, one job by id,
+404s, and a job submitted in an app answered 409 while one for the plugin is pending."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from flask import Blueprint, Flask
+from flask.testing import FlaskClient
+
+from shared.paths import Paths
+from shared.store.jobs import INTERRUPTED_MESSAGE, Report
+from tests.daemons import Instance, start_web
+from web_service.app import create_app
+from web_service.envelope import Reply, ok
+from web_service.settings import WebSettings
+from web_service.store_jobs import stop_store_jobs, store_jobs, submit_job
+
+JOBS = "/api/v3/plugins/store/jobs"
+WAIT = 10.0
+
+BASE = {"plugin_id": "clock", "step": "done", "message": "install finished",
+        "result": {"version": "1.0.0"}, "error_code": None,
+        "progress": {"bytes": 2048, "files_done": 3, "files_total": 3},
+        "created_at": 1000.0, "started_at": 1001.0, "finished_at": 1002.0}
+STORED = [
+    {**BASE, "id": "installClock", "kind": "install", "state": "done"},
+    {**BASE, "id": "failedTicker", "kind": "update", "plugin_id": "ticker", "state": "failed",
+     "step": "downloading", "message": "the host did not give manifest.json",
+     "error_code": "DOWNLOAD_FAILED", "result": None, "created_at": 1100.0},
+    {**BASE, "id": "runningClock", "kind": "update", "state": "running",
+     "step": "installing requirements", "message": "", "result": None,
+     "finished_at": None, "created_at": 1200.0},
+]
+
+
+def write_jobs(cache_dir: Path) -> None:
+    (cache_dir / "store").mkdir(parents=True)
+    (cache_dir / "store" / "jobs.json").write_text(json.dumps({"version": 1, "jobs": STORED}))
+
+
+def test_jobs_on_disk_are_served_after_a_restart_and_interrupted_ones_failed(
+        tmp_path: Path) -> None:
+    instance = Instance(tmp_path)
+    write_jobs(instance.cache_dir)
+    daemon, url = start_web(instance)
+    try:
+        answer = requests.get(url + JOBS, timeout=5)
+        assert answer.status_code == 200
+        jobs = answer.json()["data"]["jobs"]
+        assert [j["id"] for j in jobs] == ["runningClock", "failedTicker", "installClock"]
+        interrupted = jobs[0]
+        assert interrupted["state"] == "failed" and interrupted["error_code"] == "INTERRUPTED"
+        assert interrupted["message"] == INTERRUPTED_MESSAGE
+        assert interrupted["step"] == "installing requirements"
+        assert jobs[1] == STORED[1] and jobs[2] == STORED[0]
+        assert "runningClock" in daemon.output() and INTERRUPTED_MESSAGE in daemon.output()
+
+        one = requests.get(f"{url}{JOBS}/installClock", timeout=5).json()
+        assert one["status"] == "success" and one["data"] == STORED[0]
+        clock = requests.get(url + JOBS, params={"plugin_id": "clock"}, timeout=5).json()
+        assert [j["id"] for j in clock["data"]["jobs"]] == ["runningClock", "installClock"]
+        newest = requests.get(url + JOBS, params={"limit": "1"}, timeout=5).json()
+        assert [j["id"] for j in newest["data"]["jobs"]] == ["runningClock"]
+    finally:
+        daemon.stop()
+
+    daemon, url = start_web(instance)  # kept across restarts, and marked failed only once
+    try:
+        again = requests.get(f"{url}{JOBS}/runningClock", timeout=5).json()["data"]
+        assert again == interrupted
+        assert "runningClock" not in daemon.output()
+    finally:
+        assert daemon.stop() == 0  # the job runner does not hold the shutdown
+    assert "ledpanel-web stopped" in daemon.output()
+
+
+@pytest.mark.parametrize("job_id", ["noSuchJob001", "x", "..", "%2e%2e", "a" * 40,
+                                    "bad%00idbadid", "semi;colon12"])
+def test_an_unknown_or_malformed_job_id_is_a_404_envelope(app: Flask, client: FlaskClient,
+                                                          job_id: str) -> None:
+    answer = client.get(f"{JOBS}/{job_id}")
+    assert answer.status_code == 404
+    body = answer.get_json()
+    assert body["status"] == "error" and body["error_code"] == "JOB_NOT_FOUND"
+    assert "no store job" in body["message"]
+
+
+@pytest.mark.parametrize(("query", "field"), [("limit=0", "limit"), ("limit=x", "limit"),
+                                              ("limit=201", "limit")])
+def test_a_bad_limit_is_refused(client: FlaskClient, query: str, field: str) -> None:
+    body = client.get(f"{JOBS}?{query}").get_json()
+    assert body["error_code"] == "INVALID_FIELD" and body["details"]["field"] == field
+
+
+def test_a_plugin_id_that_is_not_one_plain_name_is_refused(client: FlaskClient) -> None:
+    answer = client.get(f"{JOBS}?plugin_id=../clock")
+    assert answer.status_code == 400
+    assert answer.get_json()["error_code"] == "INVALID_PLUGIN_ID"
+
+
+class Gate:
+    """Work that reports a step, then waits until opened."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+
+    def __call__(self, report: Report) -> dict[str, Any]:
+        report({"step": "downloading", "bytes": 512, "files_done": 1, "files_total": 2})
+        self.entered.set()
+        assert self.opened.wait(WAIT)
+        return {"update_status": "updated", "version": "2.0.0"}
+
+
+GATES: dict[str, Gate] = {}
+submit_bp = Blueprint("test_submit", __name__)
+
+
+@submit_bp.get("/test-only/submit/<plugin_id>")
+def _submit(plugin_id: str) -> Reply:
+    """Start a job whose work is a test's gate (registered on test apps only)."""
+    return ok(submit_job(None, "install", plugin_id, GATES[plugin_id]))
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    paths = Paths(root=tmp_path, config_dir=tmp_path / "config", cache_dir=tmp_path / "cache",
+                  plugins_dir_override=tmp_path / "plugin-repos")
+    application = create_app(WebSettings(paths=paths))
+    application.extensions["ledpanel"].store.ensure()
+    application.register_blueprint(submit_bp)
+    yield application
+    for gate in GATES.values():
+        gate.opened.set()
+    GATES.clear()
+    stop_store_jobs(application)
+    assert not store_jobs(application).runner.running
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def wait_state(client: FlaskClient, job_id: str, states: tuple[str, ...]) -> dict[str, Any]:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        job = client.get(f"{JOBS}/{job_id}").get_json()["data"]
+        if job["state"] in states:
+            return job
+        time.sleep(0.02)
+    raise AssertionError(f"job {job_id} never reached {states}")
+
+
+def test_a_submitted_job_shows_progress_refuses_a_second_and_is_recorded(
+        app: Flask, client: FlaskClient) -> None:
+    assert not store_jobs(app).runner.running  # no thread until a job is submitted
+    GATES["clock"] = gate = Gate()
+    job = client.get("/test-only/submit/clock").get_json()["data"]
+    assert job["state"] == "queued" and job["kind"] == "install"
+    assert gate.entered.wait(WAIT)
+
+    running = wait_state(client, job["id"], ("running",))
+    assert running["step"] == "downloading"
+    assert running["progress"] == {"bytes": 512, "files_done": 1, "files_total": 2}
+
+    refused = client.get("/test-only/submit/clock")
+    assert refused.status_code == 409
+    body = refused.get_json()
+    assert body["status"] == "error" and body["error_code"] == "JOB_RUNNING"
+    assert body["details"] == {"job_id": job["id"]} and job["id"] in body["message"]
+
+    gate.opened.set()
+    done = wait_state(client, job["id"], ("done", "failed"))
+    assert done["state"] == "done"
+    assert done["result"] == {"update_status": "updated", "version": "2.0.0"}
+
+    def recorded() -> list[dict[str, Any]]:
+        return client.get("/api/v3/history?kind=store").get_json()["data"]["entries"]
+
+    deadline = time.monotonic() + WAIT
+    while not recorded() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    [entry] = recorded()
+    assert (entry["what"], entry["result"], entry["plugin_id"], entry["job_id"]) == (
+        "install", "success", "clock", job["id"])
+    assert entry["version"] == "2.0.0" and entry["update_status"] == "updated"
