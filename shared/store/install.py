@@ -1,0 +1,192 @@
+"""Install, replace and uninstall plugin folders, all or nothing.
+
+An install downloads into ``<plugins_dir>/.store-staging/<random>/``, checks the folder
+(``checks.check_plugin``), writes the record ``.ledpanel-store.json`` last, then swaps:
+the existing ``<plugins_dir>/<id>`` is renamed into ``.store-trash/`` and the staged
+folder renamed into place. ``requirements.txt`` is then installed with pip; when that
+fails the previous folder is renamed back (or the new one removed when there was none).
+On any failure the previous install is left byte for byte as it was and no staging or
+trash is left behind. One plugin's installs and uninstalls exclude each other across
+processes through a lock file (``staging.plugin_lock``: the second gets ``BUSY``).
+``staging.recover`` finishes what a crash interrupted; call it at start-up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from shared.jsonfile import atomic_write_bytes
+from shared.plugin_system.ids import is_plain_segment
+from shared.store import staging
+from shared.store.archive import Progress
+from shared.store.checks import check_plugin
+from shared.store.download import download_folder
+from shared.store.errors import StoreError
+from shared.store.requirements import install_requirements
+from shared.store.staging import recover  # noqa: F401 (part of this module's surface)
+
+logger = logging.getLogger(__name__)
+
+RECORD_FILE = ".ledpanel-store.json"
+PIP_TIMEOUT = 600
+
+
+@dataclass(frozen=True)
+class InstallSource:
+    """Where a plugin comes from: a registry entry, or a repository URL (``repo_url``)."""
+
+    repo: str
+    plugin_id: str | None = None
+    branch: str = "main"
+    plugin_path: str = ""
+    registry_url: str | None = None
+    latest_version: str | None = None
+    last_updated: str | None = None
+    kind: str = "registry"  # "registry" | "repo_url"
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    plugin_id: str
+    version: str | None
+    previous_version: str | None
+    record: dict[str, Any]
+
+
+def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
+                   token: str | None = None, progress: Progress | None = None,
+                   python: str = sys.executable, pip_timeout: float = PIP_TIMEOUT,
+                   session: requests.Session | None = None) -> InstallResult:
+    """Install or replace one plugin from ``source`` into ``plugins_dir``, all or nothing."""
+    plugins_dir = Path(plugins_dir)
+    if source.kind not in ("registry", "repo_url"):
+        raise StoreError(f"unknown install source kind {source.kind!r}", "BAD_REPO_URL")
+    if source.plugin_id is not None:
+        _check_id(source.plugin_id)
+    plugins_dir.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        stack.callback(staging.tidy, plugins_dir)  # last: after the lock file is gone
+        if source.plugin_id is not None:
+            stack.enter_context(staging.plugin_lock(plugins_dir, source.plugin_id))
+        work = staging.new_work_dir(plugins_dir)
+        stack.callback(staging.remove_tree, work)
+        staged = work / "plugin"
+        info = download_folder(source.repo, source.branch, source.plugin_path, staged,
+                               api_url=api_url, token=token, progress=progress,
+                               session=session)
+        manifest = check_plugin(staged, source.plugin_id)
+        plugin_id = manifest["id"]
+        if source.plugin_id is None:
+            stack.enter_context(staging.plugin_lock(plugins_dir, plugin_id))
+        version = manifest.get("version") if isinstance(manifest.get("version"), str) else None
+        record = {
+            "plugin_id": plugin_id, "source": source.kind,
+            "registry_url": source.registry_url, "repo": source.repo,
+            "branch": source.branch, "plugin_path": source.plugin_path,
+            "commit": info.commit, "tree_sha": info.tree_sha, "version": version,
+            "last_updated": source.last_updated,
+            "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        atomic_write_bytes(staged / RECORD_FILE, json.dumps(record, indent=2).encode())
+        target = plugins_dir / plugin_id
+        previous = installed_version(target)
+        with _swapped(plugins_dir, plugin_id, staged, target):
+            requirements = target / "requirements.txt"
+            if requirements.is_file() and not requirements.is_symlink():
+                install_requirements(plugin_id, requirements, python=python,
+                                     timeout=pip_timeout)
+        logger.info("%s: installed version %s (was %s) from %s by %s", plugin_id, version,
+                    previous, source.repo, info.method)
+        return InstallResult(plugin_id, version, previous, record)
+    raise AssertionError("unreachable")  # pragma: no cover (ExitStack swallows nothing)
+
+
+@contextlib.contextmanager
+def _swapped(plugins_dir: Path, plugin_id: str, staged: Path, target: Path) -> Iterator[None]:
+    """Put ``staged`` at ``target``; restore the previous folder if the block fails."""
+    trash: Path | None = None
+    if os.path.lexists(target):
+        trash = staging.trash_path(plugins_dir, plugin_id)
+        os.rename(target, trash)
+    try:
+        os.rename(staged, target)
+    except OSError:
+        if trash is not None:
+            os.rename(trash, target)
+        raise
+    try:
+        yield
+    except BaseException:
+        staging.remove_tree(target)
+        if trash is not None:
+            os.rename(trash, target)
+        logger.warning("%s: install rolled back; the previous folder is in place", plugin_id)
+        raise
+    if trash is not None:
+        staging.remove_tree(trash)
+
+
+def uninstall_plugin(plugin_id: str, plugins_dirs: list[Path]) -> Path:
+    """Remove the plugin from the first of ``plugins_dirs`` holding it; return that path.
+
+    A development symlink is removed as a link (what it points at is never touched);
+    a real folder is moved to the trash, then deleted.
+    """
+    _check_id(plugin_id)
+    for folder in plugins_dirs:
+        target = Path(folder) / plugin_id
+        if target.is_symlink():
+            target.unlink()
+            logger.info("%s: removed the development link %s", plugin_id, target)
+            return target
+        if target.is_dir():
+            with staging.plugin_lock(folder, plugin_id):
+                trash = staging.trash_path(folder, plugin_id)
+                os.rename(target, trash)
+                staging.remove_tree(trash)
+            staging.tidy(folder)
+            logger.info("%s: uninstalled from %s", plugin_id, folder)
+            return target
+    raise StoreError(f"{plugin_id} is not installed", "NOT_INSTALLED")
+
+
+def read_record(folder: Path) -> dict[str, Any] | None:
+    """Return a plugin folder's store record, or None when absent or unreadable."""
+    path = Path(folder) / RECORD_FILE
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > 64 * 1024:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def installed_version(folder: Path) -> str | None:
+    """Return the version in a plugin folder's manifest, or None."""
+    try:
+        path = Path(folder) / "manifest.json"
+        if not path.is_file() or path.stat().st_size > 1024 * 1024:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    version = data.get("version") if isinstance(data, dict) else None
+    return version if isinstance(version, str) else None
+
+
+def _check_id(plugin_id: object) -> None:
+    if not is_plain_segment(plugin_id):
+        raise StoreError(f"plugin id {str(plugin_id)[:100]!r} is not a plain name",
+                         "INVALID_PLUGIN_ID")

@@ -1,0 +1,120 @@
+"""Whether an installed plugin has an update: ``check_update``.
+
+``local_only`` exactly when one of these holds (checked in this order):
+
+1. the plugin folder is a symlink, or contains ``.git`` (a development checkout);
+2. the folder has no readable ``.ledpanel-store.json`` record (it was copied in by hand);
+3. the record says it came from a registry and ``entry`` is None (its id is in no
+   registry now).
+
+Otherwise the installed plugin is compared with the remote, first rule that applies:
+
+1. the plugin folder's tree id: one recursive tree listing of the repository gives the
+   git id of the plugin folder (the whole repository's root tree when ``plugin_path``
+   is ""), which changes exactly when the plugin's files change (a monorepo's head
+   commit changes for every plugin); compared when the record and the listing both
+   have it;
+2. the manifest version: the registry's ``latest_version`` against the installed
+   version (``packaging.version``; a leading ``v`` is dropped; an unreadable version
+   skips this rule);
+3. ``last_updated``: the registry entry's against the one recorded at install.
+
+When no rule applies (a repository-URL install while the API is unreachable) the check
+fails with ``DOWNLOAD_FAILED``. Repository tags and releases are never read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+from packaging.version import InvalidVersion, Version
+
+from shared.store.download import folder_tree_sha
+from shared.store.errors import StoreError
+from shared.store.install import installed_version, read_record
+
+
+@dataclass(frozen=True)
+class UpdateCheck:
+    status: str  # "update_available" | "up_to_date" | "local_only"
+    reason: str
+    remote: dict[str, Any] = field(default_factory=dict)
+
+
+def check_update(plugin_folder: Path, entry: dict[str, Any] | None, *, api_url: str,
+                 token: str | None = None,
+                 session: requests.Session | None = None) -> UpdateCheck:
+    """Compare an installed plugin with its registry entry or repository."""
+    folder = Path(plugin_folder)
+    if not folder.is_symlink() and not folder.is_dir():
+        raise StoreError(f"{folder.name} is not installed", "NOT_INSTALLED")
+    local = local_only_reason(folder, entry)
+    if local is not None:
+        return UpdateCheck("local_only", local)
+    record = read_record(folder)
+    assert record is not None
+    source = entry if entry is not None else record
+    remote: dict[str, Any] = {
+        "repo": source.get("repo"), "branch": source.get("branch") or "main",
+        "plugin_path": source.get("plugin_path") or "",
+        "latest_version": entry.get("latest_version") if entry else None,
+        "last_updated": entry.get("last_updated") if entry else None,
+        "tree_sha": None,
+    }
+    if isinstance(record.get("tree_sha"), str) and isinstance(remote["repo"], str):
+        remote["tree_sha"] = folder_tree_sha(remote["repo"], str(remote["branch"]),
+                                             str(remote["plugin_path"]), api_url=api_url,
+                                             token=token, session=session)
+        if remote["tree_sha"] is not None:
+            if remote["tree_sha"] != record["tree_sha"]:
+                return UpdateCheck("update_available", "the plugin's files changed", remote)
+            return UpdateCheck("up_to_date", "the plugin's files are unchanged", remote)
+    installed = installed_version(folder) or record.get("version")
+    newer = _newer(remote["latest_version"], installed)
+    if newer is not None:
+        if newer:
+            return UpdateCheck("update_available",
+                               f"version {remote['latest_version']} > {installed}", remote)
+        return UpdateCheck("up_to_date", f"version {installed} is the latest", remote)
+    recorded, latest = record.get("last_updated"), remote["last_updated"]
+    if isinstance(latest, str) and latest:
+        if latest != recorded:
+            return UpdateCheck("update_available",
+                               f"last updated {latest} (installed {recorded})", remote)
+        return UpdateCheck("up_to_date", f"last updated {latest}, as installed", remote)
+    raise StoreError(f"{folder.name}: cannot tell whether an update exists (the "
+                     "repository host did not answer)", "DOWNLOAD_FAILED")
+
+
+def local_only_reason(folder: Path, entry: dict[str, Any] | None) -> str | None:
+    """Return why a plugin folder is local only (see the module docstring), else None."""
+    if folder.is_symlink():
+        return "a development link"
+    if (folder / ".git").exists():
+        return "a development checkout (.git)"
+    record = read_record(folder)
+    if record is None:
+        return "not installed by the store"
+    if record.get("source") != "repo_url" and entry is None:
+        return "in no registry"
+    return None
+
+
+def _newer(latest: Any, installed: Any) -> bool | None:
+    """Return whether ``latest`` is newer than ``installed``; None when either is unreadable."""
+    mine, theirs = _version(installed), _version(latest)
+    if mine is None or theirs is None:
+        return None
+    return theirs > mine
+
+
+def _version(text: Any) -> Version | None:
+    if not isinstance(text, str) or not text.strip() or len(text) > 100:
+        return None
+    try:
+        return Version(text.strip().lstrip("vV"))
+    except InvalidVersion:
+        return None

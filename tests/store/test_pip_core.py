@@ -1,0 +1,73 @@
+"""The privileged pip wrapper runs only for the core's two requirements folders."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "ledpanel-pip-core"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A project copy: the wrapper, both requirements files, a python that records args."""
+    project = tmp_path / "project"
+    (project / "scripts").mkdir(parents=True)
+    (project / "web_service").mkdir()
+    shutil.copy2(SCRIPT, project / "scripts" / "ledpanel-pip-core")
+    (project / "requirements.txt").write_text("flask\n")
+    (project / "web_service" / "requirements.txt").write_text("flask\n")
+    venv = project / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").write_text(f'#!/bin/sh\necho "$@" > "{project}/ran"\n')
+    (venv / "python").chmod(0o755)
+    return project
+
+
+def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(root / "scripts" / "ledpanel-pip-core"), *args],
+                          capture_output=True, text=True, timeout=60, cwd=root.parent)
+
+
+@pytest.mark.parametrize("folder", ["project", "project/web_service", "project/scripts/.."])
+def test_core_folders_are_installed(root: Path, folder: str) -> None:
+    result = _run(root, folder)
+    assert result.returncode == 0, result.stderr
+    expected = (root.parent / folder).resolve() / "requirements.txt"
+    assert (root / "ran").read_text().split() == [
+        "-m", "pip", "install", "--disable-pip-version-check", "-r", str(expected)]
+
+
+@pytest.mark.parametrize("folder", ["/tmp", "project/scripts", "project/web_service/..x",
+                                    "project/../project/web_service/../..", ""])
+def test_other_folders_are_refused(root: Path, folder: str) -> None:
+    result = _run(root, folder)
+    assert result.returncode == 2
+    assert "ledpanel-pip-core:" in result.stderr
+    assert not (root / "ran").exists()
+
+
+def test_a_link_to_the_core_file_from_elsewhere_is_refused(root: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "requirements.txt").symlink_to(root / "requirements.txt")
+    result = _run(root, str(elsewhere))
+    assert result.returncode == 2 and not (root / "ran").exists()
+
+
+def test_a_linked_requirements_file_in_the_root_is_refused(root: Path, tmp_path: Path) -> None:
+    (tmp_path / "evil.txt").write_text("evil\n")
+    (root / "requirements.txt").unlink()
+    (root / "requirements.txt").symlink_to(tmp_path / "evil.txt")
+    result = _run(root, str(root))
+    assert result.returncode == 2 and "not a regular file" in result.stderr
+    assert not (root / "ran").exists()
+
+
+def test_no_arguments_is_a_usage_error(root: Path) -> None:
+    result = _run(root)
+    assert result.returncode == 2 and "usage" in result.stderr

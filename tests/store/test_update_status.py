@@ -1,0 +1,132 @@
+"""Whether an installed plugin has an update: each status, each comparison rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.store.errors import StoreError
+from shared.store.install import InstallSource, install_plugin
+from shared.store.update_status import check_update
+from tests.store.install_support import MONO, OWNER, mono_source, push_mono
+from tests.store.repo_host import RepoHost
+from tests.store.sample_plugins import plugin_files, registry_entry
+
+
+@pytest.fixture
+def host() -> Iterator[RepoHost]:
+    with RepoHost() as running:
+        push_mono(running, "clock")
+        push_mono(running, "ticker")
+        yield running
+
+
+@pytest.fixture
+def plugins_dir(tmp_path: Path, host: RepoHost) -> Path:
+    folder = tmp_path / "plugin-repos"
+    install_plugin(mono_source(host, "clock", last_updated="2026-01-01"), folder,
+                   api_url=host.api_url)
+    return folder
+
+
+def _entry(host: RepoHost, **more: Any) -> dict[str, Any]:
+    return registry_entry("clock", host.repo_url(OWNER, MONO), plugin_path="plugins/clock",
+                          **more)
+
+
+def test_unchanged_plugin_is_up_to_date(host: RepoHost, plugins_dir: Path) -> None:
+    check = check_update(plugins_dir / "clock", _entry(host), api_url=host.api_url)
+    assert check.status == "up_to_date"
+    assert check.remote["tree_sha"] == host.tree_sha(OWNER, MONO, "plugins/clock")
+
+
+def test_another_plugin_changing_in_the_monorepo_is_not_an_update(
+        host: RepoHost, plugins_dir: Path) -> None:
+    push_mono(host, "ticker", version="9.0.0")
+    check = check_update(plugins_dir / "clock", _entry(host), api_url=host.api_url)
+    assert check.status == "up_to_date"
+
+
+def test_changed_files_are_an_update_even_with_the_same_version(
+        host: RepoHost, plugins_dir: Path) -> None:
+    push_mono(host, "clock", colour=(0, 0, 255))
+    check = check_update(plugins_dir / "clock", _entry(host), api_url=host.api_url)
+    assert (check.status, check.reason) == ("update_available", "the plugin's files changed")
+    assert host.asked("/git/trees/") == 2  # the install's and this one
+
+
+def test_version_decides_when_the_api_is_rate_limited(host: RepoHost,
+                                                      plugins_dir: Path) -> None:
+    host.rate_limited = True
+    newer = check_update(plugins_dir / "clock", _entry(host, version="1.10.0"),
+                         api_url=host.api_url)
+    assert newer.status == "update_available" and "1.10.0" in newer.reason
+    same = check_update(plugins_dir / "clock", _entry(host, version="v1.0.0"),
+                        api_url=host.api_url)
+    assert same.status == "up_to_date"
+
+
+def test_last_updated_decides_when_versions_cannot_be_read(host: RepoHost,
+                                                           plugins_dir: Path) -> None:
+    host.rate_limited = True
+    changed = check_update(plugins_dir / "clock",
+                           _entry(host, version="latest", last_updated="2026-02-02"),
+                           api_url=host.api_url)
+    assert changed.status == "update_available" and "2026-02-02" in changed.reason
+    same = check_update(plugins_dir / "clock",
+                        _entry(host, version="", last_updated="2026-01-01"),
+                        api_url=host.api_url)
+    assert same.status == "up_to_date"
+
+
+def test_nothing_to_compare_is_an_error(host: RepoHost, plugins_dir: Path) -> None:
+    host.rate_limited = True
+    with pytest.raises(StoreError) as caught:
+        check_update(plugins_dir / "clock", _entry(host, version="junk", last_updated=None),
+                     api_url=host.api_url)
+    assert caught.value.error_code == "DOWNLOAD_FAILED"
+
+
+def test_registry_plugin_missing_from_every_registry_is_local_only(
+        host: RepoHost, plugins_dir: Path) -> None:
+    check = check_update(plugins_dir / "clock", None, api_url=host.api_url)
+    assert (check.status, check.reason) == ("local_only", "in no registry")
+    assert host.asked("/git/trees/") == 1  # no request for it
+
+
+def test_hand_copied_and_development_plugins_are_local_only(
+        host: RepoHost, tmp_path: Path, plugins_dir: Path) -> None:
+    copied = tmp_path / "copied"
+    copied.mkdir()
+    for name, data in plugin_files("clock").items():
+        (copied / name).write_bytes(data)
+    assert check_update(copied, _entry(host), api_url=host.api_url).reason == \
+        "not installed by the store"
+    (plugins_dir / "clock" / ".git").mkdir()
+    assert check_update(plugins_dir / "clock", _entry(host),
+                        api_url=host.api_url).status == "local_only"
+    link = tmp_path / "plugins" / "clock"
+    link.parent.mkdir()
+    link.symlink_to(copied, target_is_directory=True)
+    assert check_update(link, _entry(host), api_url=host.api_url).reason == \
+        "a development link"
+
+
+def test_repo_url_install_compares_with_its_repository(host: RepoHost,
+                                                       tmp_path: Path) -> None:
+    host.push(OWNER, "solo", plugin_files("solo"))
+    install_plugin(InstallSource(repo=host.repo_url(OWNER, "solo"), kind="repo_url"),
+                   tmp_path, api_url=host.api_url)
+    assert check_update(tmp_path / "solo", None, api_url=host.api_url).status == "up_to_date"
+    host.push(OWNER, "solo", {"extra.txt": "new"})
+    assert check_update(tmp_path / "solo", None,
+                        api_url=host.api_url).status == "update_available"
+
+
+def test_absent_folder_is_not_installed(host: RepoHost, tmp_path: Path) -> None:
+    with pytest.raises(StoreError) as caught:
+        check_update(tmp_path / "nothing", None, api_url=host.api_url)
+    assert caught.value.error_code == "NOT_INSTALLED"
