@@ -96,7 +96,8 @@ def rotation(host: PluginHost, config: dict[str, Any], errors: PluginErrors,
             return None
 
     shown = [p for p in host.instances if p not in exclude]
-    return build_entries(shown, modes, own_duration, config.get("display_durations"), dynamic_cap)
+    return build_entries(shown, modes, own_duration, config.get("display_durations"), dynamic_cap,
+                         order=config.get("rotation_order"))
 
 
 def leaving(host: PluginHost, plugin_id: str) -> bool:

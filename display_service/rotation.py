@@ -1,8 +1,13 @@
 """The rotation's building blocks: entries, how they are built, and a position in them.
 
-Rotation order: plugin ids sorted, then each plugin's modes in the order it declares
-them. Duration of an entry: ``display_durations[plugin_id]`` from the config when it is
-a positive number, else the plugin's ``get_display_duration()``; never shorter than
+Rotation order: the plugins the config's ``rotation_order`` lists, in its order, then
+the others sorted by id (``shared.config.rotation_order.effective_order``; listed ids
+that are not loaded are skipped, a malformed setting counts as empty); each plugin's
+modes in the order it declares them. A saved order applies when the display takes the
+saved config, as durations do; the entry on screen stays until its time is up.
+
+Duration of an entry: ``display_durations[plugin_id]`` from the config when it is a
+positive number, else the plugin's ``get_display_duration()``; never shorter than
 ``MIN_DISPLAY_SECONDS``.
 
 Dynamic duration: an entry of a plugin whose ``supports_dynamic_duration()`` is true
@@ -19,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from shared.config.rotation_order import effective_order
 from shared.plugin_system.duration import MIN_DISPLAY_SECONDS
 
 DEFAULT_DURATION = 15.0
@@ -65,15 +71,19 @@ def build_entries(
     own_duration: Callable[[str], Any],
     display_durations: Mapping[str, Any] | None = None,
     dynamic_cap: Callable[[str], Any] | None = None,
+    order: Any = None,
 ) -> list[Entry]:
-    """Return the rotation: sorted plugin ids, each plugin's modes in declared order.
+    """Return the rotation: plugins in rotation order, each one's modes in declared order.
+
+    ``order`` is the config's ``rotation_order`` as read (listed plugins first, the rest
+    sorted; anything malformed in it is ignored).
 
     ``dynamic_cap(plugin_id)`` returns None for a fixed duration, else the cap of the
     plugin's dynamic duration in seconds (not a positive number: ``DEFAULT_DYNAMIC_CAP``).
     """
     durations = display_durations if isinstance(display_durations, Mapping) else {}
     entries: list[Entry] = []
-    for plugin_id in sorted(plugin_ids):
+    for plugin_id in effective_order(plugin_ids, order):
         duration = positive(durations.get(plugin_id)) or positive(own_duration(plugin_id))
         dynamic = dynamic_cap(plugin_id) if dynamic_cap is not None else None
         cap = None if dynamic is None else positive(dynamic) or DEFAULT_DYNAMIC_CAP

@@ -21,6 +21,7 @@ from itertools import permutations
 from typing import Any
 
 from shared.config.limits import limit_for
+from shared.config.rotation_order import effective_order
 from shared.config.schedule_save import schedule_view
 from shared.config.template import load_template
 from shared.hardware.mappings import MAPPINGS, unknown_mapping_message
@@ -228,12 +229,21 @@ def display_context(config: dict[str, Any]) -> dict[str, Any]:
 
 def durations_context(config: dict[str, Any],
                       plugins: list[dict[str, Any]]) -> dict[str, Any]:
-    """The Durations & Rotation tab: each installed plugin's durations."""
+    """The Durations & Rotation tab: each installed plugin's durations, in rotation order.
+
+    ``order`` is the ids as the form shows them; ``absent`` the stored
+    ``rotation_order`` ids that are not installed, which a save sends back after them.
+    """
     durations = config.get("display_durations")
     durations = durations if isinstance(durations, dict) else {}
+    by_id = {str(plugin["id"]): plugin for plugin in plugins}
+    stored_order = config.get("rotation_order")
+    order = effective_order(by_id, stored_order)
+    listed = stored_order if isinstance(stored_order, list) else []
+    absent = [p for p in dict.fromkeys(p for p in listed if isinstance(p, str)) if p not in by_id]
     rows = []
-    for plugin in plugins:
-        plugin_id = str(plugin["id"])
+    for plugin_id in order:
+        plugin = by_id[plugin_id]
         section = config.get(plugin_id)
         section = section if isinstance(section, dict) else {}
         dynamic = section.get("dynamic_duration")
@@ -255,7 +265,8 @@ def durations_context(config: dict[str, Any],
     extra = sorted(k for k in durations if k not in {row["id"] for row in rows})
     return {"plugins": rows,
             "others": [Field(f"display_durations.{k}", k, "float", durations[k], 1, None, "any")
-                       for k in extra]}
+                       for k in extra],
+            "order": json.dumps(order + absent), "absent": json.dumps(absent)}
 
 
 def schedule_context(config: dict[str, Any]) -> dict[str, Any]:

@@ -130,6 +130,8 @@ def coerce_value(name: str, raw: Any, kind: str | None, *, form: bool = False) -
             return raw
         raise _invalid(name, raw, "must be text")
     if kind is not None and kind.startswith("list"):
+        if isinstance(raw, dict):
+            raise _invalid(name, raw, "must be a list, not an object")
         item_kind = kind.partition(":")[2] or None
         items = _list(raw)
         return [

@@ -30,8 +30,8 @@ def unknown_core_keys(changes: dict[str, Any], stored: dict[str, Any],
     for key, value in changes.items():
         if is_plugin_key(key) or key.startswith("__") or not isinstance(value, dict):
             continue
-        if key in OPEN_MAPS:
-            continue
+        if key in OPEN_MAPS or (key in template and not isinstance(template[key], dict)):
+            continue  # an object where a value or list belongs: the type rule names that
         yield from _walk(key, value, stored.get(key, _MISSING), template.get(key, _MISSING))
 
 

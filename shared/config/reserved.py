@@ -29,6 +29,7 @@ RESERVED_KEYS: frozenset[str] = frozenset(
         "plugin_system",
         "vegas_scroll",
         "display_durations",
+        "rotation_order",
         "brightness",
         "orientation",
         "timezone",

@@ -15,7 +15,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shared.config.lookup import path_lookup
-from shared.config.store_urls import sources_problem, url_problem
+from shared.config.rotation_order import KEY as ROTATION_ORDER
+from shared.config.rotation_order import order_problem
 from shared.errors import ValidationError
 from shared.host_names import host_name_problem
 from shared.paths import ROOT
@@ -104,12 +105,10 @@ RULES: dict[str, Rule] = {
     "vegas_scroll.frame_based_scrolling": _boolean,
     "vegas_scroll.default_vegas_mode": _one_of("scroll", "fixed", "static"),
     "plugin_system.plugins_directory": _inside_install_tree,
-    "plugin_system.registry_url": url_problem,
-    "plugin_system.repository_api_url": url_problem,
-    "plugin_system.store_sources": sources_problem,
     "web.sign_in.enabled": _boolean,
     "web.host_check": _boolean,
     "web.allowed_hosts": _host_names,
+    ROTATION_ORDER: order_problem,
 }
 for _section in ("schedule", "dim_schedule"):
     RULES[f"{_section}.mode"] = _mode
@@ -128,6 +127,7 @@ def check_value(name: str, value: Any) -> None:
     rule = rule_for(name)
     problem = rule(value) if rule is not None else None
     if problem is not None:
-        shown = repr(value) if isinstance(value, str | bool | int | float) else type(value).__name__
-        raise ValidationError(f"{name} {problem} (got {shown})", error_code="INVALID_FIELD",
+        # A list or object is named by the problem itself (which item, which key).
+        got = f" (got {value!r})" if isinstance(value, str | bool | int | float) else ""
+        raise ValidationError(f"{name} {problem}{got}", error_code="INVALID_FIELD",
                               details={"field": name})

@@ -55,6 +55,9 @@ export function valueOf(el) {
     return [0, 2, 4].map((i) => parseInt(hex[1].slice(i, i + 2), 16));
   }
   if (type === "list") return raw.split(",").map((s) => s.trim()).filter(Boolean);
+  if (type === "order") {
+    try { return JSON.parse(raw); } catch { return raw; }  // the server names what is wrong
+  }
   return raw;
 }
 
@@ -242,6 +245,27 @@ function showScheduleMode(select) {
   }
 }
 
+// The rotation order (Durations & Rotation): Up and Down move a plugin's row; the hidden
+// rotation_order input holds the shown ids, then the stored ones not installed.
+function moveRow(button) {
+  const row = button.closest("[data-plugin]");
+  const rows = row?.parentElement;
+  const input = button.form?.elements.rotation_order;
+  if (!rows || !input) return;
+  const other = button.dataset.move === "up" ? row.previousElementSibling : row.nextElementSibling;
+  if (!other?.matches("[data-plugin]")) return;
+  if (button.dataset.move === "up") rows.insertBefore(row, other); else rows.insertBefore(other, row);
+  button.focus();
+  const shown = [...rows.querySelectorAll(":scope > [data-plugin]")].map((r) => r.dataset.plugin);
+  let absent = [];
+  try { absent = JSON.parse(input.dataset.absent || "[]"); } catch { absent = []; }
+  input.value = JSON.stringify([...shown, ...absent]);
+  const note = button.form.querySelector("[data-order-note]");
+  const name = row.querySelector("legend")?.textContent || row.dataset.plugin;
+  const place = shown.indexOf(row.dataset.plugin) + 1;
+  if (note) note.textContent = `${name} is now number ${place} of ${shown.length}; save to keep it.`;
+}
+
 // ---- the raw config editor ---------------------------------------------------------------
 
 // Where JSON.parse stopped, as line and column (1-based), from its message.
@@ -360,6 +384,8 @@ document.addEventListener("change", (event) => {
 });
 
 document.addEventListener("click", (event) => {
+  const move = event.target.closest?.("form[data-settings-form] button[data-move]");
+  if (move) { moveRow(move); return; }
   const button = event.target.closest?.("button[data-raw-action]");
   if (!button) return;
   if (button.dataset.rawAction === "check") checkRaw(button.form);
