@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from shared.config.lookup import path_lookup
 from shared.config.rotation_order import KEY as ROTATION_ORDER
 from shared.config.rotation_order import order_problem
+from shared.config.store_urls import sources_problem, url_problem
 from shared.errors import ValidationError
 from shared.host_names import host_name_problem
 from shared.paths import ROOT
@@ -105,6 +106,9 @@ RULES: dict[str, Rule] = {
     "vegas_scroll.frame_based_scrolling": _boolean,
     "vegas_scroll.default_vegas_mode": _one_of("scroll", "fixed", "static"),
     "plugin_system.plugins_directory": _inside_install_tree,
+    "plugin_system.registry_url": url_problem,
+    "plugin_system.repository_api_url": url_problem,
+    "plugin_system.store_sources": sources_problem,
     "web.sign_in.enabled": _boolean,
     "web.host_check": _boolean,
     "web.allowed_hosts": _host_names,

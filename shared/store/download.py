@@ -229,8 +229,8 @@ def _read_capped(response: requests.Response, limit: int, what: str) -> bytes:
         body += chunk
         if len(body) > limit:
             raise StoreError(f"{what}: more than the {limit} bytes expected", "TOO_LARGE")
-    declared = response.headers.get("Content-Length", "")
-    if declared.isdigit() and int(declared) != len(body):
+    declared = _plain_length(response)
+    if declared is not None and declared != len(body):
         raise StoreError(f"{what}: download cut off ({len(body)} of {declared} bytes)",
                          "DOWNLOAD_FAILED")
     return bytes(body)
@@ -267,12 +267,19 @@ def _stream_to(http: requests.Session, url: str, out: Any, progress: Progress | 
                                      "TOO_LARGE")
                 out.write(chunk)
                 _report(progress, "downloading", received, 0, 1)
-            declared = response.headers.get("Content-Length", "")
-            if declared.isdigit() and int(declared) != received:
+            declared = _plain_length(response)
+            if declared is not None and declared != received:
                 raise StoreError(f"{what}: download cut off ({received} of {declared} "
                                  "bytes)", "DOWNLOAD_FAILED")
     except _NETWORK_ERRORS as err:
         raise StoreError(f"{what}: download failed: {err}", "DOWNLOAD_FAILED") from err
+
+
+def _plain_length(response: requests.Response) -> int | None:
+    """Return the declared body length when the body is sent as is (not compressed)."""
+    declared = response.headers.get("Content-Length", "")
+    encoding = response.headers.get("Content-Encoding", "identity").strip().lower()
+    return int(declared) if declared.isdigit() and encoding == "identity" else None
 
 
 def _blob_sha(data: bytes) -> str:

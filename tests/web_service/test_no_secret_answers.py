@@ -16,6 +16,7 @@ import requests
 
 from shared.paths import Paths
 from tests.daemons import ROOT, Daemon, Instance, start_web
+from tests.store.repo_host import RepoHost
 from tests.web_service.conftest import write_plugin
 from web_service.app import create_app
 from web_service.partials import PREFIX as PARTIALS
@@ -52,18 +53,23 @@ def planted() -> list[str]:
 
 
 @pytest.fixture
-def vault(tmp_path: Path) -> Iterator[tuple[Instance, Daemon, str]]:
+def vault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+          ) -> Iterator[tuple[Instance, Daemon, str]]:
     instance = Instance(tmp_path)
     write_plugin(instance.plugins_dir, PLUGIN, schema=SCHEMA)
     config = json.loads((ROOT / "config" / "config.template.json").read_text())
     config[PLUGIN] = {"enabled": True, "auth": {"user": "bob"}}
     instance.write_config(config)
     (instance.config_dir / "config_secrets.json").write_text(json.dumps(SECRETS))
-    daemon, url = start_web(instance)
-    try:
-        yield instance, daemon, url
-    finally:
-        daemon.stop()
+    # The store's routes ask a loopback host (sent the planted token), never the internet.
+    with RepoHost() as host:
+        monkeypatch.setenv("LEDPANEL_REGISTRY_URL", host.serve("plugins.json", {"plugins": []}))
+        monkeypatch.setenv("LEDPANEL_REPOSITORY_API_URL", host.api_url)
+        daemon, url = start_web(instance)
+        try:
+            yield instance, daemon, url
+        finally:
+            daemon.stop()
 
 
 def get_routes(instance: Instance, pre_restore: str = "none.zip") -> list[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.store.repo_host import RepoHost
 from tests.web_service.sign_in_helpers import (
     PASSWORD,
     TIMEOUT,
@@ -20,8 +21,13 @@ from tests.web_service.sign_in_helpers import (
 pytestmark = pytest.mark.timeout(120)
 
 
-def test_no_get_answer_carries_a_password_token_session_or_hash(tmp_path: Path) -> None:
-    with running_web(tmp_path) as (instance, url):
+def test_no_get_answer_carries_a_password_token_session_or_hash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The store's routes ask a loopback host, never the internet.
+    host = RepoHost()
+    monkeypatch.setenv("LEDPANEL_REGISTRY_URL", host.serve("plugins.json", {"plugins": []}))
+    monkeypatch.setenv("LEDPANEL_REPOSITORY_API_URL", host.api_url)
+    with host, running_web(tmp_path) as (instance, url):
         switch_on(url)
         browser = signed_in(url)
         session_id = browser.cookies["ledpanel_session"]

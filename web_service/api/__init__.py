@@ -28,12 +28,13 @@ def register_api(app: Flask) -> None:
         plugins,
         safe_mode,
         schedules,
+        store,
         system,
     )
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day, fonts, cache, history, logs, backup):
+                   of_the_day, fonts, cache, history, logs, backup, store):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
     from web_service.api import store_jobs
 

@@ -47,7 +47,9 @@ def test_ensure_migrates_and_keeps_stored_values_and_legacy_keys(store: ConfigSt
     assert config["display"]["hardware"]["rows"] == 16
     assert config["display"]["hardware"]["cols"] == 64
     assert config["display"]["runtime"] == 4
+    template = json.loads(store.paths.template_file.read_text())
     assert config["plugin_system"] == {
+        **template["plugin_system"],
         "auto_discover": True,
         "development_mode": False,
         "plugins_directory": "plugin-repos",
