@@ -1,10 +1,10 @@
 """Install, replace and uninstall plugin folders, all or nothing.
 
 An install downloads into ``<plugins_dir>/.store-staging/<random>/``, checks the folder
-(``checks.check_plugin``), writes the record ``.ledpanel-store.json`` last, then swaps:
-the existing ``<plugins_dir>/<id>`` is renamed into ``.store-trash/`` and the staged
-folder renamed into place. ``requirements.txt`` is then installed with pip; when that
-fails the previous folder is renamed back (or the new one removed when there was none).
+(``checks.check_plugin``), writes the record ``.ledpanel-store.json`` last, installs the
+staged ``requirements.txt`` with pip (a failure stops the install there: the previous
+folder was never moved), then swaps: the existing ``<plugins_dir>/<id>`` is renamed into
+``.store-trash/`` and the staged folder renamed into place.
 On any failure the previous install is left byte for byte as it was and no staging or
 trash is left behind. One plugin's installs and uninstalls exclude each other across
 processes through a lock file (``staging.plugin_lock``: the second gets ``BUSY``).
@@ -99,13 +99,16 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
             "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         atomic_write_bytes(staged / RECORD_FILE, json.dumps(record, indent=2).encode())
+        # Dependencies first, from the staged folder: the installed plugin stays where
+        # it is (and keeps running) until the new one has all it needs.
+        requirements = staged / "requirements.txt"
+        if requirements.is_file() and not requirements.is_symlink():
+            install_requirements(plugin_id, requirements, python=python,
+                                 timeout=pip_timeout)
         target = plugins_dir / plugin_id
         previous = installed_version(target)
         with _swapped(plugins_dir, plugin_id, staged, target):
-            requirements = target / "requirements.txt"
-            if requirements.is_file() and not requirements.is_symlink():
-                install_requirements(plugin_id, requirements, python=python,
-                                     timeout=pip_timeout)
+            pass
         logger.info("%s: installed version %s (was %s) from %s by %s", plugin_id, version,
                     previous, source.repo, info.method)
         return InstallResult(plugin_id, version, previous, record)
