@@ -33,6 +33,9 @@ class PluginHost(Protocol):
 
     def unload_all(self, busy: Busy | None = None) -> None: ...
 
+    def apply_change(self, plugin_id: str, change: str,
+                     busy: Busy | None = None) -> tuple[str, str]: ...
+
 
 # Weak keys: a plugin reloaded from a new module gets a new class, and the old class
 # (with its module) must be free to go.

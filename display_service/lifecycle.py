@@ -71,11 +71,9 @@ class PluginHooks:
         A plugin whose update() is in flight waits (``deferred``, so no new update starts);
         one uninstalled meanwhile leaves the rotation at once, like a disabled one.
         """
-        apply = getattr(self.plugins, "apply_change", None)  # PluginManager's; fakes may lack it
-        if not callable(apply):
-            return FAILED, "this plugin host cannot follow folder changes"
         try:
-            result, detail = apply(plugin_id, change, busy=self.updates.busy)
+            result, detail = self.plugins.apply_change(plugin_id, change,
+                                                       busy=self.updates.busy)
             return str(result), str(detail)
         except Exception as err:  # isolation boundary: the plugin manager's reload
             logger.exception("%s: applying %s failed", plugin_id, change)
