@@ -18,6 +18,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shared import cli_args
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     # Action scripts the web starts inherit this: they see the directories we were given.
     export_dirs(paths, plugins_dir_for(paths, config))
+    _recover_store(plugins_dir_for(paths, config), paths.dev_plugins_dir)
     app = create_app(WebSettings(paths=paths, host=args.host, port=port))
     try:
         server = create_server(app, host=args.host, port=port, threads=args.threads,
@@ -171,6 +173,21 @@ def _bind_problem(host: str, port: int, err: OSError | ValueError) -> str:
         return (f"cannot listen on host {host!r}: not an address of this machine; use an IP "
                 "address such as 0.0.0.0 or 127.0.0.1 (--host or LEDPANEL_WEB_HOST)")
     return f"cannot listen on {where}: {getattr(err, 'strerror', None) or err}"
+
+
+def _recover_store(*plugins_dirs: Path) -> None:
+    """Finish the store operations a crash interrupted, before any store job runs.
+
+    Cheap when there is nothing to do (two missing folders); never fatal.
+    """
+    from shared.store.install import recover
+
+    for folder in dict.fromkeys(plugins_dirs):
+        try:
+            if folder.is_dir():
+                recover(folder)
+        except (OSError, LedpanelError) as err:
+            logger.warning("store: could not tidy %s after a crash: %s", folder, err)
 
 
 def _warm(catalog: PluginCatalog) -> None:

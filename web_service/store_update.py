@@ -1,0 +1,151 @@
+"""The work of the store's update jobs: one plugin, or every installed plugin.
+
+An update asks ``check_update`` (``shared.store.update_status``: the exact ``local_only``
+condition is there and in docs/PLUGINS.md); ``up_to_date`` and ``local_only`` touch
+nothing, ``update_available`` re-installs from the recorded source (the registry entry,
+or the record's repository for a ``repo_url`` install) in the folder it is in.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+from flask import Flask
+
+from shared.errors import LedpanelError
+from shared.plugin_system.ids import is_plain_segment
+from shared.store.errors import StoreError
+from shared.store.install import InstallSource, read_record
+from shared.store.jobs import Report, Work
+from shared.store.registry import RegistryUnavailable
+from shared.store.update_status import check_update
+from web_service.services import EXTENSION_KEY, WebServices
+from web_service.store_work import (
+    StoreContext,
+    install_into,
+    registry_source,
+    store_context,
+)
+
+logger = logging.getLogger(__name__)
+
+MAX_PLUGINS = 500
+EntryOf = Callable[[str], dict[str, Any] | None]
+
+
+def update_work(svc: WebServices, plugin_id: str) -> Work:
+    """Return the work updating ``plugin_id`` when it changed."""
+
+    def work(report: Report) -> dict[str, Any]:
+        ctx = store_context(svc)
+        return update_plugin(ctx, plugin_id, _entry_lookup(svc), report)
+
+    return work
+
+
+def update_plugin(ctx: StoreContext, plugin_id: str, entry_of: EntryOf,
+                  report: Report) -> dict[str, Any]:
+    """Update one plugin if it changed; return ``{plugin_id, update_status, message...}``."""
+    folder = ctx.folder_of(plugin_id)
+    if folder is None:
+        raise StoreError(f"{plugin_id} is not installed", "NOT_INSTALLED")
+    record = read_record(folder) if not folder.is_symlink() else None
+    entry = None
+    if record is not None and record.get("source") != "repo_url":
+        report({"step": "reading the registry"})
+        entry = entry_of(plugin_id)
+    report({"step": "checking for an update"})
+    check = check_update(folder, entry, api_url=ctx.api_url, token=ctx.token)
+    if check.status != "update_available":
+        said = ("is up to date" if check.status == "up_to_date"
+                else "is local only, not updated")
+        logger.info("%s: %s (%s)", plugin_id, check.status, check.reason)
+        return {"plugin_id": plugin_id, "update_status": check.status,
+                "reason": check.reason, "message": f"{plugin_id} {said} ({check.reason})"}
+    assert record is not None  # local_only otherwise
+    source = (registry_source(entry, plugin_id) if entry is not None
+              else _recorded_source(record, plugin_id))
+    result = install_into(ctx, source, folder.parent, report)
+    return {**result, "update_status": "updated", "reason": check.reason}
+
+
+def update_all_plugins(app: Flask, *, source: str, report: Report | None = None
+                       ) -> list[dict[str, Any]]:
+    """Update every installed plugin, one after the other; never raises for one plugin.
+
+    ``source`` says who asked (``"manual"``, ``"weekly"``), for the log. Returns one
+    entry per plugin: ``{plugin_id, update_status, ...}`` or ``{plugin_id, error,
+    error_code}``.
+    """
+    svc = cast(WebServices, app.extensions[EXTENSION_KEY])
+    ctx = store_context(svc)
+    ids = installed_ids(ctx.dirs())
+    logger.info("store: updating %d plugins (%s)", len(ids), source)
+    entry_of = _entry_lookup(svc)
+    outcomes: list[dict[str, Any]] = []
+    for index, plugin_id in enumerate(ids):
+        if report is not None:
+            report({"step": f"updating {plugin_id}", "files_done": index,
+                    "files_total": len(ids)})
+        try:
+            result = update_plugin(ctx, plugin_id, entry_of, report or _ignore)
+            outcomes.append({"plugin_id": plugin_id, "update_status": result["update_status"],
+                             "version": result.get("version"),
+                             "previous_version": result.get("previous_version")})
+        except LedpanelError as err:
+            logger.warning("%s: update failed (%s): %s", plugin_id, err.error_code,
+                           err.message)
+            outcomes.append({"plugin_id": plugin_id, "error": err.message,
+                             "error_code": err.error_code})
+        except Exception:  # isolation boundary: one plugin's failure ends only its update
+            logger.exception("%s: update failed unexpectedly", plugin_id)
+            outcomes.append({"plugin_id": plugin_id, "error": "the update failed "
+                             "unexpectedly; the web service log has the details",
+                             "error_code": "INTERNAL"})
+    return outcomes
+
+
+def installed_ids(dirs: list[Path]) -> list[str]:
+    """Return the plugin folder names in ``dirs`` (each once, sorted, at most 500)."""
+    found: set[str] = set()
+    for folder in dirs:
+        try:
+            names = sorted(p.name for p in folder.iterdir())[:MAX_PLUGINS]
+        except OSError:
+            continue
+        for name in names:
+            if is_plain_segment(name) and (folder / name / "manifest.json").is_file():
+                found.add(name)
+    return sorted(found)[:MAX_PLUGINS]
+
+
+def _entry_lookup(svc: WebServices) -> EntryOf:
+    """Return a lookup of registry entries that reads the registry once; an unreachable
+    registry with no cache gives None (the check then says ``local_only``)."""
+    cache: dict[str, dict[str, Any]] | None = None
+
+    def entry_of(plugin_id: str) -> dict[str, Any] | None:
+        nonlocal cache
+        if cache is None:
+            try:
+                cache = dict(svc.registry().entries().by_id)
+            except RegistryUnavailable as err:
+                logger.warning("store: the registry cannot be read (%s)", err.message)
+                cache = {}
+        return cache.get(plugin_id)
+
+    return entry_of
+
+
+def _recorded_source(record: dict[str, Any], plugin_id: str) -> InstallSource:
+    """Return the source a ``repo_url`` install recorded."""
+    return InstallSource(repo=str(record.get("repo") or ""), plugin_id=plugin_id,
+                         branch=str(record.get("branch") or "main"),
+                         plugin_path=str(record.get("plugin_path") or ""), kind="repo_url")
+
+
+def _ignore(progress: dict[str, Any]) -> None:
+    return None
