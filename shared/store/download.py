@@ -1,8 +1,9 @@
 """Download one plugin folder from the repository host into a fresh directory.
 
 The API way first: one recursive tree listing of the branch, one branch-head request,
-then a raw download of every file below the plugin folder, each checked against the
-listing (size and git blob id), so a download cut mid-way never passes. When the
+then a raw download of every file below the plugin folder (``RAW_WORKERS`` at a time),
+each checked against the listing (size and git blob id), so a download cut mid-way never
+passes. When the
 listing fails, is truncated or the API is rate limited (403/429), the branch's ZIP
 archive is streamed to a temp file (at most ``MAX_ARCHIVE_BYTES``) and the folder
 extracted from it (``shared.store.archive``). The token goes to the API base only.
@@ -18,6 +19,7 @@ import json
 import logging
 import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,7 @@ TIMEOUT = (5.0, 30.0)  # (connect, read) seconds, every request
 MAX_LISTING_BYTES = 20 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024  # a whole monorepo's archive
 CHUNK = 64 * 1024
+RAW_WORKERS = 4  # raw files fetched at once
 USER_AGENT = f"ledpanel/{CORE_VERSION}"
 _NETWORK_ERRORS = (requests.RequestException, urllib3.exceptions.HTTPError, OSError)
 
@@ -197,8 +200,10 @@ def _head(http: requests.Session, api: str, ref: urls.RepoRef, branch: str,
 def _raw_way(http: requests.Session, ref: urls.RepoRef, branch: str, plugin_path: str,
              blobs: list[tuple[str, str, int]], dest: Path,
              progress: Progress | None) -> tuple[int, int]:
-    total = 0
-    for done, (relative, sha, size) in enumerate(blobs, start=1):
+    """Fetch the files ``RAW_WORKERS`` at a time (a distant host's latency is paid per
+    file); the first failure cancels what has not started and is raised."""
+
+    def fetch_one(relative: str, sha: str, size: int) -> int:
         path = f"{plugin_path}/{relative}" if plugin_path else relative
         data = _fetch(http, urls.raw_url(ref, branch, path), size, relative)
         if len(data) != size or _blob_sha(data) != sha:
@@ -206,8 +211,18 @@ def _raw_way(http: requests.Session, ref: urls.RepoRef, branch: str, plugin_path
                              f"{size} bytes)", "DOWNLOAD_FAILED")
         with os.fdopen(open_new_file(dest, relative), "wb") as out:
             out.write(data)
-        total += len(data)
-        _report(progress, "downloading", total, done, len(blobs))
+        return len(data)
+
+    total = 0
+    with ThreadPoolExecutor(RAW_WORKERS, thread_name_prefix="store-download") as pool:
+        futures = [pool.submit(fetch_one, *blob) for blob in blobs]
+        try:
+            for done, future in enumerate(as_completed(futures), start=1):
+                total += future.result()
+                _report(progress, "downloading", total, done, len(blobs))
+        finally:
+            for future in futures:
+                future.cancel()
     return len(blobs), total
 
 
