@@ -1,0 +1,117 @@
+"""Store operations in both plugin directories (configured and development ``plugins/``),
+the update of every plugin, and the web's start-up recovery of an interrupted swap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shared.store.install import install_plugin, read_record
+from tests.daemons import ROOT, Instance, start_web
+from tests.store.conftest import RegistryWeb
+from tests.store.ops_daemons import MONO, OWNER, push_plugin, serve_registry
+from tests.store.sample_plugins import plugin_files
+from web_service.store_update import update_plugin
+from web_service.store_work import (
+    registry_source,
+    store_context,
+    uninstall_work,
+    update_all_plugins,
+)
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _install(web: RegistryWeb, plugin_id: str, folder: Path) -> None:
+    ctx = store_context(web.app.extensions["ledpanel"])
+    entry = web.app.extensions["ledpanel"].registry().find(plugin_id)
+    assert entry is not None
+    install_plugin(registry_source(entry, plugin_id), folder, api_url=ctx.api_url)
+
+
+def _noop(progress: dict) -> None:
+    return None
+
+
+def test_updates_reach_the_development_directory_and_never_follow_a_link(
+        registry_web: RegistryWeb, tmp_path: Path) -> None:
+    host = registry_web.host
+    for plugin_id in ("devpl", "linked"):
+        push_plugin(host, plugin_id)
+    serve_registry(host, "devpl", "linked")
+    svc = registry_web.app.extensions["ledpanel"]
+    dev = registry_web.paths.dev_plugins_dir
+    _install(registry_web, "devpl", dev)
+    checkout = tmp_path / "checkout" / "linked"
+    checkout.mkdir(parents=True)
+    for name, data in plugin_files("linked").items():
+        (checkout / name).write_bytes(data)
+    (dev / "linked").symlink_to(checkout)
+
+    push_plugin(host, "devpl", version="1.2.0")
+    push_plugin(host, "linked", version="9.0.0")
+    ctx = store_context(svc)
+    result = update_plugin(ctx, "devpl", lambda i: svc.registry().find(i), _noop)
+    assert (result["update_status"], result["version"]) == ("updated", "1.2.0")
+    assert read_record(dev / "devpl")["version"] == "1.2.0"  # type: ignore[index]
+    assert result["display"] is None and result["display_note"]
+    assert not (registry_web.paths.plugins_dir() / "devpl").exists()
+
+    result = update_plugin(ctx, "linked", lambda i: svc.registry().find(i), _noop)
+    assert result["update_status"] == "local_only"
+    assert json.loads((checkout / "manifest.json").read_text())["version"] == "1.0.0"
+
+    outcome = uninstall_work(svc, "linked", False)(_noop)
+    assert outcome["removed_from"] == str(dev)
+    assert not (dev / "linked").exists() and (checkout / "manager.py").is_file()
+
+
+def test_update_all_reports_every_plugin_and_goes_on_after_a_failure(
+        registry_web: RegistryWeb) -> None:
+    host = registry_web.host
+    for plugin_id in ("one", "two", "three"):
+        push_plugin(host, plugin_id)
+    serve_registry(host, "one", "two", "three")
+    plugins = registry_web.paths.plugins_dir()
+    for plugin_id in ("one", "two", "three"):
+        _install(registry_web, plugin_id, plugins)
+    push_plugin(host, "one", version="1.5.0")
+    push_plugin(host, "two", version="2.0.0",
+                requirements="nonexistent-pkg @ file:///nonexistent/path\n")
+    steps: list[dict] = []
+    results = update_all_plugins(registry_web.app, source="manual", report=steps.append)
+    by_id = {r["plugin_id"]: r for r in results}
+    assert by_id["one"]["update_status"] == "updated"
+    assert by_id["two"]["error_code"] == "DEPENDENCIES_FAILED"
+    assert by_id["three"]["update_status"] == "up_to_date"
+    assert by_id["clock"]["update_status"] == "local_only"  # copied in by the fixture
+    assert read_record(plugins / "two")["version"] == "1.0.0"  # type: ignore[index]
+    assert any(step.get("step") == "updating two" for step in steps)
+
+
+def test_the_web_finishes_an_interrupted_swap_when_it_starts(tmp_path: Path) -> None:
+    instance = Instance(tmp_path)
+    config = json.loads((ROOT / "config" / "config.template.json").read_text())
+    instance.write_config(config)
+    trash = instance.plugins_dir / ".store-trash" / "weather-20260101T000000xabc123"
+    trash.mkdir(parents=True)
+    for name, data in plugin_files("weather").items():
+        (trash / name).write_bytes(data)
+    web, _url = start_web(instance)
+    try:
+        assert (instance.plugins_dir / "weather" / "manifest.json").is_file()
+        assert not (instance.plugins_dir / ".store-trash").exists()
+    finally:
+        web.stop()
+    assert "restored the previous folder" in web.output()
+
+
+def test_an_unknown_registry_plugin_is_not_found(registry_web: RegistryWeb) -> None:
+    serve_registry(registry_web.host)
+    answer = registry_web.client.post("/api/v3/plugins/install",
+                                      json={"plugin_id": "ghost", "wait": 30})
+    assert answer.status_code == 404
+    assert answer.get_json()["error_code"] == "PLUGIN_NOT_FOUND"
+    assert registry_web.host.asked(f"/{OWNER}/{MONO}") == 0
