@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     from shared.config.store import ConfigStore
     from shared.plugin_system.discovery import plugins_dir_for
     from web_service.app import create_app
+    from web_service.auto_update import start_auto_update, stop_auto_update
     from web_service.settings import WebSettings
     from web_service.store_jobs import stop_store_jobs
 
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     # first request does not pay for it and start-up does not wait for it.
     catalog = app.extensions["ledpanel"].catalog
     threading.Thread(target=_warm, args=(catalog,), name="warm-catalog", daemon=True).start()
+    start_auto_update(app, config)
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run()
@@ -127,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         folder.stop()
         server.close()
+        stop_auto_update(app)
         stop_store_jobs(app)
         _announce(bus, {"service": "stopped", "pid": os.getpid(), **listening})
         lock.release()

@@ -7,6 +7,7 @@ import logging
 from flask import Flask
 
 from web_service.api import register_api
+from web_service.auto_update import install_auto_update
 from web_service.envelope import install_error_handlers
 from web_service.guard import install_guard
 from web_service.history import install_history
@@ -32,6 +33,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     register_api(app)
     install_history(app)
     install_store_jobs(app)
+    install_auto_update(app)
     install_streams(app)
     from web_service import pages
 

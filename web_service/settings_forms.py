@@ -27,6 +27,7 @@ from shared.config.template import load_template
 from shared.hardware.mappings import MAPPINGS, unknown_mapping_message
 from shared.hardware.rules import HARDWARE, ORIENTATIONS, PANEL_RANGES, RUNTIME
 from shared.schedules import parse_time
+from shared.store.auto_schedule import next_update_line
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MISSING = object()
@@ -154,7 +155,8 @@ def general_context(config: dict[str, Any]) -> dict[str, Any]:
         Field("auto_update.enabled", "Update automatically every week", "bool",
               _value(config, "auto_update.enabled")),
         _select("auto_update.day", "Update day", config, days),
-        Field("auto_update.time", "Update time", "time", _value(config, "auto_update.time")),
+        Field("auto_update.time", "Update time", "time", _value(config, "auto_update.time"),
+              hint=next_update_line(config)),
         _limited("web.port", "Web port", config,
                  hint="takes effect when the web service restarts"),
     ]

@@ -39,6 +39,9 @@ def register_api(app: Flask) -> None:
     from web_service.api import store_jobs
 
     app.register_blueprint(store_jobs.bp, url_prefix=API_PREFIX)
+    from web_service.api import auto_update
+
+    app.register_blueprint(auto_update.bp, url_prefix=API_PREFIX)
     from web_service.api import store_ops
 
     app.register_blueprint(store_ops.bp, url_prefix=API_PREFIX)

@@ -33,6 +33,7 @@ from shared.backup.restore import (
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ConfigFileInvalid, ValidationError
 from shared.fonts.uploads import notify_display
+from web_service.auto_update import after_save
 from web_service.envelope import Reply, ok
 from web_service.services import services
 
@@ -114,6 +115,7 @@ def restore() -> Reply:
     finally:
         checked.archive.close()
     answer["config"]["changed_sections"] = saved.changed
+    after_save(saved.changed, saved.main)
     fonts = files["fonts"]
     if fonts.added or fonts.replaced:
         families = ",".join(e.split("/")[-1].rsplit(".", 1)[0]

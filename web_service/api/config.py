@@ -11,6 +11,7 @@ from shared.config.raw_save import plan_raw_save, split_raw_secrets
 from shared.config.save_rules import changed_sections, plan_main_save
 from shared.errors import ValidationError
 from web_service.api.requests import body_object, check_body, is_form, json_body
+from web_service.auto_update import after_save
 from web_service.envelope import Reply, ok
 from web_service.services import Saved, services
 
@@ -93,7 +94,9 @@ def post_raw() -> Reply:
 def _saved(saved: Saved, warnings: list[dict[str, str]], message: str) -> Reply:
     """Answer a save; panel settings that differ from the running display's ask for a
     restart of the display service (``restart_required``, ``restart_settings``). A save
-    the display could not be told of on the bus is still a save (a ``bus`` warning)."""
+    the display could not be told of on the bus is still a save (a ``bus`` warning).
+    A save that changed ``auto_update`` re-arms its timer (save rule 5)."""
+    after_save(saved.changed, saved.main)
     restart = services().display.restart_settings(saved.main)
     if saved.signal_problem:
         warnings = [*warnings, {"setting": "bus", "message": (
