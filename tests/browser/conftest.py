@@ -20,6 +20,20 @@ LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                "--disable-sync", "--no-first-run"]
 
 
+@pytest.fixture(autouse=True)
+def store_on_loopback(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Point the daemons' plugin store at a loopback host with an empty registry: the
+    Plugin Store tab reads the registry when it opens, and no test reaches the internet.
+    A store test sets its own host over this one."""
+    from tests.store.repo_host import RepoHost
+
+    with RepoHost() as host:
+        host.serve("plugins.json", {"version": "1.0.0", "plugins": []})
+        monkeypatch.setenv("LEDPANEL_REGISTRY_URL", f"{host.url}/plugins.json")
+        monkeypatch.setenv("LEDPANEL_REPOSITORY_API_URL", host.api_url)
+        yield
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

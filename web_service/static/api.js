@@ -76,11 +76,42 @@ async function request(method, path, body) {
   return envelope;
 }
 
+// A failure worth asking again: the request never got an answer (NETWORK_ERROR), or a
+// gateway or overloaded server answered 502/503/504. A 4xx refusal is never retried.
+export const RETRY_STATUSES = [502, 503, 504];
+export function isRetryable(err) {
+  if (!(err instanceof ApiError)) return false;
+  return err.error_code === "NETWORK_ERROR" || RETRY_STATUSES.includes(err.status);
+}
+
+export const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Run fn() and, while it fails retryably, run it again after each delay in turn: at most
+// `attempts` more tries (so 1 + attempts in all). onRetry(err, attempt, delayMs) is told
+// before each wait. The last failure, or any other one, is thrown as it came.
+export async function withRetry(fn, { attempts = 5, delays = RETRY_DELAYS_MS, sleep = pause,
+                                      retryable = isRetryable, onRetry = null } = {}) {
+  const most = Math.max(0, Math.min(Number(attempts) || 0, 20));
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await fn(attempt);
+    } catch (err) {
+      if (attempt >= most || !retryable(err)) throw err;
+      const wait = delays.length ? delays[Math.min(attempt, delays.length - 1)] : 0;
+      if (onRetry) onRetry(err, attempt + 1, wait);
+      await sleep(wait);
+    }
+  }
+}
+
 // Each returns the whole envelope ({status, data, message}); errors throw ApiError.
 export const api = {
   get: (path) => request("GET", path),
   post: (path, body = {}) => request("POST", path, body),
-  del: (path) => request("DELETE", path),
+  del: (path, body) => request("DELETE", path, body),
+  withRetry,
+  isRetryable,
   pluginPath,
   checkPath,
 };
