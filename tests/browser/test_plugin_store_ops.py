@@ -66,6 +66,8 @@ def test_install_from_the_store_shows_progress_and_adds_the_plugin_tab(
         assert not bar.is_visible()
         entry.locator(".installed-state").wait_for()
         assert entry.locator(".installed-state").inner_text() == "Installed 1.0.0"
+        assert outcome.inner_text() == ("weather-now 1.0.0 installed" if name == "desktop"
+                                        else "Reinstalled 1.0.0")
         shoot(page, f"{name}-installed")
         if name == "desktop":
             # The new plugin's tab is in the bar now, without a reload, and opens.

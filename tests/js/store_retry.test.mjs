@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { ApiError } from "../../web_service/static/api.js";
-import { progressPercent, progressText, safeLink, updateAll, updateWords }
+import { installWords, progressPercent, progressText, safeLink, updateAll, updateWords }
   from "../../web_service/static/store_view.js";
 
 const sleep = async () => {};
@@ -102,6 +102,14 @@ test("job wording", () => {
                "downloading (2.0 KiB)");
   assert.equal(progressPercent({ state: "running", progress: { files_done: 1, files_total: 4 } }), 25);
   assert.equal(progressPercent({ state: "running", progress: { bytes: 10 } }), null);
+  assert.equal(installWords({ message: "w 1.0.0 installed", result: { version: "1.0.0" } }),
+               "w 1.0.0 installed");
+  assert.equal(installWords({ message: "w updated 1.0.0 → 1.0.0",
+                              result: { version: "1.0.0", previous_version: "1.0.0" } }),
+               "Reinstalled 1.0.0");
+  assert.equal(installWords({ message: "w 2 installed",
+                              result: { version: "2", display_note: "the display did not answer" } }),
+               "w 2 installed (the display did not answer)");
 });
 
 test("links only for http(s) URLs", () => {

@@ -3,8 +3,8 @@
 // manage the store's sources and show the repository host's status. Registry values are
 // untrusted: the template shows them with x-text only, links only for http(s) URLs.
 import api, { ApiError } from "./api.js";
-import { progressPercent, progressText, refreshInstalled, runJob, safeLink, updateWords }
-  from "./store_view.js";
+import { installWords, progressPercent, progressText, refreshInstalled, runJob, safeLink,
+         updateWords } from "./store_view.js";
 
 function describe(err) {
   return err instanceof ApiError ? err.message : String(err?.message || err);
@@ -113,8 +113,7 @@ function pluginStore() {
         return this.operate(id, "/plugins/update", { plugin_id: id },
                             (job) => updateWords(job.result));
       }
-      return this.operate(id, "/plugins/install", { plugin_id: id }, (job) => job.message
-                          || `Installed ${job.result?.version || ""}`.trim());
+      return this.operate(id, "/plugins/install", { plugin_id: id }, installWords);
     },
 
     installFromUrl() {
@@ -124,8 +123,7 @@ function pluginStore() {
                                   message: "Give the repository's http(s) address." };
         return null;
       }
-      return this.operate("repo-url", "/plugins/install", { repo_url: url },
-                          (job) => job.message || "Installed");
+      return this.operate("repo-url", "/plugins/install", { repo_url: url }, installWords);
     },
 
     async loadSources() {

@@ -57,6 +57,14 @@ export function updateWords(result) {
   return result?.message || "done";
 }
 
+// An install's result in words, with the display's note when it was not told.
+export function installWords(job) {
+  const r = job?.result || {};
+  let words = job?.message || `Installed ${r.version || ""}`.trim();
+  if (r.previous_version && r.previous_version === r.version) words = `Reinstalled ${r.version}`;
+  return r.display_note ? `${words} (${r.display_note})` : words;
+}
+
 // POST a store operation without waiting; return the job (queued, running or finished).
 // A 409 JOB_RUNNING hands back the running job's id, which is followed instead.
 export async function startJob(api, path, body) {
