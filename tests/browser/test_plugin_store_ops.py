@@ -121,6 +121,8 @@ def test_update_from_the_plugin_tab_says_what_it_did(page: Any, store_stack: Sto
     page.wait_for_function("document.querySelector('#tab-plugin-weather-now .store-actions "
                            ".job-outcome').textContent.startsWith('Updated')", timeout=60_000)
     assert outcome.inner_text() == "Updated 1.0.0 → 1.1.0"
+    page.wait_for_function("document.querySelector('#tab-plugin-weather-now h2 .version')"
+                           ".textContent === 'v1.1.0'")  # the tab follows the new version
     shoot(page, "updated")
     # The local plugin (copied in by hand) is not the store's to update.
     still = plugin_tab(page, "still")
