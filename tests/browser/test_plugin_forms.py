@@ -65,11 +65,15 @@ def open_form(page: Any, url: str) -> Any:
 
 def form_value(page: Any) -> dict[str, Any]:
     """What the page would post: the form read back by plugin_form.js itself, without
-    the origin index each stored table row carries (the server strips it)."""
+    the origin index each stored table row carries (the server strips it, and unwraps
+    a plain row sent as ``{__row, __value}``)."""
     return page.evaluate("""async () => {
         const { collect } = await import('/static/plugin_form.js');
         const read = collect(document.querySelector('.plugin-form[data-plugin="widgets"]'));
-        return JSON.parse(JSON.stringify(read, (k, v) => (k === '__row' ? undefined : v)));
+        const plain = (v) => v && typeof v === 'object' && !Array.isArray(v)
+            && Object.keys(v).sort().join() === '__row,__value';
+        return JSON.parse(JSON.stringify(read, (k, v) => (k === '__row' ? undefined
+            : plain(v) ? v.__value : v)));
     }""")
 
 

@@ -316,18 +316,30 @@ async function deleteAsset(button) {
   }
 }
 
+// Where an action's outcome is shown: beside its button on the plugin's action list,
+// else in the file manager that drew the button.
+function actionStatus(button, text, isError = false) {
+  const own = button.closest(".pf-plugin-action")?.querySelector(".pf-status");
+  if (!own) { widgetStatus(button.closest(".pf-file-manager"), text, isError); return; }
+  own.textContent = text;
+  own.classList.toggle("error", isError);
+  own.classList.toggle("ok", !isError);
+}
+
 async function runAction(button) {
-  const manager = button.closest(".pf-file-manager");
   const pluginId = button.closest(".plugin-form").dataset.plugin;
   let params = {};
   try { params = JSON.parse(button.dataset.params || "{}"); } catch { params = {}; }
   button.disabled = true;
+  actionStatus(button, "running…");
   try {
     const answer = await api.post("/plugins/action",
       { plugin_id: pluginId, action_id: button.dataset.action, params });
-    widgetStatus(manager, answer.message || "done");
+    // A script may answer {"status": "error", "message": ...} without failing.
+    const failed = answer.data?.status === "error";
+    actionStatus(button, answer.message || (failed ? "the action failed" : "done"), failed);
   } catch (err) {
-    widgetStatus(manager, err.message, true);
+    actionStatus(button, err.message, true);
   } finally {
     button.disabled = false;
   }
