@@ -1,6 +1,7 @@
 """The rotation order on the Durations & Rotation tab, in a real browser against real daemons.
 
-Up and Down move a plugin's row; a save stores the shown order, a reload shows it again,
+Up and Down move a plugin's row (the first row's Up and the last row's Down are
+disabled, again after every move); a save stores the shown order, a reload shows it again,
 and the stored ids of plugins that are not installed are kept.
 """
 
@@ -40,6 +41,12 @@ def rows(panel: Any) -> list[str]:
         "els => els.map((el) => el.dataset.plugin)")
 
 
+def edges_disabled(panel: Any) -> list[str]:
+    """Return the labels of the disabled move buttons, in page order."""
+    return panel.locator("[data-rotation-rows] button[data-move]:disabled").evaluate_all(
+        "els => els.map((el) => el.getAttribute('aria-label'))")
+
+
 @pytest.mark.parametrize("name,viewport", [("desktop", DESKTOP), ("phone", PHONE)],
                          ids=["desktop", "phone"])
 def test_moving_a_plugin_up_saves_the_order_and_a_reload_shows_it(
@@ -51,14 +58,20 @@ def test_moving_a_plugin_up_saves_the_order_and_a_reload_shows_it(
     page.goto(url)
     panel = open_tab(page, "durations", phone=name == "phone")
     assert rows(panel) == ["alpha", "beta", "gamma"]
+    assert edges_disabled(panel) == ["Move Alpha up", "Move Gamma down"]
 
     up = panel.get_by_role("button", name="Move Gamma up")
     up.click()
     assert rows(panel) == ["alpha", "gamma", "beta"]
+    assert edges_disabled(panel) == ["Move Alpha up", "Move Beta down"]
     up.click()
+    assert edges_disabled(panel) == ["Move Gamma up", "Move Beta down"]
+    assert up.is_disabled()
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Move Gamma down"
     panel.get_by_role("button", name="Move Alpha down").click()
     assert rows(panel) == ["gamma", "beta", "alpha"]
-    panel.get_by_role("button", name="Move Alpha down").click()  # the last: nothing moves
+    assert panel.get_by_role("button", name="Move Alpha down").is_disabled()
+    assert edges_disabled(panel) == ["Move Gamma up", "Move Alpha down"]
     panel.get_by_role("button", name="Move Beta down").click()
     assert rows(panel) == ["gamma", "alpha", "beta"]
     assert "Beta is now number 3 of 3" in panel.locator("[data-order-note]").text_content()

@@ -57,6 +57,14 @@ def save(panel: Any, form: str = "form[data-settings-form]") -> Any:
     return target
 
 
+def caret(page: Any) -> list[int]:
+    """Return the Config Editor's caret as [line, column], 1-based; the box must have focus."""
+    return page.evaluate("""() => { const el = document.activeElement;
+        if (el?.id !== "raw-config") return null;
+        const before = el.value.slice(0, el.selectionStart).split("\\n");
+        return [before.length, before[before.length - 1].length + 1]; }""")
+
+
 def problems(watch: Watch) -> list[str]:
     """What went wrong in the page, but the browser's own note of an expected 400."""
     return [p for p in watch.problems
@@ -282,8 +290,23 @@ def test_the_config_editor_checks_syntax_and_saves_what_it_loaded(
     panel.locator('button[type="submit"]').click()
     error = panel.locator("#raw-error")
     error.wait_for(state="visible")
-    assert f"line {line}, column" in error.text_content()
+    column = len(broken[:broken.index(",,")].rsplit("\n", 1)[-1]) + 2
+    assert error.text_content() == f"Not valid JSON at line {line}, column {column}."
+    assert caret(page) == [line, column]
     assert posts == [] and raw_text(instance) == raw_before
+
+    # One near the end of a long file: the caret goes there and the line is scrolled in.
+    lines = loaded.rstrip().split("\n")
+    far = "\n".join([*lines[:-1], '  ,"oops" 1', lines[-1]])
+    area.fill(far)
+    area.evaluate("el => { el.scrollTop = 0; el.blur(); }")
+    panel.locator('[data-raw-action="check"]').click()
+    error.filter(has_text=f"line {len(lines)}, column 11.").wait_for()
+    assert caret(page) == [len(lines), 11]
+    top, height, line_height = area.evaluate(
+        "el => [el.scrollTop, el.clientHeight, parseFloat(getComputedStyle(el).lineHeight)]")
+    assert len(lines) > height / line_height  # the line was out of view at first
+    assert top <= (len(lines) - 1) * line_height <= top + height - line_height
 
     # Valid JSON the server refuses: its message, nothing written.
     area.fill(loaded.replace('"brightness": 90', '"brightness": 500'))

@@ -255,7 +255,8 @@ function moveRow(button) {
   const other = button.dataset.move === "up" ? row.previousElementSibling : row.nextElementSibling;
   if (!other?.matches("[data-plugin]")) return;
   if (button.dataset.move === "up") rows.insertBefore(row, other); else rows.insertBefore(other, row);
-  button.focus();
+  edgeButtons(rows);
+  (button.disabled ? row.querySelector("button[data-move]:not(:disabled)") : button)?.focus();
   const shown = [...rows.querySelectorAll(":scope > [data-plugin]")].map((r) => r.dataset.plugin);
   let absent = [];
   try { absent = JSON.parse(input.dataset.absent || "[]"); } catch { absent = []; }
@@ -264,6 +265,16 @@ function moveRow(button) {
   const name = row.querySelector("legend")?.textContent || row.dataset.plugin;
   const place = shown.indexOf(row.dataset.plugin) + 1;
   if (note) note.textContent = `${name} is now number ${place} of ${shown.length}; save to keep it.`;
+}
+
+// The first row cannot move up nor the last down: their buttons are disabled.
+function edgeButtons(rows) {
+  const all = [...rows.querySelectorAll(":scope > [data-plugin]")];
+  all.forEach((row, i) => {
+    for (const b of row.querySelectorAll("button[data-move]")) {
+      b.disabled = b.dataset.move === "up" ? i === 0 : i === all.length - 1;
+    }
+  });
 }
 
 // ---- the raw config editor ---------------------------------------------------------------
@@ -285,9 +296,10 @@ export function checkJson(text) {
     JSON.parse(text);
     return null;
   } catch (err) {
+    // Only our words: the browser's own ("Expected double-quoted property name in JSON
+    // at position 52") differ per browser and count characters, not lines.
     const { line, column } = syntaxPosition(text, err);
-    const reason = String(err.message).replace(/\s*\(line \d+ column \d+\)/i, "");
-    return { line, column, message: `Not valid JSON at line ${line}, column ${column}: ${reason}` };
+    return { line, column, message: `Not valid JSON at line ${line}, column ${column}.` };
   }
 }
 
@@ -310,8 +322,13 @@ function selectLine(area, line, column) {
   let offset = 0;
   for (let i = 0; i < line - 1 && i < lines.length; i += 1) offset += lines[i].length + 1;
   offset += Math.max(0, column - 1);
-  area.focus();
+  area.focus({ preventScroll: true });
   area.setSelectionRange(offset, offset);
+  // Scroll the line to the middle of the box, and the box into the window.
+  const style = getComputedStyle(area);
+  const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.35 || 16;
+  area.scrollTop = Math.max(0, (line - 1) * lineHeight - area.clientHeight / 2);
+  area.scrollIntoView({ block: "nearest" });
 }
 
 function checkRaw(form) {
@@ -362,6 +379,7 @@ function setUp(root) {
     const mapping = form.elements["display.hardware.hardware_mapping"];
     if (mapping) mappingChanged(mapping);
   }
+  for (const rows of root.querySelectorAll("[data-rotation-rows]")) edgeButtons(rows);
 }
 
 document.addEventListener("submit", (event) => {
