@@ -41,3 +41,50 @@ test("failing plugins and config problems warn", () => {
   assert.deepEqual(view.pluginErrors(data).map((e) => [e.id, e.count, e.last]),
                    [["a", "2 failures", "F"], ["b", "1 failure", "display(): E"]]);
 });
+
+const PLUGINS = [
+  { id: "web-ui-info", name: "Web UI Info", display_modes: ["web-ui-info"] },
+  { id: "multi-mode", name: "Multi Mode", display_modes: ["mm_news", "mm_sports"] },
+  { id: "clock", name: "Clock", display_modes: ["clock"] },
+];
+
+test("the header names the plugin and adds its mode only when it says something", () => {
+  const shown = (plugin_id, mode, more = {}) => view.headline(
+    running({ plugin_id, mode, summary: `showing ${plugin_id} / ${mode}`, ...more }), PLUGINS);
+  assert.equal(shown("web-ui-info", "web-ui-info"), "showing Web UI Info");
+  assert.equal(shown("multi-mode", "mm_news"), "showing Multi Mode / mm_news");
+  assert.equal(shown("clock", "clock", { showing: "on_demand", dimmed: true }),
+               "showing Clock (on-demand), dimmed");
+  // A plugin the list does not know (yet): its id, as the server said it.
+  assert.equal(shown("gone", "gone"), "showing gone");
+  assert.equal(shown("gone", "big"), "showing gone / big");
+  // Not a plugin: the server's words.
+  assert.equal(shown(null, null, { summary: "panel blank (no plugin has anything to show)" }),
+               "panel blank (no plugin has anything to show)");
+});
+
+test("an on-demand run says the plugin's name and counts down to its end", () => {
+  const now = 1_800_000_000_000;
+  const od = { state: "active", plugin_id: "clock", mode: "clock", pinned: false,
+               ends_at: now / 1000 + 125 };
+  const data = running({ showing: "on_demand", on_demand: od });
+  const row = (at) => Object.fromEntries(view.displayRows(data, PLUGINS, at))["On-demand"];
+  assert.equal(row(now), "Clock, 2:05 left");
+  assert.equal(Object.fromEntries(view.displayRows(
+    { ...data, display: { ...data.display, plugin_id: "clock", mode: "clock" } }, PLUGINS, now)).Panel,
+               "showing Clock (on-demand)");
+  assert.equal(row(now + 80_000), "Clock, 45 s left");
+  assert.equal(row(now + 500_000), "Clock, 0 s left");
+  assert.equal(view.onDemandNow(data, PLUGINS, now), "Running on demand: Clock, 2:05 left.");
+  const pinned = running({ on_demand: { ...od, plugin_id: "multi-mode", mode: "mm_news",
+                                        pinned: true, ends_at: null } });
+  assert.equal(view.onDemandNow(pinned, PLUGINS, now),
+               "Running on demand: Multi Mode / mm_news, pinned.");
+  const open = running({ on_demand: { ...od, ends_at: null } });
+  assert.equal(view.onDemandNow(open, PLUGINS, now), "Running on demand: Clock, until stopped.");
+  assert.equal(view.onDemandNow(running({}), PLUGINS, now),
+               "Nothing runs on demand: the rotation shows.");
+  assert.equal(view.onDemandNow(running({ on_demand: { state: "error", error: "no such plugin" } })),
+               "The last on-demand failed: no such plugin");
+  assert.match(view.onDemandNow(running({ service: "stopped" })), /not running/);
+});

@@ -21,13 +21,15 @@ function makeStore() {
     message: { text: "", error: false },
     preview: null,       // data: URL of the last frame while it is current
     busy: false,
+    clock: Date.now(),   // ticks each second while an on-demand run counts down
 
     headline() {
       if (this.signedOut) return "signed out: reload the page to sign in";
-      return this.reachable ? view.headline(this.status) : "web service not reachable";
+      return this.reachable ? view.headline(this.status, this.plugins) : "web service not reachable";
     },
     tone() { return this.reachable && !this.signedOut ? view.tone(this.status) : "down"; },
-    displayRows() { return view.displayRows(this.status); },
+    displayRows() { return view.displayRows(this.status, this.plugins, this.clock); },
+    onDemandNow() { return view.onDemandNow(this.status, this.plugins, this.clock); },
     systemRows() { return view.systemRows(this.status); },
     pluginErrors() { return view.pluginErrors(this.status); },
     safeMode() { return this.status?.display?.safe_mode || []; },
@@ -90,6 +92,12 @@ function makeStore() {
   };
 }
 
+// The words of an action's answer for a tab's own message line.
+function noteOf(done, store, before) {
+  if (done) return { text: done.message || "done", error: false };
+  return store.message === before ? { text: "failed", error: true } : store.message;
+}
+
 // A plugin tab's own state: the Run On-Demand choices and its own message line.
 function pluginTab(pluginId, firstMode) {
   return {
@@ -98,9 +106,7 @@ function pluginTab(pluginId, firstMode) {
     async run(answer) {
       const store = this.$store.ledpanel;
       const before = store.message;
-      const done = await answer;
-      this.note = done ? { text: done.message || "done", error: false } : store.message;
-      if (!done && store.message === before) this.note = { text: "failed", error: true };
+      this.note = noteOf(await answer, store, before);
     },
     start() {
       this.run(this.$store.ledpanel.startOnDemand(this.pluginId, {
@@ -111,11 +117,26 @@ function pluginTab(pluginId, firstMode) {
   };
 }
 
-// The Overview's on-demand chooser.
-function onDemandForm() {
+// The Overview: its on-demand chooser follows the run in progress, whoever started it;
+// its message line answers only what was pressed here (a plugin tab has its own).
+function overview() {
   return {
-    pluginId: "",
-    start() { if (this.pluginId) this.$store.ledpanel.startOnDemand(this.pluginId); },
+    pluginId: "", session: null, note: { text: "", error: false },
+    follow() {
+      const od = this.$store.ledpanel.onDemand();
+      const session = od?.state === "active" ? `${od.plugin_id}|${od.request_id}` : null;
+      if (session === this.session) return;
+      this.session = session;
+      if (session) this.pluginId = od.plugin_id;
+    },
+    async run(answer) {
+      const store = this.$store.ledpanel;
+      const before = store.message;
+      this.note = noteOf(await answer, store, before);
+    },
+    start() { if (this.pluginId) this.run(this.$store.ledpanel.startOnDemand(this.pluginId)); },
+    stop() { this.run(this.$store.ledpanel.stopOnDemand()); },
+    release(pluginId) { this.run(this.$store.ledpanel.release(pluginId)); },
   };
 }
 
@@ -123,7 +144,7 @@ document.addEventListener("alpine:init", () => {
   const Alpine = window.Alpine;
   Alpine.store("ledpanel", makeStore());
   Alpine.data("pluginTab", pluginTab);
-  Alpine.data("onDemandForm", onDemandForm);
+  Alpine.data("overview", overview);
 });
 
 // ---- tabs
@@ -186,9 +207,21 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") window.Alpine.store("ledpanel").refresh();
 });
 
+// An on-demand run's time left counts down by the second between status polls.
+function tickClock() {
+  const store = window.Alpine.store("ledpanel");
+  const od = store.onDemand();
+  if (document.visibilityState === "visible" && od?.state === "active") store.clock = Date.now();
+  setTimeout(tickClock, 1000);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   setTimeout(startTabs);  // after htmx's own DOMContentLoaded start has processed the page
   window.Alpine.store("ledpanel").refresh();
   setTimeout(pollStatus, POLL_MS);
+  tickClock();
+  // The header badge is cut short on a phone: its whole text is its tooltip.
+  const badge = document.getElementById("header-state");
+  window.Alpine.effect(() => { badge.title = window.Alpine.store("ledpanel").headline(); });
   startPreview(window.Alpine.store("ledpanel"));  // the Overview's live picture
 });

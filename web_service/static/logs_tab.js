@@ -15,6 +15,8 @@ const state = {
   paused: false,
   pollTimer: null,
   pollingSince: 0,   // when the stream was given up for polling (0: not polling)
+  sources: null,     // where the logs are read from, as the server said (null: not yet)
+  problem: "",       // why the logs cannot be read now, in words ("" when they can)
 };
 
 function root() { return panel("logs")?.querySelector('[data-partial="logs"]') || null; }
@@ -46,9 +48,51 @@ function lineFor(entry) {
   return line;
 }
 
+// "display: journald unit ledpanel-display.service; web: log file /var/…/web.log"
+export function describeSources(sources) {
+  return Object.entries(sources || {}).map(([daemon, where]) => {
+    if (where?.kind === "file") return `${daemon}: log file ${where.path}`;
+    if (where?.kind === "journald") return `${daemon}: journald unit ${where.unit}`;
+    return `${daemon}: unknown`;
+  }).join("; ");
+}
+
+// Until the first line arrives the view says so, or why the logs cannot be read (where
+// they are read from is the line above the view).
+function showEmpty() {
+  const target = view();
+  if (!target || target.querySelector(".log-line")) return;
+  const text = state.problem ? `Cannot read the logs: ${state.problem}`
+    : state.sources ? "No log lines yet." : "Connecting to the logs…";
+  let empty = target.querySelector("[data-logs-empty]");
+  if (!empty) {
+    empty = document.createElement("p");
+    empty.className = "log-empty";
+    empty.dataset.logsEmpty = "";
+    target.appendChild(empty);
+  }
+  empty.textContent = text;
+  empty.classList.toggle("error", Boolean(state.problem));
+}
+
+function learned(sources, problem = "") {
+  if (sources) state.sources = sources;
+  state.problem = problem;
+  const line = root()?.querySelector("[data-logs-sources]");
+  const where = describeSources(state.sources);
+  if (line) line.textContent = where ? `Reading from ${where}.` : "";
+  showEmpty();
+}
+
+function clearView() {
+  view()?.replaceChildren();
+  showEmpty();
+}
+
 function append(entries) {
   const target = view();
   if (!target) return;
+  if (entries.length) target.querySelector("[data-logs-empty]")?.remove();
   for (const entry of entries) target.appendChild(lineFor(entry));
   while (target.childElementCount > MAX_LINES) target.firstElementChild.remove();
   if (root().querySelector('[name="follow"]').checked) target.scrollTop = target.scrollHeight;
@@ -87,6 +131,14 @@ function openStream() {
     remember(event);
     notice("");
     status("Following the logs as they are written.");
+    try { learned(JSON.parse(event.data).sources); } catch { learned(null); }
+  });
+  source.addEventListener("end", (event) => {
+    let reason = "";
+    try { reason = JSON.parse(event.data).reason; } catch { /* said below in general words */ }
+    if (reason !== "lifetime") {
+      status(`The log source stopped (${reason || "no reason given"}); trying again shortly.`, true);
+    }
   });
   source.addEventListener("error", () => {
     // CLOSED: refused (503 STREAMS_BUSY, LOGS_UNAVAILABLE) or broken for good; CONNECTING
@@ -104,7 +156,7 @@ async function pollOnce() {
   if (Date.now() - state.pollingSince >= STREAM_RETRY_MS) {  // try the stream again
     state.pollingSince = 0;
     state.lastId = "";
-    view()?.replaceChildren();
+    clearView();
     openStream();
     return;
   }
@@ -113,8 +165,10 @@ async function pollOnce() {
     const answer = await api.get(`/logs?${new URLSearchParams({ daemon, level, lines: "200" })}`);
     view()?.replaceChildren();
     append(answer.data.entries);
+    learned(answer.data.sources);
     status(`Read at ${new Date().toLocaleTimeString()}.`);
   } catch (err) {
+    learned(null, describe(err));
     status(describe(err), true);
   }
   if (shown() && !state.paused && state.pollingSince) state.pollTimer = setTimeout(pollOnce, POLL_MS);
@@ -148,7 +202,9 @@ function restart() {
   stopPolling();
   state.lastId = "";
   state.pollingSince = 0;
-  view()?.replaceChildren();
+  state.sources = null;
+  state.problem = "";
+  clearView();
   settle();
 }
 
@@ -158,7 +214,7 @@ function wire(element) {
   element.querySelector("[data-logs-filters]").addEventListener("change", (event) => {
     if (event.target.name === "daemon" || event.target.name === "level") restart();
   });
-  element.querySelector("[data-logs-clear]").addEventListener("click", () => view()?.replaceChildren());
+  element.querySelector("[data-logs-clear]").addEventListener("click", clearView);
   const pause = element.querySelector("[data-logs-pause]");
   pause.addEventListener("click", () => {
     state.paused = !state.paused;
@@ -167,6 +223,7 @@ function wire(element) {
     status(state.paused ? "Paused." : "");
     settle();
   });
+  showEmpty();
   settle();
 }
 

@@ -12,14 +12,40 @@ export function serviceText(d) {
 export const isRunning = (data) => data?.display?.service === "running";
 export const isPanelOff = (data) => isRunning(data) && data.display.showing === "off";
 
-// The header's one line: the server's summary only while the display runs, since a
-// panel nobody drives shows nothing, whatever the last file said.
-export function headline(data) {
+// A plugin as people know it: its name (from the installed list), then its mode only
+// when that adds something: a mode named otherwise than the plugin, or one of several.
+export function pluginLabel(plugins, pluginId, mode) {
+  const record = (plugins || []).find((p) => p.id === pluginId);
+  const name = record?.name || pluginId || "—";
+  const modes = Array.isArray(record?.display_modes) ? record.display_modes : [];
+  return mode && (mode !== pluginId || modes.length > 1) ? `${name} / ${mode}` : name;
+}
+
+const SHOWING_WORDS = { on_demand: " (on-demand)", live: " (live content)",
+                        full_screen: " (Vegas ticker)" };
+
+// The header's one line: said only while the display runs, since a panel nobody drives
+// shows nothing, whatever the last file said. A plugin shown is named as in its tab.
+export function headline(data, plugins = []) {
   if (!data) return "loading…";
   const d = data.display;
   if (d.service === "starting") return "display service starting";
   if (d.service !== "running") return "display service not running";
-  return d.summary;
+  if (!d.plugin_id || d.showing === "off") return d.summary;
+  return `showing ${pluginLabel(plugins, d.plugin_id, d.mode)}${SHOWING_WORDS[d.showing] || ""}`
+    + (d.dimmed ? ", dimmed" : "");
+}
+
+// Time left of an on-demand run, counting down from ``ends_at`` (epoch seconds).
+export function timeLeft(od, nowMs = Date.now()) {
+  if (od.pinned) return "pinned";
+  if (typeof od.ends_at !== "number") return "until stopped";
+  const left = Math.max(0, Math.round(od.ends_at - nowMs / 1000));
+  if (left < 60) return `${left} s left`;
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const s = String(left % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s} left` : `${m}:${s} left`;
 }
 
 export function tone(data) {
@@ -34,22 +60,35 @@ export function tone(data) {
   return "ok";
 }
 
-export function onDemandText(od) {
+export function onDemandText(od, plugins = [], nowMs = Date.now()) {
   if (!od) return null;
-  if (od.state === "active") return `${od.plugin_id} / ${od.mode}`;
+  if (od.state === "active") {
+    return `${pluginLabel(plugins, od.plugin_id, od.mode)}, ${timeLeft(od, nowMs)}`;
+  }
   if (od.state === "error" && od.error) return `error: ${od.error}`;
   return od.state;
 }
 
+// The Overview's On-demand card: what runs on demand now, whoever started it.
+export function onDemandNow(data, plugins = [], nowMs = Date.now()) {
+  if (!data) return "";
+  if (!isRunning(data)) return "Nothing runs on demand: the display service is not running.";
+  const od = data.display.on_demand || {};
+  if (od.state === "active") return `Running on demand: ${onDemandText(od, plugins, nowMs)}.`;
+  if (od.state === "error" && od.error) return `The last on-demand failed: ${od.error}`;
+  return "Nothing runs on demand: the rotation shows.";
+}
+
 // The Overview's Panel card, label then text, in order.
-export function displayRows(data) {
+export function displayRows(data, plugins = [], nowMs = Date.now()) {
   if (!data) return [];
   const d = data.display;
   const hw = data.hardware;
   const config = data.config || { problems: [] };
-  const rows = [["Display service", serviceText(d)], ["Panel", d.summary]];
+  const rows = [["Display service", serviceText(d)],
+                ["Panel", isRunning(data) ? headline(data, plugins) : d.summary]];
   if (isRunning(data)) {
-    rows.push(["On-demand", onDemandText(d.on_demand || {})]);
+    rows.push(["On-demand", onDemandText(d.on_demand || {}, plugins, nowMs)]);
     rows.push(["Brightness", d.brightness]);
     rows.push(["Frames/s", d.fps]);
   }
