@@ -142,7 +142,9 @@ def _settings_context(name: str) -> dict[str, Any]:
     """The stored values a settings tab shows (General, Display, ...); {} for other tabs."""
     if name not in SETTINGS_TABS:
         return {}
-    return settings_context(name, services().store.main_snapshot().data, installed_plugins)
+    port = str(request.environ.get("SERVER_PORT", ""))
+    return settings_context(name, services().store.main_snapshot().data, installed_plugins,
+                            listening=int(port) if port.isdigit() else None)
 
 
 def _render(template: str, **context: Any) -> tuple[str, int]:

@@ -48,6 +48,7 @@ class Field:
     option_data: dict[str, int] = field(default_factory=dict)  # mapping -> outputs
     hint: str = ""
     warning: str = ""
+    needs: str = ""  # name of the checkbox this field is used under (off: disabled)
 
     @property
     def text(self) -> str:
@@ -134,13 +135,19 @@ def timezones() -> tuple[str, ...]:
     return tuple(sorted(zoneinfo.available_timezones()))
 
 
-def general_context(config: dict[str, Any]) -> dict[str, Any]:
-    """The General tab: timezone, location, short dates, automatic update, web port."""
+def general_context(config: dict[str, Any], listening: int | None = None) -> dict[str, Any]:
+    """The General tab: timezone, location, short dates, automatic update, web port.
+
+    ``listening`` is the port this page was served from: when the stored port differs
+    (``--port`` or ``LEDPANEL_WEB_PORT`` outrank it), the field says so.
+    """
     zone = _value(config, "timezone")
     zone_field = _select("timezone", "Timezone", config, [(z, z) for z in timezones()],
                          unknown=f"The stored timezone {zone!r} is not a known zone; "
                                  "the panel uses UTC until you choose one.")
     days = [(day, day.capitalize()) for day in DAYS]
+    day = _select("auto_update.day", "Update day", config, days)
+    day.needs = "auto_update.enabled"
     fields = [
         zone_field,
         Field("location.city", "City", "text", _value(config, "location.city")),
@@ -154,12 +161,16 @@ def general_context(config: dict[str, Any]) -> dict[str, Any]:
               _value(config, "display.use_short_date_format")),
         Field("auto_update.enabled", "Update automatically every week", "bool",
               _value(config, "auto_update.enabled")),
-        _select("auto_update.day", "Update day", config, days),
+        day,
         Field("auto_update.time", "Update time", "time", _value(config, "auto_update.time"),
-              hint=next_update_line(config)),
+              hint=next_update_line(config), needs="auto_update.enabled"),
         _limited("web.port", "Web port", config,
                  hint="takes effect when the web service restarts"),
     ]
+    stored = _value(config, "web.port")
+    if listening and stored != listening:
+        fields[-1].hint += (f"; the web service listens on port {listening} now (set by "
+                            "--port or LEDPANEL_WEB_PORT, which outrank this setting)")
     return {"fields": fields}
 
 
@@ -342,10 +353,13 @@ SETTINGS_TABS = frozenset({"general", "display", "durations", "schedule", "vegas
 
 
 def settings_context(name: str, config: dict[str, Any],
-                     plugins: Callable[[], list[dict[str, Any]]]) -> dict[str, Any]:
+                     plugins: Callable[[], list[dict[str, Any]]],
+                     listening: int | None = None) -> dict[str, Any]:
     """Return the context of settings tab ``name`` (one of ``SETTINGS_TABS``)."""
     if name == "durations":
         return durations_context(config, plugins())
+    if name == "general":
+        return general_context(config, listening)
     builders: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
         "general": general_context, "display": display_context,
         "schedule": schedule_context, "vegas": vegas_context}

@@ -84,8 +84,15 @@ def test_general_round_trips_through_save_and_reload(page: Any, served: Any,
     assert page.input_value("#f-timezone") == "Europe/Berlin"
     page.fill("#f-location-city", "Springfield")
     page.uncheck("#f-display-use_short_date_format")
+    # The update day and time mean something only with weekly updates on.
+    assert page.is_disabled("#f-auto_update-day") and page.is_disabled("#f-auto_update-time")
     page.check("#f-auto_update-enabled")
+    assert page.is_enabled("#f-auto_update-day") and page.is_enabled("#f-auto_update-time")
     page.select_option("#f-auto_update-day", "friday")
+    # The daemons listen on a port of their own: the port field says so.
+    port = url.rsplit(":", 1)[1]
+    assert f"listens on port {port} now" in panel.locator(
+        '[data-field="web.port"] .hint').text_content()
     form = save(panel)
     assert form.locator(".sf-status").text_content() == "Saved."
     config = stored(instance)
@@ -104,6 +111,12 @@ def test_general_round_trips_through_save_and_reload(page: Any, served: Any,
     assert page.input_value("#f-location-country") == "007"
     assert not page.is_checked("#f-display-use_short_date_format")
     assert page.is_checked("#f-auto_update-enabled")
+    page.uncheck("#f-auto_update-enabled")
+    assert page.is_disabled("#f-auto_update-day")
+    save(panel)
+    # Off again; the day stays as stored (a disabled field is not sent).
+    assert stored(instance)["auto_update"] == {"enabled": False, "day": "friday",
+                                               "time": "03:00"}
     assert problems(watch) == []
 
 

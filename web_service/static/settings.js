@@ -238,6 +238,18 @@ function filterOptions(search) {
   if (first && !matches(select.selectedOptions[0] || first)) select.value = first.value;
 }
 
+// A field used only under a checkbox (data-needs: the checkbox's name) is disabled while
+// the checkbox is off: the update day and time mean nothing with weekly updates off.
+// A disabled input is not sent, so the stored value stays as it was.
+function applyNeeds(form) {
+  for (const part of form.querySelectorAll("[data-needs]")) {
+    const box = form.elements[part.dataset.needs];
+    const off = Boolean(box) && !box.checked;
+    for (const el of part.querySelectorAll("input, select, textarea")) el.disabled = off;
+    part.classList.toggle("sf-off", off);
+  }
+}
+
 function showScheduleMode(select) {
   const form = select.form;
   for (const part of form.querySelectorAll("[data-show-mode]")) {
@@ -378,6 +390,7 @@ function setUp(root) {
     markLoaded(form);
     const mapping = form.elements["display.hardware.hardware_mapping"];
     if (mapping) mappingChanged(mapping);
+    applyNeeds(form);
   }
   for (const rows of root.querySelectorAll("[data-rotation-rows]")) edgeButtons(rows);
 }
@@ -399,6 +412,9 @@ document.addEventListener("change", (event) => {
   const el = event.target;
   if (el.matches?.('select[name="display.hardware.hardware_mapping"]')) mappingChanged(el);
   else if (el.matches?.("select[data-schedule-mode]")) showScheduleMode(el);
+  else if (el.type === "checkbox" && el.form?.matches("form[data-settings-form]")) {
+    applyNeeds(el.form);
+  }
 });
 
 document.addEventListener("click", (event) => {
