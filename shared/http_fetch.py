@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import requests
@@ -92,22 +92,36 @@ def request_bytes(
 
 def _read_body(response: requests.Response, url: str, deadline: float, read_wait: float,
                max_bytes: int) -> bytes:
+    body = bytearray()
+    for chunk in iter_body(response, deadline, read_wait, url=url):  # ends at end or limit
+        body += chunk
+        if len(body) > max_bytes:
+            raise FetchError(f"{_short(url)} sent more than the {max_bytes} bytes allowed")
+    return bytes(body)
+
+
+def iter_body(response: requests.Response, deadline: float, read_wait: float, *,
+              url: str | None = None) -> Iterator[bytes]:
+    """Yield a streamed response's body as it arrives, until ``deadline`` (monotonic).
+
+    Each socket read waits at most ``read_wait`` seconds and never past the deadline;
+    passing it raises FetchError (retryable) naming ``url`` (default: the response's).
+    The caller counts and caps the bytes.
+    """
     raw = response.raw
     # read1 returns what has arrived instead of waiting for a whole chunk; older urllib3
     # lacks it, and then the socket timeout below still bounds each read.
     read = getattr(raw, "read1", None) or raw.read
-    body = bytearray()
-    while True:  # ends at the body's end, the deadline or the size limit
+    while True:  # ends at the body's end or the deadline
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise FetchError(f"{_short(url)} took longer than the timeout", retryable=True)
+            raise FetchError(f"{_short(url or response.url or '')} took longer than the timeout",
+                             retryable=True)
         _limit_next_read(raw, min(remaining, read_wait))
         chunk = read(CHUNK, decode_content=True)
         if not chunk:
-            return bytes(body)
-        body += chunk
-        if len(body) > max_bytes:
-            raise FetchError(f"{_short(url)} sent more than the {max_bytes} bytes allowed")
+            return
+        yield chunk
 
 
 def _limit_next_read(raw: Any, seconds: float) -> None:

@@ -4,10 +4,11 @@ Only members below ``<top>/<plugin_path>/`` are written, into a fresh ``dest``. 
 whole extraction is refused (``UNSAFE_ARCHIVE``; ``dest`` is left for the caller to
 delete, nothing is ever written outside it) when any member name is absolute, climbs
 with ``..``, uses a backslash or NUL, or when a chosen member is a symlink or a device
-(the Unix mode in ``external_attr``). ``TOO_LARGE`` when the chosen members are more
-than ``MAX_FILES`` or, by declared size or by bytes actually written, more than
-``MAX_FILE_BYTES`` each or ``MAX_TOTAL_BYTES`` together (a zip bomb that lies about its
-sizes is caught while extracting).
+(the Unix mode in ``external_attr``), appears twice, or is a file that another member
+needs as a folder (``check_distinct_paths``, also applied to a tree listing).
+``TOO_LARGE`` when the chosen members are more than ``MAX_FILES`` or, by declared size
+or by bytes actually written, more than ``MAX_FILE_BYTES`` each or ``MAX_TOTAL_BYTES``
+together (a zip bomb that lies about its sizes is caught while extracting).
 """
 
 from __future__ import annotations
@@ -40,6 +41,23 @@ def safe_relative(name: str) -> str:
     if any(part in ("", ".", "..") for part in parts):
         raise StoreError(f"unsafe path {name[:200]!r} in the download", "UNSAFE_ARCHIVE")
     return "/".join(parts)
+
+
+def check_distinct_paths(paths: list[str]) -> None:
+    """Refuse (UNSAFE_ARCHIVE) a path listed twice, or a file that is another's folder."""
+    seen: set[str] = set()
+    for path in paths:
+        if path in seen:
+            raise StoreError(f"{path[:200]!r} appears twice in the download",
+                             "UNSAFE_ARCHIVE")
+        seen.add(path)
+    for path in paths:
+        parts = path.split("/")
+        for depth in range(1, len(parts)):
+            folder = "/".join(parts[:depth])
+            if folder in seen:
+                raise StoreError(f"{folder[:200]!r} is both a file and a folder in the "
+                                 "download", "UNSAFE_ARCHIVE")
 
 
 def open_new_file(dest: Path, relative: str) -> int:
@@ -96,6 +114,7 @@ def _chosen_members(archive: zipfile.ZipFile,
     if not chosen:
         where = f"folder {plugin_path!r}" if plugin_path else "repository"
         raise StoreError(f"the archive has no files in the {where}", "BAD_PLUGIN")
+    check_distinct_paths([relative for _info, relative in chosen])
     if len(chosen) > MAX_FILES:
         raise StoreError(f"{len(chosen)} files, more than the {MAX_FILES} allowed",
                          "TOO_LARGE")

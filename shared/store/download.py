@@ -8,8 +8,16 @@ listing fails, is truncated or the API is rate limited (403/429), the branch's Z
 archive is streamed to a temp file (at most ``MAX_ARCHIVE_BYTES``) and the folder
 extracted from it (``shared.store.archive``). The token goes to the API base only.
 
-Every request has explicit timeouts (``TIMEOUT``: connect 5 s, read 30 s). Limits are
-``archive.MAX_FILES``, ``MAX_FILE_BYTES`` and ``MAX_TOTAL_BYTES``.
+Every request has explicit timeouts (``TIMEOUT``: connect 5 s, each read 30 s) and a
+deadline for the whole answer, so a host dripping a byte every few seconds cannot hold
+the one store job runner for hours: ``LISTING_DEADLINE`` (the tree listing and the
+branch head), ``RAW_DEADLINE`` (each raw file), ``ARCHIVE_DEADLINE`` (the ZIP archive);
+passing one is ``DOWNLOAD_FAILED`` naming the file and saying "too slow" (a slow listing
+falls back to the archive). Limits are ``archive.MAX_FILES``, ``MAX_FILE_BYTES`` and
+``MAX_TOTAL_BYTES``.
+
+``folder_tree_sha`` takes an optional ``listing_cache`` (a dict the caller keeps for one
+run) so checking many plugins of one monorepo lists each (repository, branch) once.
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ import json
 import logging
 import os
 import tempfile
+import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,12 +37,14 @@ from typing import Any
 import requests
 import urllib3
 
+from shared.http_fetch import FetchError, iter_body
 from shared.store import repo_url as urls
 from shared.store.archive import (
     MAX_FILE_BYTES,
     MAX_FILES,
     MAX_TOTAL_BYTES,
     Progress,
+    check_distinct_paths,
     extract_folder,
     open_new_file,
     safe_relative,
@@ -43,9 +55,11 @@ from shared.version import CORE_VERSION
 logger = logging.getLogger(__name__)
 
 TIMEOUT = (5.0, 30.0)  # (connect, read) seconds, every request
+LISTING_DEADLINE = 60.0  # seconds for the whole tree listing (and the branch head)
+RAW_DEADLINE = 60.0  # seconds for each raw file
+ARCHIVE_DEADLINE = 300.0  # seconds for the whole ZIP archive
 MAX_LISTING_BYTES = 20 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024  # a whole monorepo's archive
-CHUNK = 64 * 1024
 RAW_WORKERS = 4  # raw files fetched at once
 USER_AGENT = f"ledpanel/{CORE_VERSION}"
 _NETWORK_ERRORS = (requests.RequestException, urllib3.exceptions.HTTPError, OSError)
@@ -95,13 +109,29 @@ def download_folder(repo: str, branch: str, plugin_path: str, dest: Path, *, api
 
 
 def folder_tree_sha(repo: str, branch: str, plugin_path: str, *, api_url: str,
-                    token: str | None = None,
-                    session: requests.Session | None = None) -> str | None:
-    """Return the git id of the plugin folder from one tree listing; None when unknown."""
+                    token: str | None = None, session: requests.Session | None = None,
+                    listing_cache: dict[Any, Any] | None = None) -> str | None:
+    """Return the git id of the plugin folder from one tree listing; None when unknown.
+
+    With ``listing_cache`` each (API, repository, branch) is listed once for the life of
+    that dict (a failed listing too is remembered); without it, every call lists.
+    """
     ref = urls.parse_repo_url(repo)
+    api, branch = urls.api_base(api_url), urls.check_branch(branch)
+    key = (api, ref.url, branch)
     http = session or requests.Session()
     try:
-        listing = _listing(http, urls.api_base(api_url), ref, urls.check_branch(branch), token)
+        if listing_cache is not None and key in listing_cache:
+            listing = listing_cache[key]
+        else:
+            try:
+                listing = _listing(http, api, ref, branch, token)
+            except _Fallback as why:
+                listing = why
+            if listing_cache is not None:
+                listing_cache[key] = listing
+        if isinstance(listing, _Fallback):
+            raise listing
         return _select(listing, urls.check_plugin_path(plugin_path), ref)[0]
     except (_Fallback, StoreError) as why:
         logger.info("%s: no tree listing: %s", ref.url, why)
@@ -122,6 +152,7 @@ def api_headers(token: str | None) -> dict[str, str]:
 def _listing(http: requests.Session, api: str, ref: urls.RepoRef, branch: str,
              token: str | None) -> dict[str, Any]:
     url = urls.tree_url(api, ref, branch)
+    deadline = _Deadline(LISTING_DEADLINE)
     try:
         response = http.get(url, headers=api_headers(token), timeout=TIMEOUT, stream=True)
         with response:
@@ -129,7 +160,7 @@ def _listing(http: requests.Session, api: str, ref: urls.RepoRef, branch: str,
                 raise _Fallback(f"API rate limited (HTTP {response.status_code})")
             if response.status_code != 200:
                 raise _Fallback(f"tree listing answered HTTP {response.status_code}")
-            body = _read_capped(response, MAX_LISTING_BYTES, "the tree listing")
+            body = _read_capped(response, MAX_LISTING_BYTES, "the tree listing", deadline)
     except _NETWORK_ERRORS as err:
         raise _Fallback(f"tree listing failed: {err}") from err
     except StoreError as err:
@@ -174,6 +205,7 @@ def _select(listing: dict[str, Any], plugin_path: str,
     if not blobs:
         where = f"folder {plugin_path!r}" if plugin_path else "repository"
         raise StoreError(f"{ref.url}: the {where} has no files", "BAD_PLUGIN")
+    check_distinct_paths([relative for relative, _sha, _size in blobs])
     if len(blobs) > MAX_FILES:
         raise StoreError(f"{len(blobs)} files, more than the {MAX_FILES} allowed", "TOO_LARGE")
     if total > MAX_TOTAL_BYTES:
@@ -183,13 +215,15 @@ def _select(listing: dict[str, Any], plugin_path: str,
 
 def _head(http: requests.Session, api: str, ref: urls.RepoRef, branch: str,
           token: str | None) -> str | None:
+    deadline = _Deadline(LISTING_DEADLINE)
     try:
         with http.get(urls.head_url(api, ref, branch), headers=api_headers(token),
                       timeout=TIMEOUT, stream=True) as response:
             if response.status_code != 200:
                 logger.info("%s: branch head answered HTTP %s", ref.url, response.status_code)
                 return None
-            data = json.loads(_read_capped(response, 1024 * 1024, "the branch head"))
+            data = json.loads(_read_capped(response, 1024 * 1024, "the branch head",
+                                           deadline))
     except (*_NETWORK_ERRORS, ValueError, StoreError) as err:
         logger.info("%s: branch head unknown: %s", ref.url, err)
         return None
@@ -226,21 +260,42 @@ def _raw_way(http: requests.Session, ref: urls.RepoRef, branch: str, plugin_path
     return len(blobs), total
 
 
+class _Deadline:
+    """The moment a whole answer must be in by, started when the request is sent."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+
+    def body(self, response: requests.Response, what: str) -> Iterator[bytes]:
+        """Yield the body as it arrives; raise DOWNLOAD_FAILED ("too slow") at the end."""
+        try:
+            yield from iter_body(response, self.at, TIMEOUT[1])
+        except (FetchError, *_NETWORK_ERRORS) as err:
+            # the last read waits only until the deadline, so it ends as a read timeout
+            if isinstance(err, FetchError) or time.monotonic() >= self.at - 0.05:
+                raise StoreError(f"{what}: too slow (not complete within "
+                                 f"{self.seconds:g} s)", "DOWNLOAD_FAILED") from err
+            raise
+
+
 def _fetch(http: requests.Session, url: str, limit: int, what: str) -> bytes:
+    deadline = _Deadline(RAW_DEADLINE)
     try:
         with http.get(url, headers={"User-Agent": USER_AGENT}, timeout=TIMEOUT,
                       stream=True) as response:
             if response.status_code != 200:
                 raise StoreError(f"{what}: the host answered HTTP {response.status_code}",
                                  "DOWNLOAD_FAILED")
-            return _read_capped(response, limit, what)
+            return _read_capped(response, limit, what, deadline)
     except _NETWORK_ERRORS as err:
         raise StoreError(f"{what}: download failed: {err}", "DOWNLOAD_FAILED") from err
 
 
-def _read_capped(response: requests.Response, limit: int, what: str) -> bytes:
+def _read_capped(response: requests.Response, limit: int, what: str,
+                 deadline: _Deadline) -> bytes:
     body = bytearray()
-    for chunk in response.iter_content(CHUNK):  # ends at the body's end or the limit
+    for chunk in deadline.body(response, what):  # ends at the end, the limit or deadline
         body += chunk
         if len(body) > limit:
             raise StoreError(f"{what}: more than the {limit} bytes expected", "TOO_LARGE")
@@ -266,6 +321,7 @@ def _zip_way(http: requests.Session, ref: urls.RepoRef, branch: str, plugin_path
 def _stream_to(http: requests.Session, url: str, out: Any, progress: Progress | None) -> None:
     what = f"the archive {url.rsplit('/', 1)[-1]}"
     received = 0
+    deadline = _Deadline(ARCHIVE_DEADLINE)
     try:
         with http.get(url, headers={"User-Agent": USER_AGENT}, timeout=TIMEOUT,
                       stream=True) as response:
@@ -275,7 +331,7 @@ def _stream_to(http: requests.Session, url: str, out: Any, progress: Progress | 
             if response.status_code != 200:
                 raise StoreError(f"{what}: the host answered HTTP {response.status_code}",
                                  "DOWNLOAD_FAILED")
-            for chunk in response.iter_content(CHUNK):  # ends at the body's end or the cap
+            for chunk in deadline.body(response, what):  # ends at the end, cap or deadline
                 received += len(chunk)
                 if received > MAX_ARCHIVE_BYTES:
                     raise StoreError(f"{what}: more than {MAX_ARCHIVE_BYTES} bytes",

@@ -13,6 +13,8 @@ Codes (the route layer maps them to HTTP statuses; ``status`` is a sensible defa
 - ``NOT_INSTALLED``: uninstall or update of a plugin that is not there.
 - ``BUSY``: another install or uninstall of the same plugin holds its lock.
 - ``INVALID_PLUGIN_ID``: an id that is not one plain path segment.
+- ``LOCAL_CHECKOUT``: the plugins dir holds a development link or git checkout of that
+  id; the store never replaces one.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ _STATUS = {
     "RATE_LIMITED": 503,
     "NOT_INSTALLED": 404,
     "BUSY": 409,
+    "LOCAL_CHECKOUT": 409,
 }
 
 

@@ -2,9 +2,11 @@
 
 An install downloads into ``<plugins_dir>/.store-staging/<random>/``, checks the folder
 (``checks.check_plugin``), writes the record ``.ledpanel-store.json`` last, installs the
-staged ``requirements.txt`` with pip (a failure stops the install there: the previous
-folder was never moved), then swaps: the existing ``<plugins_dir>/<id>`` is renamed into
-``.store-trash/`` and the staged folder renamed into place.
+staged ``requirements.txt`` with pip, pinned to the core's own dependencies (a failure
+stops the install there: the previous folder was never moved), then swaps: the existing
+``<plugins_dir>/<id>`` is renamed into ``.store-trash/`` and the staged folder renamed
+into place. A development link or checkout (a symlink, or a folder holding ``.git``)
+at ``<plugins_dir>/<id>`` is never replaced (``LOCAL_CHECKOUT``).
 On any failure the previous install is left byte for byte as it was and no staging or
 trash is left behind. One plugin's installs and uninstalls exclude each other across
 processes through a lock file (``staging.plugin_lock``: the second gets ``BUSY``).
@@ -18,7 +20,6 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -74,6 +75,7 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         raise StoreError(f"unknown install source kind {source.kind!r}", "BAD_REPO_URL")
     if source.plugin_id is not None:
         _check_id(source.plugin_id)
+        _refuse_local_checkout(plugins_dir / source.plugin_id)
     plugins_dir.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
         stack.callback(staging.tidy, plugins_dir)  # last: after the lock file is gone
@@ -89,6 +91,7 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         plugin_id = manifest["id"]
         if source.plugin_id is None:
             stack.enter_context(staging.plugin_lock(plugins_dir, plugin_id))
+            _refuse_local_checkout(plugins_dir / plugin_id)
         version = manifest.get("version") if isinstance(manifest.get("version"), str) else None
         record = {
             "plugin_id": plugin_id, "source": source.kind,
@@ -107,17 +110,20 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
                                  timeout=pip_timeout)
         target = plugins_dir / plugin_id
         previous = installed_version(target)
-        with _swapped(plugins_dir, plugin_id, staged, target):
-            pass
+        _swap(plugins_dir, plugin_id, staged, target)
         logger.info("%s: installed version %s (was %s) from %s by %s", plugin_id, version,
                     previous, source.repo, info.method)
         return InstallResult(plugin_id, version, previous, record)
     raise AssertionError("unreachable")  # pragma: no cover (ExitStack swallows nothing)
 
 
-@contextlib.contextmanager
-def _swapped(plugins_dir: Path, plugin_id: str, staged: Path, target: Path) -> Iterator[None]:
-    """Put ``staged`` at ``target``; restore the previous folder if the block fails."""
+def _swap(plugins_dir: Path, plugin_id: str, staged: Path, target: Path) -> None:
+    """Rename the previous folder (if any) into the trash and ``staged`` to ``target``.
+
+    Everything that can fail (download, checks, requirements) ran before, so this is two
+    renames; if the second fails the previous folder is renamed back, and a crash between
+    them is undone by ``staging.recover``. The previous folder is then deleted.
+    """
     trash: Path | None = None
     if os.path.lexists(target):
         trash = staging.trash_path(plugins_dir, plugin_id)
@@ -128,16 +134,18 @@ def _swapped(plugins_dir: Path, plugin_id: str, staged: Path, target: Path) -> I
         if trash is not None:
             os.rename(trash, target)
         raise
-    try:
-        yield
-    except BaseException:
-        staging.remove_tree(target)
-        if trash is not None:
-            os.rename(trash, target)
-        logger.warning("%s: install rolled back; the previous folder is in place", plugin_id)
-        raise
     if trash is not None:
         staging.remove_tree(trash)
+
+
+def _refuse_local_checkout(target: Path) -> None:
+    """Raise LOCAL_CHECKOUT when ``target`` is a development link or a git checkout."""
+    if target.is_symlink():
+        raise StoreError(f"{target.name} is a development link ({os.readlink(target)}); "
+                         "remove it to install from the store", "LOCAL_CHECKOUT")
+    if os.path.lexists(target / ".git"):
+        raise StoreError(f"{target.name} is a development checkout ({target} has .git); "
+                         "remove it to install from the store", "LOCAL_CHECKOUT")
 
 
 def uninstall_plugin(plugin_id: str, plugins_dirs: list[Path]) -> Path:
@@ -154,11 +162,13 @@ def uninstall_plugin(plugin_id: str, plugins_dirs: list[Path]) -> Path:
             logger.info("%s: removed the development link %s", plugin_id, target)
             return target
         if target.is_dir():
-            with staging.plugin_lock(folder, plugin_id):
-                trash = staging.trash_path(folder, plugin_id)
-                os.rename(target, trash)
-                staging.remove_tree(trash)
-            staging.tidy(folder)
+            try:
+                with staging.plugin_lock(folder, plugin_id):
+                    trash = staging.trash_path(folder, plugin_id, removed=True)
+                    os.rename(target, trash)
+                    staging.remove_tree(trash)
+            finally:
+                staging.tidy(folder)
             logger.info("%s: uninstalled from %s", plugin_id, folder)
             return target
     raise StoreError(f"{plugin_id} is not installed", "NOT_INSTALLED")

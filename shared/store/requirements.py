@@ -1,33 +1,79 @@
 """Install a plugin's requirements.txt with pip in a subprocess, bounded in time.
 
-The command is ``[python, "-m", "pip", "install", "--disable-pip-version-check", "-r",
-file]`` in its own process group; on timeout the whole group is killed. pip's output is
-logged, and its last lines are in the error when it fails.
+The command is ``[python, "-m", "pip", "install", "--disable-pip-version-check", "-c",
+constraints, "-r", file]`` in its own process group; on timeout the whole group is
+killed. pip's output is logged, and its last lines are in the error when it fails.
+
+Plugins share the daemons' environment, so the constraints file (written for each run
+to a temp file) pins every core dependency to the version installed now
+(``core_constraints``): a plugin asking for another Flask, requests... fails with
+``DEPENDENCIES_FAILED`` instead of changing it under both daemons.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import logging
 import os
 import signal
 import subprocess
+import tempfile
 from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
 
 from shared.store.errors import StoreError
 
 logger = logging.getLogger(__name__)
 
 TAIL_LINES = 15
+CORE_DISTRIBUTION = "ledpanel"
+# pyproject.toml's dependencies, for a checkout run without installing the project
+CORE_DEPENDENCIES = ("Flask", "Flask-Limiter", "jsonschema", "Pillow", "watchdog",
+                     "requests", "packaging", "waitress")
+
+
+def core_constraints() -> list[str]:
+    """Return ``name==version`` for each core dependency installed in this environment."""
+    names: list[str] = []
+    try:
+        for line in importlib.metadata.requires(CORE_DISTRIBUTION) or []:
+            try:
+                requirement = Requirement(line)
+            except InvalidRequirement:
+                continue
+            if requirement.marker is None or "extra" not in str(requirement.marker):
+                names.append(requirement.name)
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    pins: list[str] = []
+    for name in names or CORE_DEPENDENCIES:
+        try:
+            pins.append(f"{name}=={importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            continue  # not installed here: nothing to protect
+    return pins
 
 
 def install_requirements(plugin_id: str, file: Path, *, python: str, timeout: float) -> None:
     """Run pip on ``file``; raise StoreError(DEPENDENCIES_FAILED) with pip's last lines."""
-    command = [python, "-m", "pip", "install", "--disable-pip-version-check", "-r", str(file)]
-    logger.info("%s: installing requirements: %s", plugin_id, " ".join(command))
+    pins = core_constraints()
+    with tempfile.NamedTemporaryFile("w", prefix="ledpanel-constraints-", suffix=".txt",
+                                     encoding="utf-8") as constraints:
+        constraints.write("".join(f"{pin}\n" for pin in pins))
+        constraints.flush()
+        command = [python, "-m", "pip", "install", "--disable-pip-version-check",
+                   "-c", constraints.name, "-r", str(file)]
+        logger.info("%s: installing requirements (core pinned: %s): %s", plugin_id,
+                    ", ".join(pins) or "none", " ".join(command))
+        _run_pip(plugin_id, command, file.parent, timeout)
+
+
+def _run_pip(plugin_id: str, command: list[str], cwd: Path, timeout: float) -> None:
     env = {**os.environ, "PIP_NO_INPUT": "1"}
     try:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, cwd=file.parent, env=env,
+                                stdin=subprocess.DEVNULL, cwd=cwd, env=env,
                                 start_new_session=True)
     except OSError as err:
         raise StoreError(f"{plugin_id}: pip could not start: {err}",

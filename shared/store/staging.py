@@ -2,9 +2,11 @@
 
 ``<plugins_dir>/.store-staging/`` holds each operation's download (``<random>/``) and
 the per-plugin lock files (``<id>.lock``, fcntl); ``<plugins_dir>/.store-trash/`` holds
-a replaced or removed plugin folder (``<id>-<stamp>``) until the operation ends. Both are
-hidden, so discovery skips them, and on the plugins dir's filesystem, so every move is
-a rename. Both are removed when they are empty again.
+a replaced plugin folder (``<id>-<stamp>``, restored by ``recover`` if the swap did not
+finish) or a removed one (``<id>-<stamp>.removed``, always deleted: an uninstall that
+stopped half way stays uninstalled) until the operation ends. Both are hidden, so
+discovery skips them, and on the plugins dir's filesystem, so every move is a rename.
+Both are removed when they are empty again.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ logger = logging.getLogger(__name__)
 
 STAGING = ".store-staging"
 TRASH = ".store-trash"
+REMOVED = ".removed"  # suffix of an uninstalled folder's trash name
 
 
 def staging_dir(plugins_dir: Path) -> Path:
@@ -42,12 +45,12 @@ def new_work_dir(plugins_dir: Path) -> Path:
     return work
 
 
-def trash_path(plugins_dir: Path, plugin_id: str) -> Path:
-    """Return where ``plugin_id``'s folder goes while it is being replaced or removed."""
+def trash_path(plugins_dir: Path, plugin_id: str, *, removed: bool = False) -> Path:
+    """Return where ``plugin_id``'s folder goes while it is replaced (or ``removed``)."""
     stamp = time.strftime("%Y%m%dT%H%M%S") + "x" + secrets.token_hex(3)
     folder = trash_dir(plugins_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{plugin_id}-{stamp}"
+    return folder / f"{plugin_id}-{stamp}{REMOVED if removed else ''}"
 
 
 @contextlib.contextmanager
@@ -100,21 +103,26 @@ def tidy(plugins_dir: Path) -> None:
 def recover(plugins_dir: Path) -> list[str]:
     """Finish what a crash interrupted; return one line per action (also logged).
 
-    A plugin folder missing while its trash copy exists is restored (a crash between
-    the two renames of a swap); a trash copy beside a present folder is deleted (the
-    swap had completed); leftover downloads in staging are deleted. Plugins whose lock
-    is held by a running operation are left alone.
+    A plugin folder missing while its swap trash copy exists is restored (a crash
+    between the two renames of a swap); a swap trash copy beside a present folder is
+    deleted (the swap had completed); an uninstall's trash (``.removed``) is always
+    deleted, never restored; leftover downloads in staging are deleted. Plugins whose
+    lock is held by a running operation are left alone.
     """
     plugins_dir = Path(plugins_dir)
     done: list[str] = []
     trash = trash_dir(plugins_dir)
     entries = sorted(trash.iterdir()) if trash.is_dir() else []
     for entry in entries[:1000]:
-        plugin_id = entry.name.rsplit("-", 1)[0]
+        removed = entry.name.endswith(REMOVED)
+        plugin_id = entry.name.removesuffix(REMOVED).rsplit("-", 1)[0]
         try:
             with plugin_lock(plugins_dir, plugin_id):
                 target = plugins_dir / plugin_id
-                if not os.path.lexists(target):
+                if removed:
+                    remove_tree(entry)
+                    done.append(f"{plugin_id}: finished deleting an uninstalled folder")
+                elif not os.path.lexists(target):
                     os.rename(entry, target)
                     done.append(f"{plugin_id}: restored the previous folder from the trash")
                 else:

@@ -13,7 +13,8 @@ Otherwise the installed plugin is compared with the remote, first rule that appl
    git id of the plugin folder (the whole repository's root tree when ``plugin_path``
    is ""), which changes exactly when the plugin's files change (a monorepo's head
    commit changes for every plugin); compared when the record and the listing both
-   have it;
+   have it. A record without it (installed from the ZIP archive) while the listing has
+   it is ``update_available``: the reinstall records the id, so the next check compares;
 2. the manifest version: the registry's ``latest_version`` against the installed
    version (``packaging.version``; a leading ``v`` is dropped; an unreadable version
    skips this rule);
@@ -21,6 +22,9 @@ Otherwise the installed plugin is compared with the remote, first rule that appl
 
 When no rule applies (a repository-URL install while the API is unreachable) the check
 fails with ``DOWNLOAD_FAILED``. Repository tags and releases are never read.
+
+``listing_cache`` (optional, a dict kept by the caller for one run) lists each
+(repository, branch) once however many of its plugins are checked.
 """
 
 from __future__ import annotations
@@ -45,8 +49,8 @@ class UpdateCheck:
 
 
 def check_update(plugin_folder: Path, entry: dict[str, Any] | None, *, api_url: str,
-                 token: str | None = None,
-                 session: requests.Session | None = None) -> UpdateCheck:
+                 token: str | None = None, session: requests.Session | None = None,
+                 listing_cache: dict[Any, Any] | None = None) -> UpdateCheck:
     """Compare an installed plugin with its registry entry or repository."""
     folder = Path(plugin_folder)
     if not folder.is_symlink() and not folder.is_dir():
@@ -64,11 +68,15 @@ def check_update(plugin_folder: Path, entry: dict[str, Any] | None, *, api_url: 
         "last_updated": entry.get("last_updated") if entry else None,
         "tree_sha": None,
     }
-    if isinstance(record.get("tree_sha"), str) and isinstance(remote["repo"], str):
+    if isinstance(remote["repo"], str):
         remote["tree_sha"] = folder_tree_sha(remote["repo"], str(remote["branch"]),
                                              str(remote["plugin_path"]), api_url=api_url,
-                                             token=token, session=session)
+                                             token=token, session=session,
+                                             listing_cache=listing_cache)
         if remote["tree_sha"] is not None:
+            if not isinstance(record.get("tree_sha"), str):
+                return UpdateCheck("update_available", "installed from the archive; the "
+                                   "folder id is now known", remote)
             if remote["tree_sha"] != record["tree_sha"]:
                 return UpdateCheck("update_available", "the plugin's files changed", remote)
             return UpdateCheck("up_to_date", "the plugin's files are unchanged", remote)

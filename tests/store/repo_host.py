@@ -15,7 +15,7 @@ It answers what the store asks the real host, with the same shapes:
 
 Every API answer carries ``X-RateLimit-Limit`` / ``X-RateLimit-Remaining``. Faults are
 switched on by attributes (``rate_limited``, ``api_status``, ``truncated``, ``delay``,
-``cut``, ``status``, ``zip_override``); ``requests`` lists the paths asked for, and
+``cut``, ``drip``, ``status``, ``zip_override``); ``requests`` lists the paths asked for, and
 ``auth`` the ``Authorization`` headers received.
 """
 
@@ -36,6 +36,7 @@ from urllib.parse import unquote, urlsplit
 Files = dict[str, bytes]
 FILE_MODE = "100644"
 LINK_MODE = "120000"
+DRIP_BYTES = 8  # a dripping answer's piece size
 
 
 def blob_sha(data: bytes) -> str:
@@ -93,6 +94,7 @@ class RepoHost:
         self.truncated = False
         self.delay: dict[str, float] = {}  # path prefix -> seconds before answering
         self.cut: dict[str, int] = {}  # path suffix -> bytes sent before the line drops
+        self.drip: dict[str, float] = {}  # path suffix -> seconds between DRIP_BYTES pieces
         self.status: dict[str, int] = {}  # path suffix -> status code answered
         self.zip_override: dict[tuple[str, str, str], bytes] = {}
         self._lock = threading.Lock()
@@ -292,6 +294,9 @@ def _handler(host: RepoHost) -> type[BaseHTTPRequestHandler]:
                                  "0" if host.rate_limited else str(host.remaining))
             self.end_headers()
             path = urlsplit(self.path).path
+            drip = next((t for s, t in host.drip.items() if path.endswith(s)), None)
+            if drip is not None:
+                return self._drip(body, drip)
             cut = next((n for s, n in host.cut.items() if path.endswith(s)), None)
             if cut is not None:
                 self.wfile.write(body[:cut])
@@ -299,5 +304,15 @@ def _handler(host: RepoHost) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
                 return
             self.wfile.write(body)
+
+        def _drip(self, body: bytes, seconds: float) -> None:
+            self.close_connection = True
+            for start in range(0, len(body), DRIP_BYTES):  # ends at the end or a hang-up
+                try:
+                    self.wfile.write(body[start:start + DRIP_BYTES])
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(seconds)
 
     return Handler

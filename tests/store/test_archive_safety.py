@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -63,6 +64,12 @@ def _lying_bomb(archive: zipfile.ZipFile) -> None:
     archive.filelist[-1].file_size = 1000  # the central directory lies about it
 
 
+def _duplicate(archive: zipfile.ZipFile) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # zipfile: "Duplicate name"
+        archive.writestr(BASE + "manager.py", b"class Other:\n    pass\n")
+
+
 def _many_files(archive: zipfile.ZipFile) -> None:
     for index in range(MAX_FILES + 1):
         archive.writestr(f"{BASE}many/{index}.txt", b"x")
@@ -78,6 +85,8 @@ CASES = {
     "declared_bomb": (_declared_bomb, "TOO_LARGE"),
     "lying_bomb": (_lying_bomb, None),
     "many_files": (_many_files, "TOO_LARGE"),
+    "duplicate": (_duplicate, "UNSAFE_ARCHIVE"),
+    "file_and_folder": (_member(BASE + "manager.py/inner.py"), "UNSAFE_ARCHIVE"),
 }
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from shared.store import download
 from shared.store.download import download_folder
 from shared.store.errors import StoreError
 from shared.store.repo_url import parse_repo_url, raw_url, tree_url, zip_url
@@ -148,3 +150,53 @@ def test_repository_url_forms() -> None:
     assert raw_url(ref, "dev", "plugins/a b.py") == \
         "https://github.com/owner/mono/raw/dev/plugins/a%20b.py"
     assert zip_url(ref, "dev") == "https://github.com/owner/mono/archive/refs/heads/dev.zip"
+
+
+def test_raw_file_that_drips_is_abandoned_at_its_deadline(
+        host: RepoHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(download, "RAW_DEADLINE", 1.0)
+    host.drip["plugins/clock/manager.py"] = 0.2  # each read arrives well within 30 s
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
+                        tmp_path / "out", api_url=host.api_url)
+    assert time.monotonic() - started < 5
+    assert caught.value.error_code == "DOWNLOAD_FAILED"
+    assert caught.value.message == "manager.py: too slow (not complete within 1 s)"
+
+
+def test_archive_that_drips_is_abandoned_at_its_deadline(
+        host: RepoHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(download, "ARCHIVE_DEADLINE", 1.0)
+    host.rate_limited = True
+    host.drip["main.zip"] = 0.1
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
+                        tmp_path / "out", api_url=host.api_url)
+    assert time.monotonic() - started < 5
+    assert caught.value.error_code == "DOWNLOAD_FAILED"
+    assert "main.zip: too slow" in caught.value.message
+
+
+def test_listing_that_drips_falls_back_to_the_archive(
+        host: RepoHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(download, "LISTING_DEADLINE", 0.5)
+    host.drip["/git/trees/main"] = 0.1
+    info = download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
+                           tmp_path / "out", api_url=host.api_url)
+    assert info.method == "zip" and _files(tmp_path / "out") == plugin_files("clock")
+
+
+@pytest.mark.parametrize("rate_limited", [False, True], ids=["api", "zip"])
+def test_a_file_that_is_also_a_folder_is_refused(host: RepoHost, tmp_path: Path,
+                                                 rate_limited: bool) -> None:
+    host.push(OWNER, MONO, {"data": "a file", "data/inner.txt": "below it"},
+              under="plugins/clock")
+    host.rate_limited = rate_limited
+    with pytest.raises(StoreError) as caught:
+        download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
+                        tmp_path / "out", api_url=host.api_url)
+    assert caught.value.error_code == "UNSAFE_ARCHIVE"
+    assert caught.value.message == "'data' is both a file and a folder in the download"
+    assert host.asked("/raw/") == 0

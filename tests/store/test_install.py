@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import sys
@@ -271,3 +272,55 @@ def test_recover_after_a_crash_between_the_renames(host: RepoHost, plugins_dir: 
     assert leftovers(plugins_dir) == []
     assert any("restored" in line for line in done) and len(done) == 2
     assert recover(plugins_dir) == []
+
+
+def test_install_over_a_development_link_is_refused(host: RepoHost, plugins_dir: Path,
+                                                    tmp_path: Path) -> None:
+    checkout = tmp_path / "work" / "clock"
+    checkout.mkdir(parents=True)
+    (checkout / "manager.py").write_text("# my work\n")
+    plugins_dir.mkdir()
+    (plugins_dir / "clock").symlink_to(checkout, target_is_directory=True)
+    with pytest.raises(StoreError) as caught:
+        install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url)
+    assert (caught.value.error_code, caught.value.status) == ("LOCAL_CHECKOUT", 409)
+    assert caught.value.message == (f"clock is a development link ({checkout}); remove it "
+                                    "to install from the store")
+    assert os.readlink(plugins_dir / "clock") == str(checkout)
+    assert (checkout / "manager.py").read_text() == "# my work\n"
+    assert host.asked("/git/trees/") == 0 and leftovers(plugins_dir) == []
+
+
+def test_repo_url_install_over_a_git_checkout_is_refused(host: RepoHost,
+                                                         plugins_dir: Path) -> None:
+    host.push(OWNER, "weather-plugin", plugin_files("weather"))
+    (plugins_dir / "weather" / ".git").mkdir(parents=True)
+    (plugins_dir / "weather" / "manager.py").write_text("# my work\n")
+    before = tree_hash(plugins_dir)
+    source = InstallSource(repo=host.repo_url(OWNER, "weather-plugin"), kind="repo_url")
+    with pytest.raises(StoreError) as caught:
+        install_plugin(source, plugins_dir, api_url=host.api_url)
+    assert caught.value.error_code == "LOCAL_CHECKOUT"
+    assert "weather is a development checkout" in caught.value.message
+    assert tree_hash(plugins_dir) == before and leftovers(plugins_dir) == []
+
+
+def test_requirements_cannot_change_a_core_dependency(host: RepoHost, plugins_dir: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # pip's own switch, inherited by the pip the store starts: were the core not pinned,
+    # pip would find no Flask<1 here rather than downgrade the venv every test shares
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url)
+    before = tree_hash(plugins_dir)
+    push_mono(host, "clock", version="2.0.0", requirements="Flask<1\n")
+    flask_before = importlib.metadata.version("flask")
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url,
+                       python=sys.executable, pip_timeout=120)
+    assert time.monotonic() - started < 60
+    assert caught.value.error_code == "DEPENDENCIES_FAILED"
+    assert "conflict" in caught.value.message.lower() or \
+        "ResolutionImpossible" in caught.value.message
+    assert tree_hash(plugins_dir) == before and leftovers(plugins_dir) == []
+    assert importlib.metadata.version("flask") == flask_before

@@ -1,8 +1,11 @@
-"""The privileged pip wrapper runs only for the core's two requirements folders."""
+"""The privileged pip wrapper runs only for the core's two requirements folders, and only
+when no one but root (or the user running it) can change what it would run."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -71,3 +74,43 @@ def test_a_linked_requirements_file_in_the_root_is_refused(root: Path, tmp_path:
 def test_no_arguments_is_a_usage_error(root: Path) -> None:
     result = _run(root)
     assert result.returncode == 2 and "usage" in result.stderr
+
+
+@pytest.mark.parametrize("where", [".venv/bin", ".venv/bin/python", ".venv",
+                                   "requirements.txt", "scripts/ledpanel-pip-core"])
+def test_a_file_others_can_write_is_refused(root: Path, where: str) -> None:
+    path = root / where
+    path.chmod(path.stat().st_mode | stat.S_IWGRP)
+    result = _run(root, str(root))
+    assert result.returncode == 2, result.stderr
+    assert f"refusing to run: {path} is writable by its group or by others" in result.stderr
+    assert not (root / "ran").exists()
+
+
+def test_a_planted_file_in_the_venv_is_refused(root: Path) -> None:
+    site = root / ".venv" / "lib" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "pip.py").write_text("print('owned')\n")
+    (site / "pip.py").chmod(0o666)
+    result = _run(root, str(root))
+    assert result.returncode == 2 and "pip.py is writable" in result.stderr
+    assert not (root / "ran").exists()
+
+
+def test_a_folder_above_the_root_others_can_write_is_refused(root: Path) -> None:
+    root.parent.chmod(0o777)  # world-writable without the sticky bit: the root can be swapped
+    try:
+        result = _run(root, str(root))
+    finally:
+        root.parent.chmod(0o700)
+    assert result.returncode == 2
+    assert f"{root.parent} is writable by its group or by others" in result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_file_owned_by_another_user_is_refused_when_run_as_root(root: Path) -> None:
+    os.chown(root / ".venv" / "bin" / "python", 65534, 65534)
+    result = _run(root, str(root))
+    assert result.returncode == 2
+    assert "python is owned by uid 65534, not by root" in result.stderr
+    assert not (root / "ran").exists()

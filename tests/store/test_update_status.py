@@ -130,3 +130,36 @@ def test_absent_folder_is_not_installed(host: RepoHost, tmp_path: Path) -> None:
     with pytest.raises(StoreError) as caught:
         check_update(tmp_path / "nothing", None, api_url=host.api_url)
     assert caught.value.error_code == "NOT_INSTALLED"
+
+
+def test_repo_url_install_from_the_archive_updates_once_the_folder_id_is_known(
+        host: RepoHost, tmp_path: Path) -> None:
+    host.push(OWNER, "solo", plugin_files("solo"))
+    source = InstallSource(repo=host.repo_url(OWNER, "solo"), kind="repo_url")
+    host.rate_limited = True
+    install_plugin(source, tmp_path, api_url=host.api_url)
+    host.rate_limited = False
+    check = check_update(tmp_path / "solo", None, api_url=host.api_url)
+    assert (check.status, check.reason) == (
+        "update_available", "installed from the archive; the folder id is now known")
+    install_plugin(source, tmp_path, api_url=host.api_url)
+    assert check_update(tmp_path / "solo", None, api_url=host.api_url).status == "up_to_date"
+
+
+def test_one_listing_cache_lists_a_monorepo_once(host: RepoHost, plugins_dir: Path) -> None:
+    for plugin_id in ("ticker", "weather"):
+        push_mono(host, plugin_id)
+        install_plugin(mono_source(host, plugin_id), plugins_dir, api_url=host.api_url)
+    push_mono(host, "ticker", colour=(0, 255, 0))
+    listed = host.asked("/git/trees/")
+    cache: dict[Any, Any] = {}
+    statuses = {plugin_id: check_update(
+        plugins_dir / plugin_id,
+        registry_entry(plugin_id, host.repo_url(OWNER, MONO), plugin_path=f"plugins/{plugin_id}"),
+        api_url=host.api_url, listing_cache=cache).status
+        for plugin_id in ("clock", "ticker", "weather")}
+    assert statuses == {"clock": "up_to_date", "ticker": "update_available",
+                        "weather": "up_to_date"}
+    assert host.asked("/git/trees/") == listed + 1
+    check_update(plugins_dir / "clock", _entry(host), api_url=host.api_url)
+    assert host.asked("/git/trees/") == listed + 2, "without a cache every check lists"
