@@ -17,7 +17,9 @@ one history entry. What was handled is kept in ``<cache_dir>/store/auto_update.j
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import os
 import threading
 import time
@@ -32,7 +34,8 @@ from shared.config.save_rules import needs_auto_update_setup
 from shared.display_status import RUNNING, display_report
 from shared.errors import AtomicWriteError
 from shared.history import ERROR, STORE, SUCCESS
-from shared.jsonfile import atomic_write_json, read_json
+from shared.jsonfile import atomic_write_json
+from shared.regular_file import read_regular
 from shared.store.auto_schedule import (
     AutoSchedule,
     describe,
@@ -54,6 +57,9 @@ DEFAULT_CHECK_SECONDS = 60.0
 CHECK_RANGE = (0.05, 3600.0)
 WAIT_LIMIT = timedelta(hours=6)
 SOURCE = "auto_update"
+STATE_LIMIT = 64 * 1024
+MAX_TIME = 32503680000.0  # 1 January 3000: later stamps are garbage
+TIME_KEYS = ("armed_at", "handled")
 
 
 def _iso(stamp: float, schedule: AutoSchedule) -> str:
@@ -253,6 +259,9 @@ class AutoUpdater:
         plugin_id = str(entry.get("plugin_id") or "?")[:100]
         status = entry.get("update_status")
         version, before = entry.get("version"), entry.get("previous_version")
+        if isinstance(entry.get("skipped"), str) and not entry.get("error"):
+            logger.info("auto update: %s skipped: %s", plugin_id, entry["skipped"])
+            return "skipped"
         if entry.get("error") or not isinstance(status, str):
             message = str(entry.get("error") or "no outcome")[:300]
             logger.warning("auto update: %s failed: %s", plugin_id, message)
@@ -297,27 +306,43 @@ class AutoUpdater:
         self._save_state()
 
     def _read_state(self) -> dict[str, Any]:
+        """Return the state file's usable fields; never blocks (a FIFO is refused)."""
         try:
-            data = read_json(self.path)
+            data = json.loads(read_regular(self.path, STATE_LIMIT, follow_symlinks=False))
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as err:
+        except (OSError, ValueError) as err:  # UnicodeDecodeError is a ValueError
             logger.warning("auto update: %s cannot be read (%s); starting afresh: the next "
                            "slot after now runs", self.path, err)
             return {}
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, dict):
+            logger.warning("auto update: %s is not an object; starting afresh", self.path)
+            return {}
+        for key in TIME_KEYS:
+            if key in data and data[key] is not None and not _number(data[key]):
+                logger.warning("auto update: %s in %s is not a usable time (%.40r); ignored",
+                               key, self.path, data.pop(key))
+        if not _number(data.get("armed_at")):  # re-armed from now at setup, never left
+            data.pop("armed_key", None)       # with no time a slot could be due after
+        last = data.get("last_run")
+        if last is not None and not (isinstance(last, dict) and _number(last.get("at"))):
+            logger.warning("auto update: last_run in %s is not usable; ignored", self.path)
+            data.pop("last_run")
+        return data
 
     def _save_state(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_json(self.path, {"version": 1, **self._state})
+            atomic_write_json(self.path, {**self._state, "version": 1})
         except (OSError, AtomicWriteError) as err:
             logger.warning("auto update: cannot write %s (%s); a restart may not know the "
                            "last run", self.path, err)
 
 
 def _number(value: Any) -> TypeGuard[float]:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == value
+    """Return whether ``value`` is a usable time stamp (finite, from 1970 to year 9999)."""
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and math.isfinite(value) and 0 <= value <= MAX_TIME)
 
 
 def check_seconds_from_env() -> float:

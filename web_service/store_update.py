@@ -4,21 +4,24 @@ An update asks ``check_update`` (``shared.store.update_status``: the exact ``loc
 condition is there and in docs/PLUGINS.md); ``up_to_date`` and ``local_only`` touch
 nothing, ``update_available`` re-installs from the recorded source (the registry entry,
 or the record's repository for a ``repo_url`` install) in the folder it is in.
+
+The automatic weekly run (source ``auto_update``) never runs during an on-demand
+session: it checks before each plugin and stops at the first one it finds a session
+active, reporting the rest as skipped (the next slot or a manual run does them).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, cast
 
 from flask import Flask
 
+from shared.display_status import RUNNING, display_report
 from shared.errors import LedpanelError
-from shared.plugin_system.ids import is_plain_segment
 from shared.store.errors import StoreError
-from shared.store.install import InstallSource, read_record
+from shared.store.install import InstallSource, read_record, uninstall_plugin
 from shared.store.jobs import Report, Work
 from shared.store.registry import RegistryUnavailable
 from shared.store.update_status import check_update
@@ -33,6 +36,8 @@ from web_service.store_work import (
 logger = logging.getLogger(__name__)
 
 MAX_PLUGINS = 500
+AUTO_SOURCE = "auto_update"
+ON_DEMAND_SKIP = "on-demand session started"
 EntryOf = Callable[[str], dict[str, Any] | None]
 
 
@@ -47,8 +52,12 @@ def update_work(svc: WebServices, plugin_id: str) -> Work:
 
 
 def update_plugin(ctx: StoreContext, plugin_id: str, entry_of: EntryOf,
-                  report: Report) -> dict[str, Any]:
-    """Update one plugin if it changed; return ``{plugin_id, update_status, message...}``."""
+                  report: Report, listing_cache: dict[Any, Any] | None = None
+                  ) -> dict[str, Any]:
+    """Update one plugin if it changed; return ``{plugin_id, update_status, message...}``.
+
+    ``listing_cache`` (one dict for a whole run) lists each repository once.
+    """
     folder = ctx.folder_of(plugin_id)
     if folder is None:
         raise StoreError(f"{plugin_id} is not installed", "NOT_INSTALLED")
@@ -58,7 +67,8 @@ def update_plugin(ctx: StoreContext, plugin_id: str, entry_of: EntryOf,
         report({"step": "reading the registry"})
         entry = entry_of(plugin_id)
     report({"step": "checking for an update"})
-    check = check_update(folder, entry, api_url=ctx.api_url, token=ctx.token)
+    check = check_update(folder, entry, api_url=ctx.api_url, token=ctx.token,
+                         listing_cache=listing_cache)
     if check.status != "update_available":
         said = ("is up to date" if check.status == "up_to_date"
                 else "is local only, not updated")
@@ -69,6 +79,10 @@ def update_plugin(ctx: StoreContext, plugin_id: str, entry_of: EntryOf,
     source = (registry_source(entry, plugin_id) if entry is not None
               else _recorded_source(record, plugin_id))
     result = install_into(ctx, source, folder.parent, report)
+    if folder.name != result["plugin_id"] and not folder.is_symlink():
+        # The update went to the folder named for the id; the old one would repeat it.
+        uninstall_plugin(folder.name, [folder.parent])
+        logger.info("%s: moved from %s/ to %s/", plugin_id, folder.name, result["plugin_id"])
     return {**result, "update_status": "updated", "reason": check.reason}
 
 
@@ -76,22 +90,31 @@ def update_all_plugins(app: Flask, *, source: str, report: Report | None = None
                        ) -> list[dict[str, Any]]:
     """Update every installed plugin, one after the other; never raises for one plugin.
 
-    ``source`` says who asked (``"manual"``, ``"weekly"``), for the log. Returns one
-    entry per plugin: ``{plugin_id, update_status, ...}`` or ``{plugin_id, error,
-    error_code}``.
+    ``source`` says who asked (``"manual"``, ``"auto_update"``), for the log. Returns one
+    entry per plugin: ``{plugin_id, update_status, ...}``, ``{plugin_id, error,
+    error_code}`` or, for the automatic run stopped by an on-demand session,
+    ``{plugin_id, skipped}``.
     """
     svc = cast(WebServices, app.extensions[EXTENSION_KEY])
     ctx = store_context(svc)
-    ids = installed_ids(ctx.dirs())
+    ids = ctx.installed_ids()[:MAX_PLUGINS]
     logger.info("store: updating %d plugins (%s)", len(ids), source)
     entry_of = _entry_lookup(svc)
+    listings: dict[Any, Any] = {}  # a monorepo is listed once for all its plugins
     outcomes: list[dict[str, Any]] = []
     for index, plugin_id in enumerate(ids):
+        if source == AUTO_SOURCE and on_demand_active(svc):
+            logger.info("store: an on-demand session started; the automatic update stops "
+                        "before %s (%d plugins left for the next run)", plugin_id,
+                        len(ids) - index)
+            outcomes.extend({"plugin_id": left, "skipped": ON_DEMAND_SKIP}
+                            for left in ids[index:])
+            break
         if report is not None:
             report({"step": f"updating {plugin_id}", "files_done": index,
                     "files_total": len(ids)})
         try:
-            result = update_plugin(ctx, plugin_id, entry_of, report or _ignore)
+            result = update_plugin(ctx, plugin_id, entry_of, report or _ignore, listings)
             outcomes.append({"plugin_id": plugin_id, "update_status": result["update_status"],
                              "version": result.get("version"),
                              "previous_version": result.get("previous_version")})
@@ -108,18 +131,11 @@ def update_all_plugins(app: Flask, *, source: str, report: Report | None = None
     return outcomes
 
 
-def installed_ids(dirs: list[Path]) -> list[str]:
-    """Return the plugin folder names in ``dirs`` (each once, sorted, at most 500)."""
-    found: set[str] = set()
-    for folder in dirs:
-        try:
-            names = sorted(p.name for p in folder.iterdir())[:MAX_PLUGINS]
-        except OSError:
-            continue
-        for name in names:
-            if is_plain_segment(name) and (folder / name / "manifest.json").is_file():
-                found.add(name)
-    return sorted(found)[:MAX_PLUGINS]
+def on_demand_active(svc: WebServices) -> bool:
+    """Return whether the running display is in an on-demand session."""
+    report = display_report(*svc.display.state())
+    on_demand = report.get("on_demand") or {}
+    return report["service"] == RUNNING and on_demand.get("state") == "active"
 
 
 def _entry_lookup(svc: WebServices) -> EntryOf:

@@ -6,6 +6,12 @@ any request: it holds the app's ``WebServices``, never ``current_app``. After a 
 changed the work adds or removes the plugin's config section through the one save path
 (``WebServices.save_config``), tells the display (``plugin_notify``) and waits a bounded
 time for its acknowledgement; a display that does not answer (stopped) is no failure.
+Once the new folder is in place nothing turns the job into a failure: a config that
+cannot be saved or a display that cannot be told becomes a warning in the result.
+
+A plugin is found the way the catalog finds it (``discovery``: the manifest's id, so a
+folder ``ledpanel-weather/`` holding id ``weather`` is ``weather``), in the configured
+plugins directory, then the development one.
 """
 
 from __future__ import annotations
@@ -14,20 +20,23 @@ import copy
 import logging
 import os
 import time
+import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from shared.config.reserved import SECRETS_RESERVED, is_plugin_key
 from shared.config.save_rules import changed_sections, plan_enabled_save
-from shared.errors import LedpanelError, NotFoundError
-from shared.plugin_system.discovery import plugins_dir_for
+from shared.config.store import ConfigStore
+from shared.errors import ConfigFileInvalid, LedpanelError, NotFoundError
+from shared.plugin_system.discovery import discover, plugins_dir_for
 from shared.plugin_system.ids import require_plain_segment
-from shared.store.host_status import api_token
+from shared.store.errors import StoreError
 from shared.store.install import InstallSource, install_plugin, uninstall_plugin
 from shared.store.jobs import Report, Work
 from shared.store.repo_url import check_branch, check_plugin_path, parse_repo_url
-from shared.store.sources import api_url
+from shared.store.sources import api_token_for, api_url
 from web_service.plugin_notify import applied_outcome, notify_plugins_changed
 from web_service.services import WebServices
 
@@ -35,6 +44,8 @@ logger = logging.getLogger(__name__)
 
 ACK_TIMEOUT = 10.0
 ACK_POLL = 0.1
+_last_good: weakref.WeakKeyDictionary[ConfigStore, Mapping[str, Any]] = \
+    weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -53,20 +64,52 @@ class StoreContext:
             else [self.plugins_dir, self.dev_dir]
 
     def folder_of(self, plugin_id: str) -> Path | None:
-        """Return the installed folder (or development link) of ``plugin_id``, or None."""
+        """Return the installed folder (or development link) of ``plugin_id``, or None.
+
+        The folder discovery gives that id wins; a folder named ``plugin_id`` that
+        discovery cannot read (no manifest, broken link) is still found, so it can be
+        uninstalled.
+        """
+        for folder in self.dirs():
+            found = [info for info in discover(folder, log=False) if info.id == plugin_id]
+            if found:
+                found.sort(key=lambda info: (bool(info.errors),
+                                             info.directory.name != plugin_id))
+                return found[0].directory
         for folder in self.dirs():
             path = folder / plugin_id
             if os.path.lexists(path):
                 return path
         return None
 
+    def installed_ids(self) -> list[str]:
+        """Return the ids of the plugins in the store's directories (sorted, each once)."""
+        return sorted({info.id for folder in self.dirs()
+                       for info in discover(folder, log=False)})
+
 
 def store_context(svc: WebServices) -> StoreContext:
-    """Return the store's context from the config and secrets as they are now."""
-    config = svc.store.main_snapshot().data
+    """Return the store's context from the config and secrets as they are now.
+
+    A config.json that cannot be read (a hand edit in progress) does not stop the
+    store: it works where the last good read said (the template before any), and
+    without a token when the secrets cannot be read.
+    """
+    try:
+        config: Mapping[str, Any] = svc.store.main_snapshot().data
+        _last_good[svc.store] = config
+    except ConfigFileInvalid as err:
+        config = _last_good.get(svc.store) or svc.store.template()
+        logger.warning("store: %s; using the plugins directory of the last good read",
+                       err.message)
+    try:
+        token = api_token_for(config, svc.store.load_secrets())
+    except ConfigFileInvalid as err:
+        logger.warning("store: %s; working without the repository host token", err.message)
+        token = None
     paths = svc.settings.paths
-    return StoreContext(svc, plugins_dir_for(paths, config), paths.dev_plugins_dir,
-                        api_url(config), api_token(svc.store.load_secrets()))
+    return StoreContext(svc, plugins_dir_for(paths, dict(config)), paths.dev_plugins_dir,
+                        api_url(config), token)
 
 
 def registry_source(entry: dict[str, Any], plugin_id: str) -> InstallSource:
@@ -135,17 +178,45 @@ def install_into(ctx: StoreContext, source: InstallSource, plugins_dir: Path,
     existed = existed or result.previous_version is not None
     change = "updated" if existed else "installed"
     report({"step": "telling the display"})
+    warnings: list[str] = []
     # The display is told first, then the config gets the plugin's section: saved first,
     # the config change alone would load the new folder and the change reload it again.
-    display = tell_display(ctx.services, result.plugin_id, change)
-    enabled_now = enable_if_new(ctx.services, result.plugin_id)
+    display = after_swap(
+        result.plugin_id, warnings, lambda: tell_display(ctx.services, result.plugin_id, change),
+        {"display": None}, "the display was not told; restart it to load the new folder")
+    enabled_now = after_swap(
+        result.plugin_id, warnings, lambda: enable_if_new(ctx.services, result.plugin_id),
+        False, "it was not enabled in the config; fix config.json (Config Editor), then "
+               "enable it on its tab")
     shown = result.version or "(no version)"
     message = (f"{result.plugin_id} updated {result.previous_version or '?'} → {shown}"
                if existed else f"{result.plugin_id} {shown} installed")
     return {"plugin_id": result.plugin_id, "version": result.version,
             "previous_version": result.previous_version, "change": change,
             "config_added": enabled_now, "commit": result.record.get("commit"),
-            "message": message, **display}
+            "message": _with_warnings(message, warnings), "warnings": warnings, **display}
+
+
+def after_swap(plugin_id: str, warnings: list[str], step: Any, fallback: Any,
+               advice: str) -> Any:
+    """Run one step after the folder changed; a failure becomes a warning, never an error.
+
+    The folder is already in place, so the job must not say "failed": ``advice`` (what
+    the user does now) and the error's message are appended to ``warnings``.
+    """
+    try:
+        return step()
+    except LedpanelError as err:
+        logger.warning("%s: %s (%s)", plugin_id, advice, err.message)
+        warnings.append(f"{advice} ({err.message})")
+    except Exception:  # isolation boundary: the change is done, only this step failed
+        logger.exception("%s: %s", plugin_id, advice)
+        warnings.append(f"{advice} (the web service log has the details)")
+    return fallback
+
+
+def _with_warnings(message: str, warnings: list[str]) -> str:
+    return message if not warnings else f"{message}, but {'; '.join(warnings)}"
 
 
 def uninstall_work(svc: WebServices, plugin_id: str, remove_config: bool) -> Work:
@@ -154,14 +225,25 @@ def uninstall_work(svc: WebServices, plugin_id: str, remove_config: bool) -> Wor
     def work(report: Report) -> dict[str, Any]:
         ctx = store_context(svc)
         report({"step": "removing"})
-        removed = uninstall_plugin(plugin_id, ctx.dirs())
-        config_removed = remove_sections(svc, plugin_id) if remove_config else False
+        folder = ctx.folder_of(plugin_id)
+        if folder is None:
+            raise StoreError(f"{plugin_id} is not installed", "NOT_INSTALLED")
+        # By its folder name: a development link is unlinked, its target never touched.
+        removed = uninstall_plugin(folder.name, [folder.parent])
+        warnings: list[str] = []
+        config_removed = after_swap(
+            plugin_id, warnings, lambda: remove_sections(svc, plugin_id), False,
+            "its configuration was not removed; remove its section in the Config Editor"
+        ) if remove_config else False
         report({"step": "telling the display"})
-        display = tell_display(svc, plugin_id, "uninstalled")
+        display = after_swap(
+            plugin_id, warnings, lambda: tell_display(svc, plugin_id, "uninstalled"),
+            {"display": None}, "the display was not told; restart it to unload the plugin")
         kept = "" if config_removed else "; its configuration is kept"
         return {"plugin_id": plugin_id, "removed_from": str(removed.parent),
-                "config_removed": config_removed,
-                "message": f"{plugin_id} uninstalled{kept}", **display}
+                "config_removed": config_removed, "warnings": warnings,
+                "message": _with_warnings(f"{plugin_id} uninstalled{kept}", warnings),
+                **display}
 
     return work
 

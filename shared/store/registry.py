@@ -15,6 +15,12 @@ and with no cache at all ``RegistryUnavailable`` (503) is raised. After a failed
 the TTL path waits ``RETRY_AFTER`` seconds before trying the network again (an explicit
 refresh always tries). Nothing here runs at import or in the background: only the store
 list route and the store jobs call ``entries``/``find``.
+
+A refresh never holds a request for long: the sources are fetched by at most
+``MAX_WORKERS`` threads at once and the whole refresh ends after ``REFRESH_DEADLINE``
+seconds (a source still fetching then counts as failed). While one refresh runs, other
+callers do not queue behind it: with a cache they get it at once, marked ``refreshing``;
+with none they wait up to ``NO_CACHE_WAIT`` seconds, then get ``RegistryUnavailable``.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +46,10 @@ logger = logging.getLogger(__name__)
 
 TTL = 3600.0
 RETRY_AFTER = 60.0
+LOCK_WAIT = 0.5  # seconds a caller with a cache waits for another refresh
+NO_CACHE_WAIT = 20.0  # seconds a caller without one waits
+REFRESH_DEADLINE = 30.0  # seconds for a whole refresh, every source together
+MAX_WORKERS = 4
 
 _locks: dict[Path, threading.Lock] = {}
 _failed_at: dict[Path, float] = {}
@@ -60,6 +71,7 @@ class RegistryView:
     stale: bool = False
     warnings: list[str] = field(default_factory=list)
     fetched_at: str | None = None
+    refreshing: bool = False
     by_id: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
 
@@ -83,7 +95,20 @@ class Registry:
         data = read_cache(self.path)
         if not refresh and data is not None and self._fresh(data):
             return _view(data)
-        with _lock_for(self.path):
+        lock = _lock_for(self.path)
+        if not lock.acquire(timeout=LOCK_WAIT):
+            if data is not None:
+                return _view(data, refreshing=True, note="the sources are being fetched; "
+                                                         "showing the cached list")
+            if not lock.acquire(timeout=NO_CACHE_WAIT):
+                raise RegistryUnavailable(
+                    "the plugin registry is being fetched and nothing is cached yet; try "
+                    "again in a moment", details={"sources": [s.url for s in self.sources]})
+            waited = read_cache(self.path)  # the other refresh wrote it
+            if waited is not None:
+                lock.release()
+                return _view(waited)
+        try:
             data = read_cache(self.path)  # another request may have refreshed meanwhile
             if not refresh and data is not None and self._fresh(data):
                 return _view(data)
@@ -91,6 +116,8 @@ class Registry:
                 return _view(data, stale=True, note="the sources could not be reached a "
                                                     "moment ago; showing the cached list")
             return self._refresh(data)
+        finally:
+            lock.release()
 
     def find(self, plugin_id: str) -> dict[str, Any] | None:
         """Return the entry of ``plugin_id``, or None when no source lists it."""
@@ -106,12 +133,7 @@ class Registry:
         return failed is not None and time.monotonic() - failed < RETRY_AFTER
 
     def _refresh(self, old: dict[str, Any] | None) -> RegistryView:
-        session = self.session or requests.Session()
-        try:
-            merged, warnings, failures = self._fetch_all(session, old)
-        finally:
-            if self.session is None:
-                session.close()
+        merged, warnings, failures = self._fetch_all(old)
         if len(failures) == len(self.sources):
             with _locks_lock:
                 _failed_at[self.path] = time.monotonic()
@@ -136,14 +158,30 @@ class Registry:
                     len(self.sources), len(failures))
         return _view({**data, "by_id": {e["id"]: e for e in merged}})
 
-    def _fetch_all(self, session: requests.Session, old: dict[str, Any] | None
+    def _fetch_one(self, source: Source) -> tuple[list[dict[str, Any]], list[str]]:
+        session = self.session or requests.Session()
+        try:
+            return fetch_source(session, source)
+        finally:
+            if self.session is None:
+                session.close()
+
+    def _fetch_all(self, old: dict[str, Any] | None
                    ) -> tuple[list[dict[str, Any]], list[str], list[str]]:
         merged: dict[str, dict[str, Any]] = {}
         warnings: list[str] = []
         failures: list[str] = []
-        for source in self.sources:
+        pool = ThreadPoolExecutor(max_workers=max(1, min(MAX_WORKERS, len(self.sources))),
+                                  thread_name_prefix="registry-fetch")
+        try:
+            futures = [pool.submit(self._fetch_one, source) for source in self.sources]
+            wait(futures, timeout=REFRESH_DEADLINE)
+        finally:
+            # Stragglers end on their own request timeouts; nobody waits for them.
+            pool.shutdown(wait=False, cancel_futures=True)
+        for source, future in zip(self.sources, futures, strict=True):
             try:
-                entries, found = fetch_source(session, source)
+                entries, found = _outcome(future, source)
             except SourceError as err:
                 failures.append(f"{err} (its entries are from the last fetch)"
                                 if old is not None else str(err))
@@ -162,11 +200,21 @@ class Registry:
         return list(merged.values()), warnings, failures
 
 
+def _outcome(future: Future[tuple[list[dict[str, Any]], list[str]]], source: Source
+             ) -> tuple[list[dict[str, Any]], list[str]]:
+    """Return a finished fetch's result; raise SourceError for one still running."""
+    if not future.done():
+        future.cancel()
+        raise SourceError(f"{source.url} did not answer within {REFRESH_DEADLINE:g} s")
+    return future.result()
+
+
 def _view(data: dict[str, Any], *, stale: bool = False, note: str | None = None,
-          extra: Sequence[str] = ()) -> RegistryView:
+          extra: Sequence[str] = (), refreshing: bool = False) -> RegistryView:
     warnings = list(extra) + ([note] if note else []) + list(data["warnings"])
     return RegistryView(plugins=data["plugins"], stale=stale or bool(data.get("stale")),
                         warnings=warnings, fetched_at=data.get("fetched_at"),
+                        refreshing=refreshing,
                         by_id=data.get("by_id") or {e["id"]: e for e in data["plugins"]})
 
 

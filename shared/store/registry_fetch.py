@@ -3,23 +3,25 @@
 Explicit limits on every request: connect 5 s, read 15 s, 5 MiB. A repository source
 (``https://github.com/owner/name``) is read through its ``manifest.json`` on the raw-file
 URL ``{repo}/raw/{branch}/manifest.json`` (the host redirects to its raw-file host;
-redirects are followed). The branch is ``main`` unless the URL names one
-(``.../owner/name/tree/<branch>``).
+redirects are followed). The URL is read by ``repo_url.parse_repo_url``, the parser the
+installer uses: the branch is ``main`` unless the URL names one
+(``.../owner/name/tree/<branch>[/<folder>]``).
 """
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 import requests
 
 from shared.http_fetch import FetchError, get_bytes
+from shared.store.errors import StoreError
 from shared.store.registry_parse import (
     RegistryFormatError,
     entry_from_manifest,
     parse_registry,
 )
+from shared.store.repo_url import parse_repo_url, raw_url
 from shared.store.sources import Source
 
 TIMEOUT = (5.0, 15.0)  # connect, read (seconds)
@@ -31,28 +33,21 @@ class SourceError(Exception):
     """A source that gave no entries; the message names it and says why."""
 
 
-def repository_parts(url: str) -> tuple[str, str]:
-    """Return ``(repo URL, branch)`` of a repository source URL."""
-    parts = urlsplit(url)
-    path = parts.path.rstrip("/")
-    branch = "main"
-    if "/tree/" in path:
-        path, branch = path.split("/tree/", 1)
-    path = path.removesuffix(".git")
-    return f"{parts.scheme}://{parts.netloc}{path}", branch or "main"
-
-
 def fetch_source(session: requests.Session, source: Source
                  ) -> tuple[list[dict[str, Any]], list[str]]:
     """Return ``(entries, warnings)`` of one source; raise SourceError."""
     try:
         if source.kind == "repository":
-            repo, branch = repository_parts(source.url)
-            if len(urlsplit(repo).path.strip("/").split("/")) != 2:
-                raise SourceError(f"{source.url}: not a repository URL (https://host/owner/name)")
-            body = get_bytes(session, f"{repo}/raw/{branch}/manifest.json", timeout=TIMEOUT,
+            try:
+                ref = parse_repo_url(source.url)
+            except StoreError as err:
+                raise SourceError(f"{source.url}: {err.message}") from err
+            branch = ref.branch or "main"
+            manifest = "/".join(p for p in (ref.plugin_path, "manifest.json") if p)
+            body = get_bytes(session, raw_url(ref, branch, manifest), timeout=TIMEOUT,
                              max_bytes=MAX_MANIFEST_BYTES)
-            return [entry_from_manifest(body, repo, branch, source.url)], []
+            return [entry_from_manifest(body, ref.url, branch, source.url,
+                                        plugin_path=ref.plugin_path)], []
         body = get_bytes(session, source.url, timeout=TIMEOUT, max_bytes=MAX_BYTES)
         return parse_registry(body, source.url)
     except FetchError as err:

@@ -108,8 +108,8 @@ def clean_entry(raw: Any, source_url: str) -> tuple[dict[str, Any] | None, str]:
     return entry, ""
 
 
-def entry_from_manifest(body: bytes, repo: str, branch: str,
-                        source_url: str) -> dict[str, Any]:
+def entry_from_manifest(body: bytes, repo: str, branch: str, source_url: str,
+                        plugin_path: str = "") -> dict[str, Any]:
     """Return the entry of a single plugin's repository from its ``manifest.json``;
     raise RegistryFormatError naming what is missing."""
     try:
@@ -124,7 +124,7 @@ def entry_from_manifest(body: bytes, repo: str, branch: str,
     raw = {key: manifest.get(key) for key in ("id", "name", "description", "author",
                                               "category", "tags", "class_name",
                                               "display_modes")}
-    raw.update({"repo": repo, "branch": branch, "plugin_path": "",
+    raw.update({"repo": repo, "branch": branch, "plugin_path": plugin_path,
                 "latest_version": manifest.get("version"), "verified": False})
     entry, problem = clean_entry(raw, source_url)
     if entry is None:

@@ -17,7 +17,8 @@ MAX_QUERY = 200
 
 def _haystack(entry: Mapping[str, Any]) -> str:
     texts = [str(entry.get(key) or "") for key in SEARCHED]
-    texts += [tag for tag in entry.get("tags") or [] if isinstance(tag, str)]
+    tags = entry.get("tags")
+    texts += [tag for tag in tags if isinstance(tag, str)] if isinstance(tags, list) else []
     return "\n".join(texts).casefold()
 
 

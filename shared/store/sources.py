@@ -6,6 +6,11 @@ the sources the user added, from the settings and the environment.
 daemons. The first source is always the registry (not removable); the user's
 ``plugin_system.store_sources`` follow in their order. ``plan_add_source`` and
 ``plan_remove_source`` are the pure halves of the sources routes' saves.
+
+The repository host token goes only where the operator chose: ``api_token_for`` gives
+it for an https API base that is the default one or comes from the environment, never
+for a base chosen in the settings (anyone who may save settings could name their own
+host there and collect the token).
 """
 
 from __future__ import annotations
@@ -15,9 +20,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from shared.config.store_urls import MAX_SOURCES, SOURCE_KINDS, url_problem
 from shared.errors import ValidationError
+from shared.store.errors import StoreError
+from shared.store.host_status import api_token
+from shared.store.repo_url import parse_repo_url
 
 DEFAULT_REGISTRY_URL = (
     "https://raw.githubusercontent.com/ChuckBuilds/ledmatrix-plugins/main/plugins.json")
@@ -69,6 +78,26 @@ def api_url(config: Mapping[str, Any], env: Mapping[str, str] | None = None) -> 
     return _pick(config, "repository_api_url", API_ENV, DEFAULT_API_URL, env)[0].rstrip("/")
 
 
+def token_refusal(config: Mapping[str, Any], env: Mapping[str, str] | None = None
+                  ) -> str | None:
+    """Return why the token must not go to the API base in force, or None when it may."""
+    url, origin = _pick(config, "repository_api_url", API_ENV, DEFAULT_API_URL, env)
+    url = url.rstrip("/")
+    if urlsplit(url).scheme != "https":
+        return f"the token is sent over https only, and {url} is not https"
+    if url != DEFAULT_API_URL and origin != "environment":
+        return (f"the token is sent only to {DEFAULT_API_URL} or to an API URL set by the "
+                f"{API_ENV} environment variable, not to {url} from the settings")
+    return None
+
+
+def api_token_for(config: Mapping[str, Any], secrets: Mapping[str, Any],
+                  env: Mapping[str, str] | None = None) -> str | None:
+    """Return the token to send to the API base in force, or None (none, or refused)."""
+    token = api_token(secrets)
+    return token if token is not None and token_refusal(config, env) is None else None
+
+
 def user_sources(config: Mapping[str, Any]) -> list[dict[str, str]]:
     """Return the well-formed ``store_sources`` items (a hand-edited bad one is left out)."""
     items = _section(config).get("store_sources")
@@ -104,6 +133,12 @@ def plan_add_source(main: dict[str, Any], body: Mapping[str, Any],
     if any(s.url == url for s in sources(main, env)):
         raise ValidationError(f"{url} is already a source", error_code="SOURCE_EXISTS",
                               details={"field": "url"})
+    if kind == "repository":
+        try:
+            parse_repo_url(url)
+        except StoreError as err:
+            raise ValidationError(f"url {err.message}", error_code="INVALID_FIELD",
+                                  details={"field": "url"}) from err
     if len(listed) >= MAX_SOURCES:
         raise ValidationError(f"at most {MAX_SOURCES} sources can be added; remove one first",
                               error_code="TOO_MANY_SOURCES", details={"field": "url"})

@@ -175,3 +175,49 @@ def test_a_run_missed_by_more_than_a_day_waits_for_next_week(
         assert datetime.fromisoformat(state["next_run"]) > datetime.now(UTC)
     finally:
         web.stop()
+
+
+def test_the_weekly_run_stops_before_the_next_plugin_when_on_demand_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CHECK_ENV, "0.2")
+    ids = ("alpha", "beta", "gamma")
+    with RepoHost() as host:
+        for plugin_id in ids:
+            push_plugin(host, plugin_id, version="1.0.0")
+        serve_registry(host, *ids)
+        with ops_stack(tmp_path, host) as stack:
+            for plugin_id in ids:
+                assert stack.run("install", {"plugin_id": plugin_id})["state"] == "done"
+                push_plugin(host, plugin_id, version="2.0.0")
+            stack.web.stop()
+            # A slot three hours ago, not run yet: the web runs it as it starts.
+            slot = (datetime.now(UTC) - timedelta(hours=3)).replace(second=0, microsecond=0)
+            config = {**stack.config(), "timezone": "UTC",
+                      "auto_update": {"enabled": True, **slot_fields(slot)}}
+            stack.instance.write_config(config)
+            (stack.instance.cache_dir / "store" / "auto_update.json").write_text(json.dumps({
+                "version": 1, "armed_key": read_schedule(config).key,
+                "armed_at": slot.timestamp() - 3600,
+                "handled": slot.timestamp() - 7 * 86400}))
+            host.delay["/api/repos/"] = 2.0  # the first plugin's update takes seconds
+            web, url = start_web(stack.instance)
+            try:
+                logged(web, "store: updating 3 plugins (auto_update)", timeout=30)
+                started = requests.post(f"{url}/api/v3/display/on-demand/start",
+                                        json={"plugin_id": "gamma", "pinned": True},
+                                        timeout=10)
+                assert started.status_code == 200, started.text
+                logged(web, "auto update: finished:", timeout=60)
+            finally:
+                host.delay.clear()
+                web.stop()
+            output = web.output()
+            assert "the automatic update stops before beta" in output
+            assert "auto update: alpha updated 1.0.0 -> 2.0.0" in output
+            assert "auto update: beta skipped: on-demand session started" in output
+            assert "auto update: gamma skipped: on-demand session started" in output
+            assert "auto update: finished: 1 updated, 2 skipped" in output
+            for plugin_id, version in (("alpha", "2.0.0"), ("beta", "1.0.0"),
+                                       ("gamma", "1.0.0")):
+                manifest = stack.instance.plugins_dir / plugin_id / "manifest.json"
+                assert json.loads(manifest.read_text())["version"] == version, plugin_id

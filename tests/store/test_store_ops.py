@@ -24,7 +24,7 @@ from tests.store.sample_plugins import plugin_files
 
 pytestmark = pytest.mark.timeout(300)
 
-IDS = ("alpha", "delta", "eps", "zeta", "eta", "theta", "iota")
+IDS = ("alpha", "delta", "eps", "zeta", "eta", "theta", "iota", "kappa")
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +97,25 @@ def test_install_by_repository_url_monorepo_folder_and_whole_repository(
     assert job["state"] == "done", job
     assert job["result"]["update_status"] == "updated"
     assert job["result"]["version"] == "2.0.0"
+
+
+def test_a_config_broken_by_hand_makes_the_install_a_warning_not_a_failure(
+        ops: OpsStack) -> None:
+    path = ops.instance.config_dir / "config.json"
+    good = path.read_text()
+    path.write_text('{"plugin_system": ')
+    try:
+        job = ops.run("install", {
+            "repo_url": f"{ops.host.repo_url(OWNER, MONO)}/tree/main/plugins/kappa"})
+    finally:
+        path.write_text(good)
+    assert job["state"] == "done", job
+    result = job["result"]
+    assert result["config_added"] is False
+    assert len(result["warnings"]) == 1 and "Config Editor" in result["warnings"][0]
+    assert job["message"].startswith("kappa 1.0.0 installed, but it was not enabled")
+    assert read_record(ops.instance.plugins_dir / "kappa") is not None
+    assert "kappa" not in ops.config()
 
 
 def test_update_answers_each_update_status(ops: OpsStack) -> None:

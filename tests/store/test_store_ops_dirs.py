@@ -91,6 +91,23 @@ def test_update_all_reports_every_plugin_and_goes_on_after_a_failure(
     assert any(step.get("step") == "updating two" for step in steps)
 
 
+def test_update_all_lists_a_monorepo_once_for_all_its_plugins(
+        registry_web: RegistryWeb) -> None:
+    host = registry_web.host
+    ids = ("one", "two", "three")
+    for plugin_id in ids:
+        push_plugin(host, plugin_id)
+    serve_registry(host, *ids)
+    plugins = registry_web.paths.plugins_dir()
+    for plugin_id in ids:
+        _install(registry_web, plugin_id, plugins)
+    before = host.asked("/git/trees/")
+    results = update_all_plugins(registry_web.app, source="manual")
+    assert {r["plugin_id"]: r["update_status"] for r in results if r["plugin_id"] in ids} \
+        == dict.fromkeys(ids, "up_to_date")
+    assert host.asked("/git/trees/") - before == 1
+
+
 def test_the_web_finishes_an_interrupted_swap_when_it_starts(tmp_path: Path) -> None:
     instance = Instance(tmp_path)
     config = json.loads((ROOT / "config" / "config.template.json").read_text())

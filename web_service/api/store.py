@@ -10,7 +10,14 @@ from flask import Blueprint, request
 from shared.errors import ValidationError
 from shared.store.host_status import api_token, host_status
 from shared.store.search import categories, search
-from shared.store.sources import api_url, plan_add_source, plan_remove_source, sources
+from shared.store.sources import (
+    api_token_for,
+    api_url,
+    plan_add_source,
+    plan_remove_source,
+    sources,
+    token_refusal,
+)
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok
 from web_service.services import services
@@ -25,7 +32,8 @@ def store_list() -> Reply:
     """List registry entries matching ``query`` (every word) and ``category``.
 
     Answered from the cache while it is fresh; ``refresh=1`` fetches the sources now.
-    ``stale`` is true when a source could not be reached (``warnings`` say which).
+    ``stale`` is true when a source could not be reached (``warnings`` say which);
+    ``refreshing`` when another request is fetching the sources (this answer is the cache).
     """
     svc = services()
     query = _text_arg("query")
@@ -34,17 +42,27 @@ def store_list() -> Reply:
     view = svc.registry().entries(refresh=refresh)
     installed = {record["id"]: record.get("version") for record in svc.catalog.installed()}
     return ok({"plugins": search(view.plugins, query, category, installed),
-               "stale": view.stale, "warnings": view.warnings,
+               "stale": view.stale, "refreshing": view.refreshing, "warnings": view.warnings,
                "fetched_at": view.fetched_at, "categories": categories(view.plugins)})
 
 
 @bp.get("/plugins/store/github-status")
 def github_status() -> Reply:
-    """Return the repository host's reachability, token flag (never the token), quota."""
+    """Return the repository host's reachability, token flags (never the token), quota.
+
+    ``token_used`` is false, with ``token_note`` saying why, when a token is configured
+    but the API URL in force may not receive it (see ``sources.token_refusal``).
+    """
     svc = services()
     config = svc.store.main_snapshot().data
-    token = api_token(svc.store.load_secrets())
-    return ok(host_status(api_url(config), token))
+    secrets = svc.store.load_secrets()
+    token = api_token_for(config, secrets)
+    answer = host_status(api_url(config), token)
+    configured = api_token(secrets) is not None
+    answer["token_configured"] = configured
+    answer["token_used"] = token is not None
+    answer["token_note"] = token_refusal(config) if configured and token is None else None
+    return ok(answer)
 
 
 @bp.get("/plugins/store/sources")
