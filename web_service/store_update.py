@@ -63,7 +63,7 @@ def update_plugin(ctx: StoreContext, plugin_id: str, entry_of: EntryOf,
         raise StoreError(f"{plugin_id} is not installed", "NOT_INSTALLED")
     record = read_record(folder) if not folder.is_symlink() else None
     entry = None
-    if record is not None and record.get("source") != "repo_url":
+    if not folder.is_symlink() and (record is None or record.get("source") != "repo_url"):
         report({"step": "reading the registry"})
         entry = entry_of(plugin_id)
     report({"step": "checking for an update"})
@@ -75,9 +75,11 @@ def update_plugin(ctx: StoreContext, plugin_id: str, entry_of: EntryOf,
         logger.info("%s: %s (%s)", plugin_id, check.status, check.reason)
         return {"plugin_id": plugin_id, "update_status": check.status,
                 "reason": check.reason, "message": f"{plugin_id} {said} ({check.reason})"}
-    assert record is not None  # local_only otherwise
-    source = (registry_source(entry, plugin_id) if entry is not None
-              else _recorded_source(record, plugin_id))
+    if entry is not None:
+        source = registry_source(entry, plugin_id)
+    else:
+        assert record is not None  # local_only otherwise
+        source = _recorded_source(record, plugin_id)
     result = install_into(ctx, source, folder.parent, report)
     if folder.name != result["plugin_id"] and not folder.is_symlink():
         # The update went to the folder named for the id; the old one would repeat it.

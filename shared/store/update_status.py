@@ -3,9 +3,15 @@
 ``local_only`` exactly when one of these holds (checked in this order):
 
 1. the plugin folder is a symlink, or contains ``.git`` (a development checkout);
-2. the folder has no readable ``.ledpanel-store.json`` record (it was copied in by hand);
-3. the record says it came from a registry and ``entry`` is None (its id is in no
-   registry now).
+2. its id is in no registry (``entry`` is None) and it has no record of an install
+   from a repository URL: copied in by hand, or installed from a registry that no
+   longer lists it;
+3. it has no readable ``.ledpanel-store.json`` record (copied in by hand) and its
+   manifest version cannot be compared with the registry's ``latest_version``.
+
+A plugin copied in by hand that a registry lists (one brought over from the existing
+system) is compared by version only: a newer ``latest_version`` is
+``update_available``, and the update installs the registry's copy, with a record.
 
 Otherwise the installed plugin is compared with the remote, first rule that applies:
 
@@ -59,7 +65,9 @@ def check_update(plugin_folder: Path, entry: dict[str, Any] | None, *, api_url: 
     if local is not None:
         return UpdateCheck("local_only", local)
     record = read_record(folder)
-    assert record is not None
+    if record is None:
+        assert entry is not None
+        return _by_version_only(folder, entry)
     source = entry if entry is not None else record
     remote: dict[str, Any] = {
         "repo": source.get("repo"), "branch": source.get("branch") or "main",
@@ -104,11 +112,26 @@ def local_only_reason(folder: Path, entry: dict[str, Any] | None) -> str | None:
     if (folder / ".git").exists():
         return "a development checkout (.git)"
     record = read_record(folder)
-    if record is None:
-        return "not installed by the store"
-    if record.get("source") != "repo_url" and entry is None:
-        return "in no registry"
+    if entry is None and (record is None or record.get("source") != "repo_url"):
+        return "in no registry" if record is not None else "not installed by the store " \
+            "and in no registry"
+    if record is None and _newer(entry.get("latest_version") if entry else None,
+                                 installed_version(folder)) is None:
+        return "not installed by the store, and no version to compare with the registry's"
     return None
+
+
+def _by_version_only(folder: Path, entry: dict[str, Any]) -> UpdateCheck:
+    """A plugin copied in by hand that a registry lists: compared by version alone."""
+    installed, latest = installed_version(folder), entry.get("latest_version")
+    remote = {"repo": entry.get("repo"), "branch": entry.get("branch") or "main",
+              "plugin_path": entry.get("plugin_path") or "", "latest_version": latest,
+              "last_updated": entry.get("last_updated"), "tree_sha": None}
+    if _newer(latest, installed):
+        return UpdateCheck("update_available", f"copied in by hand; the registry has "
+                           f"version {latest} > {installed}", remote)
+    return UpdateCheck("up_to_date", f"copied in by hand; version {installed} is the "
+                       "registry's latest", remote)
 
 
 def _newer(latest: Any, installed: Any) -> bool | None:

@@ -24,7 +24,7 @@ from tests.store.sample_plugins import plugin_files
 
 pytestmark = pytest.mark.timeout(300)
 
-IDS = ("alpha", "delta", "eps", "zeta", "eta", "theta", "iota", "kappa")
+IDS = ("alpha", "delta", "eps", "zeta", "eta", "theta", "iota", "kappa", "lambda")
 
 
 @pytest.fixture(scope="module")
@@ -145,6 +145,22 @@ def test_update_answers_each_update_status(ops: OpsStack) -> None:
     assert answer.status_code == 200, answer.text
     assert answer.json()["data"]["update_status"] == "local_only"
     assert sorted(p.name for p in handmade.iterdir()) == sorted(plugin_files("handmade"))
+
+
+def test_a_hand_copied_plugin_the_registry_lists_updates_from_it(ops: OpsStack) -> None:
+    # Brought over from the existing system: no store record, an older version.
+    copied = ops.instance.plugins_dir / "lambda"
+    copied.mkdir()
+    for name, content in plugin_files("lambda", version="0.9.0").items():
+        (copied / name).write_bytes(content)
+    answer = ops.post("update", {"plugin_id": "lambda", "wait": 60})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()["data"]
+    assert (data["update_status"], data["previous_version"], data["version"]) == (
+        "updated", "0.9.0", "1.0.0")
+    assert read_record(copied)["source"] == "registry"  # found by the tree id from now on
+    answer = ops.post("update", {"plugin_id": "lambda", "wait": 60})
+    assert answer.json()["data"]["update_status"] == "up_to_date"
 
 
 def test_uninstall_keeps_the_config_unless_asked(ops: OpsStack) -> None:

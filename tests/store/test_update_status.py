@@ -103,8 +103,11 @@ def test_hand_copied_and_development_plugins_are_local_only(
     copied.mkdir()
     for name, data in plugin_files("clock").items():
         (copied / name).write_bytes(data)
+    assert check_update(copied, None, api_url=host.api_url).reason == \
+        "not installed by the store and in no registry"
+    (copied / "manifest.json").write_text('{"id": "clock", "version": "one"}')
     assert check_update(copied, _entry(host), api_url=host.api_url).reason == \
-        "not installed by the store"
+        "not installed by the store, and no version to compare with the registry's"
     (plugins_dir / "clock" / ".git").mkdir()
     assert check_update(plugins_dir / "clock", _entry(host),
                         api_url=host.api_url).status == "local_only"
@@ -163,3 +166,20 @@ def test_one_listing_cache_lists_a_monorepo_once(host: RepoHost, plugins_dir: Pa
     assert host.asked("/git/trees/") == listed + 1
     check_update(plugins_dir / "clock", _entry(host), api_url=host.api_url)
     assert host.asked("/git/trees/") == listed + 2, "without a cache every check lists"
+
+
+def test_a_hand_copied_plugin_a_registry_lists_is_compared_by_version(
+        host: RepoHost, tmp_path: Path) -> None:
+    copied = tmp_path / "clock"
+    copied.mkdir()
+    for name, data in plugin_files("clock", version="1.0.0").items():
+        (copied / name).write_bytes(data)
+    asked = host.asked("/git/trees/")
+    check = check_update(copied, _entry(host), api_url=host.api_url)
+    assert (check.status, check.reason) == (
+        "up_to_date", "copied in by hand; version 1.0.0 is the registry's latest")
+    newer = {**_entry(host), "latest_version": "1.2.0"}
+    check = check_update(copied, newer, api_url=host.api_url)
+    assert (check.status, check.reason) == (
+        "update_available", "copied in by hand; the registry has version 1.2.0 > 1.0.0")
+    assert host.asked("/git/trees/") == asked  # no folder id to compare it with
