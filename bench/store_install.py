@@ -115,7 +115,8 @@ def quiet_resets(host: RepoHost) -> None:
 
 def _mode(host: RepoHost) -> str:
     quick = getattr(host._server.RequestHandlerClass, "disable_nagle_algorithm", False)
-    return "host with TCP_NODELAY" if quick else "host as in the tests"
+    return "host with TCP_NODELAY (as the tests' stand-in sends)" if quick else \
+        "host without TCP_NODELAY (each answer waits ~40 ms for a delayed ACK)"
 
 
 def library(host: RepoHost, runs: int, *, limited: bool) -> None:
