@@ -85,7 +85,8 @@ def request_bytes(
     except FetchError:
         raise
     except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as err:
-        raise FetchError(f"{method} {_short(url)} failed: {err}", retryable=True) from err
+        raise FetchError(f"{method} {_short(url)} failed: {network_words(err)}",
+                         retryable=True) from err
     except ValueError as err:  # requests refusing what it was given (a timeout <= 0 ...)
         raise FetchError(f"{method} {_short(url)} not sent: {err}") from err
 
@@ -133,3 +134,33 @@ def _limit_next_read(raw: Any, seconds: float) -> None:
 
 def _short(url: str) -> str:
     return url if len(url) <= 120 else url[:117] + "..."
+
+
+# What a network failure means, in a user's words: the library's text names connection
+# pools and retry counts ("HTTPConnectionPool(host=..., port=1): Max retries exceeded").
+_CAUSES = (
+    ("Name or service not known", "the host name could not be found (offline?)"),
+    ("Temporary failure in name resolution", "the host name could not be found (offline?)"),
+    ("NameResolutionError", "the host name could not be found (offline?)"),
+    ("Network is unreachable", "the network is unreachable (offline?)"),
+    ("Connection refused", "the host refused the connection"),
+    ("Connection reset", "the connection was cut"),
+    ("No route to host", "there is no route to the host"),
+)
+
+
+def network_words(err: BaseException) -> str:
+    """Say what a requests/urllib3/socket failure means, in a few plain words."""
+    if isinstance(err, requests.Timeout) or isinstance(err, TimeoutError):
+        return "no answer in time"
+    if isinstance(err, requests.exceptions.SSLError):
+        return "the secure connection failed (certificate, or the Pi's clock?)"
+    if isinstance(err, requests.exceptions.ChunkedEncodingError | urllib3.exceptions.ProtocolError):
+        return "the connection was cut mid-way"
+    text = str(err)
+    for marker, words in _CAUSES:
+        if marker in text:
+            return words
+    if isinstance(err, requests.ConnectionError):
+        return "could not connect"
+    return f"{type(err).__name__}: {text[:160]}"

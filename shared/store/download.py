@@ -37,7 +37,7 @@ from typing import Any
 import requests
 import urllib3
 
-from shared.http_fetch import FetchError, iter_body
+from shared.http_fetch import FetchError, iter_body, network_words
 from shared.store import repo_url as urls
 from shared.store.archive import (
     MAX_FILE_BYTES,
@@ -162,7 +162,7 @@ def _listing(http: requests.Session, api: str, ref: urls.RepoRef, branch: str,
                 raise _Fallback(f"tree listing answered HTTP {response.status_code}")
             body = _read_capped(response, MAX_LISTING_BYTES, "the tree listing", deadline)
     except _NETWORK_ERRORS as err:
-        raise _Fallback(f"tree listing failed: {err}") from err
+        raise _Fallback(f"tree listing failed: {network_words(err)}") from err
     except StoreError as err:
         raise _Fallback(err.message) from err
     try:
@@ -289,7 +289,8 @@ def _fetch(http: requests.Session, url: str, limit: int, what: str) -> bytes:
                                  "DOWNLOAD_FAILED")
             return _read_capped(response, limit, what, deadline)
     except _NETWORK_ERRORS as err:
-        raise StoreError(f"{what}: download failed: {err}", "DOWNLOAD_FAILED") from err
+        raise StoreError(f"{what}: download failed: {network_words(err)}",
+                         "DOWNLOAD_FAILED") from err
 
 
 def _read_capped(response: requests.Response, limit: int, what: str,
@@ -343,7 +344,8 @@ def _stream_to(http: requests.Session, url: str, out: Any, progress: Progress | 
                 raise StoreError(f"{what}: download cut off ({received} of {declared} "
                                  "bytes)", "DOWNLOAD_FAILED")
     except _NETWORK_ERRORS as err:
-        raise StoreError(f"{what}: download failed: {err}", "DOWNLOAD_FAILED") from err
+        raise StoreError(f"{what}: download failed: {network_words(err)}",
+                         "DOWNLOAD_FAILED") from err
 
 
 def _plain_length(response: requests.Response) -> int | None:
