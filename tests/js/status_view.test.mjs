@@ -46,12 +46,14 @@ const PLUGINS = [
   { id: "web-ui-info", name: "Web UI Info", display_modes: ["web-ui-info"] },
   { id: "multi-mode", name: "Multi Mode", display_modes: ["mm_news", "mm_sports"] },
   { id: "clock", name: "Clock", display_modes: ["clock"] },
+  { id: "blue-fill", name: "Blue Fill", display_modes: ["blue_fill"] },
 ];
 
 test("the header names the plugin and adds its mode only when it says something", () => {
   const shown = (plugin_id, mode, more = {}) => view.headline(
     running({ plugin_id, mode, summary: `showing ${plugin_id} / ${mode}`, ...more }), PLUGINS);
   assert.equal(shown("web-ui-info", "web-ui-info"), "showing Web UI Info");
+  assert.equal(shown("blue-fill", "blue_fill"), "showing Blue Fill");  // same name, spelt _
   assert.equal(shown("multi-mode", "mm_news"), "showing Multi Mode / mm_news");
   assert.equal(shown("clock", "clock", { showing: "on_demand", dimmed: true }),
                "showing Clock (on-demand), dimmed");

@@ -18,7 +18,9 @@ export function pluginLabel(plugins, pluginId, mode) {
   const record = (plugins || []).find((p) => p.id === pluginId);
   const name = record?.name || pluginId || "—";
   const modes = Array.isArray(record?.display_modes) ? record.display_modes : [];
-  return mode && (mode !== pluginId || modes.length > 1) ? `${name} / ${mode}` : name;
+  // A lone mode named after the plugin ("blue_fill" of "blue-fill") adds nothing.
+  const same = (a, b) => String(a).replace(/_/g, "-") === String(b).replace(/_/g, "-");
+  return mode && (!same(mode, pluginId) || modes.length > 1) ? `${name} / ${mode}` : name;
 }
 
 const SHOWING_WORDS = { on_demand: " (on-demand)", live: " (live content)",
