@@ -1,5 +1,5 @@
-"""The weekly automatic update running on the real daemons: a slot set a minute ahead
-fires, waits while an on-demand session is active and runs once it ends, updating the
+"""The weekly automatic update running on the real daemons: a slot that came due fires,
+waits while an on-demand session is active and runs once it ends, updating the
 plugins from a loopback repository host with one log line and history entry per plugin;
 a run missed while the web was down runs at its next start (less than 24 h late) or is
 given up (more); a restart never runs a slot twice."""
@@ -65,62 +65,75 @@ def test_a_due_run_waits_for_on_demand_then_updates_each_plugin_once(
             wait_until(lambda: stack.state().get("on_demand", {}).get("state") == "active",
                        timeout=20)
 
-            now = datetime.now(BERLIN)
-            if now.second >= 50:  # the slot must still be ahead when the save arrives
-                time.sleep(61 - now.second)
-                now = datetime.now(BERLIN)
-            slot = (now + timedelta(minutes=1)).replace(second=0, microsecond=0)
-            saved = requests.post(f"{stack.url}/api/v3/config/main", json={
-                "timezone": "Europe/Berlin",
-                "auto_update": {"enabled": True, **slot_fields(slot)}}, timeout=10)
-            assert saved.status_code == 200, saved.text
-            assert auto_update(stack.url)["next_run"] == slot.isoformat()
-
-            logged(stack.web, "an on-demand session is active; waiting", timeout=90)
-            time.sleep(1)  # several checks while the session lasts: nothing starts
-            assert update_all_jobs(stack.url) == []
-            assert auto_update(stack.url)["last_run"] == {"at": None, "summary": None}
-
-            stopped = requests.post(f"{stack.url}/api/v3/display/on-demand/stop", json={},
-                                    timeout=10)
-            assert stopped.status_code == 200, stopped.text
-            logged(stack.web, "auto update: finished:", timeout=60)
-            output = stack.web.output()
-            assert "auto update: weather updated 1.0.0 -> 1.1.0" in output
-            assert "auto update: clock up to date" in output
-            assert json.loads((stack.instance.plugins_dir / "weather" / "manifest.json")
-                              .read_text())["version"] == "1.1.0"
-
-            last = auto_update(stack.url)["last_run"]
-            assert last["summary"] == "1 updated, 1 up to date"
-            assert datetime.fromisoformat(last["at"]) >= slot
-            jobs = update_all_jobs(stack.url)
-            assert len(jobs) == 1 and jobs[0]["state"] == "done"
-            assert jobs[0]["message"] == "automatic update: 1 updated, 1 up to date"
-
-            history = requests.get(f"{stack.url}/api/v3/history",
-                                   params={"kind": "store"}, timeout=5).json()["data"]
-            per_plugin = {e["plugin_id"]: e for e in history["entries"]
-                          if e["what"] == "auto_update"}
-            assert per_plugin["weather"]["update_status"] == "updated"
-            assert per_plugin["weather"]["version"] == "1.1.0"
-            assert per_plugin["clock"]["update_status"] == "up_to_date"
-            assert per_plugin["weather"]["job_id"] == jobs[0]["id"]
-            assert any(e["what"] == "update_all" and e["job_id"] == jobs[0]["id"]
-                       for e in history["entries"])
-
-            # A restart within the same week: the slot is not run again.
+            # The web stops; meanwhile the weekly slot passes (a minute ago, armed before
+            # it): the web starts with it due, with the display's session still active.
             stack.web.stop()
-            web, url = start_web(stack.instance)
+            slot = (datetime.now(BERLIN) - timedelta(minutes=1)).replace(second=0,
+                                                                        microsecond=0)
+            config = {**stack.config(), "timezone": "Europe/Berlin",
+                      "auto_update": {"enabled": True, **slot_fields(slot)}}
+            stack.instance.write_config(config)
+            arm(stack.instance, config, slot)
+            stack.web, stack.url = start_web(stack.instance)
             try:
-                logged(web, "automatic plugin updates: next run", timeout=10)
-                time.sleep(1.5)
-                assert "auto update: the run of" not in web.output()
-                assert len(update_all_jobs(url)) == 1
-                assert auto_update(url)["last_run"] == last
-                assert auto_update(url)["next_run"] == (slot + timedelta(days=7)).isoformat()
+                assert auto_update(stack.url)["next_run"] == slot.isoformat()  # due now
+
+                logged(stack.web, "an on-demand session is active; waiting", timeout=90)
+                time.sleep(1)  # several checks while the session lasts: nothing starts
+                assert update_all_jobs(stack.url) == []
+                assert auto_update(stack.url)["last_run"] == {"at": None, "summary": None}
+
+                stopped = requests.post(f"{stack.url}/api/v3/display/on-demand/stop", json={},
+                                        timeout=10)
+                assert stopped.status_code == 200, stopped.text
+                logged(stack.web, "auto update: finished:", timeout=60)
+                output = stack.web.output()
+                assert "auto update: weather updated 1.0.0 -> 1.1.0" in output
+                assert "auto update: clock up to date" in output
+                assert json.loads((stack.instance.plugins_dir / "weather" / "manifest.json")
+                                  .read_text())["version"] == "1.1.0"
+
+                last = auto_update(stack.url)["last_run"]
+                assert last["summary"] == "1 updated, 1 up to date"
+                assert datetime.fromisoformat(last["at"]) >= slot
+                jobs = update_all_jobs(stack.url)
+                assert len(jobs) == 1 and jobs[0]["state"] == "done"
+                assert jobs[0]["message"] == "automatic update: 1 updated, 1 up to date"
+
+                history = requests.get(f"{stack.url}/api/v3/history",
+                                       params={"kind": "store"}, timeout=5).json()["data"]
+                per_plugin = {e["plugin_id"]: e for e in history["entries"]
+                              if e["what"] == "auto_update"}
+                assert per_plugin["weather"]["update_status"] == "updated"
+                assert per_plugin["weather"]["version"] == "1.1.0"
+                assert per_plugin["clock"]["update_status"] == "up_to_date"
+                assert per_plugin["weather"]["job_id"] == jobs[0]["id"]
+                assert any(e["what"] == "update_all" and e["job_id"] == jobs[0]["id"]
+                           for e in history["entries"])
+
+                # A restart within the same week: the slot is not run again.
+                stack.web.stop()
+                web, url = start_web(stack.instance)
+                try:
+                    logged(web, "automatic plugin updates: next run", timeout=10)
+                    time.sleep(1.5)
+                    assert "auto update: the run of" not in web.output()
+                    assert len(update_all_jobs(url)) == 1
+                    assert auto_update(url)["last_run"] == last
+                    assert auto_update(url)["next_run"] == (slot + timedelta(days=7)).isoformat()
+                finally:
+                    web.stop()
             finally:
-                web.stop()
+                stack.web.stop()  # this test's own web, started above
+
+
+def arm(instance: Instance, config: dict[str, Any], slot: datetime) -> None:
+    """Say the schedule was set an hour before ``slot`` and last week's slot was run."""
+    store = instance.cache_dir / "store"
+    store.mkdir(parents=True, exist_ok=True)
+    (store / "auto_update.json").write_text(json.dumps({
+        "version": 1, "armed_key": read_schedule(config).key,
+        "armed_at": slot.timestamp() - 3600, "handled": slot.timestamp() - 7 * 86400}))
 
 
 def start_with_missed_slot(base: Path, late: timedelta) -> Instance:
@@ -130,11 +143,7 @@ def start_with_missed_slot(base: Path, late: timedelta) -> Instance:
     slot = (datetime.now(UTC) - late).replace(second=0, microsecond=0)
     config = {"timezone": "UTC", "auto_update": {"enabled": True, **slot_fields(slot)}}
     instance.write_config(config)
-    store = instance.cache_dir / "store"
-    store.mkdir(parents=True)
-    (store / "auto_update.json").write_text(json.dumps({
-        "version": 1, "armed_key": read_schedule(config).key,
-        "armed_at": slot.timestamp() - 3600, "handled": slot.timestamp() - 7 * 86400}))
+    arm(instance, config, slot)
     return instance
 
 
@@ -195,10 +204,7 @@ def test_the_weekly_run_stops_before_the_next_plugin_when_on_demand_starts(
             config = {**stack.config(), "timezone": "UTC",
                       "auto_update": {"enabled": True, **slot_fields(slot)}}
             stack.instance.write_config(config)
-            (stack.instance.cache_dir / "store" / "auto_update.json").write_text(json.dumps({
-                "version": 1, "armed_key": read_schedule(config).key,
-                "armed_at": slot.timestamp() - 3600,
-                "handled": slot.timestamp() - 7 * 86400}))
+            arm(stack.instance, config, slot)
             host.delay["/api/repos/"] = 2.0  # the first plugin's update takes seconds
             web, url = start_web(stack.instance)
             try:
