@@ -151,7 +151,7 @@ _CAUSES = (
 
 def network_words(err: BaseException) -> str:
     """Say what a requests/urllib3/socket failure means, in a few plain words."""
-    if isinstance(err, requests.Timeout) or isinstance(err, TimeoutError):
+    if isinstance(err, requests.Timeout | TimeoutError | urllib3.exceptions.TimeoutError):
         return "no answer in time"
     if isinstance(err, requests.exceptions.SSLError):
         return "the secure connection failed (certificate, or the Pi's clock?)"

@@ -105,8 +105,12 @@ class Registry:
                     "the plugin registry is being fetched and nothing is cached yet; try "
                     "again in a moment", details={"sources": [s.url for s in self.sources]})
             waited = read_cache(self.path)  # the other refresh wrote it
-            if waited is not None:
-                lock.release()
+            if waited is not None or self._recently_failed():
+                lock.release()  # it failed just now: no second full fetch for this one
+                if waited is None:
+                    raise RegistryUnavailable(
+                        "no plugin registry source could be read a moment ago and nothing "
+                        "is cached yet", details={"sources": [s.url for s in self.sources]})
                 return _view(waited)
         try:
             data = read_cache(self.path)  # another request may have refreshed meanwhile
@@ -202,11 +206,20 @@ class Registry:
 
 def _outcome(future: Future[tuple[list[dict[str, Any]], list[str]]], source: Source
              ) -> tuple[list[dict[str, Any]], list[str]]:
-    """Return a finished fetch's result; raise SourceError for one still running."""
+    """Return a finished fetch's result; raise SourceError for any other outcome."""
+    if future.cancelled():  # still queued when the refresh's time ran out
+        raise SourceError(f"{source.url} was not fetched: the refresh ran out of its "
+                          f"{REFRESH_DEADLINE:g} s")
     if not future.done():
         future.cancel()
         raise SourceError(f"{source.url} did not answer within {REFRESH_DEADLINE:g} s")
-    return future.result()
+    try:
+        return future.result()
+    except SourceError:
+        raise
+    except Exception as err:  # a fetch that failed in an unexpected way: that source only
+        logger.exception("store registry: fetching %s failed", source.url)
+        raise SourceError(f"{source.url} could not be read ({type(err).__name__})") from err
 
 
 def _view(data: dict[str, Any], *, stale: bool = False, note: str | None = None,

@@ -6,6 +6,7 @@ import socket
 
 import pytest
 import requests
+import urllib3
 
 from shared.http_fetch import FetchError, get_bytes, network_words
 
@@ -26,6 +27,7 @@ def test_a_refused_connection_says_so_without_the_library_text() -> None:
 
 @pytest.mark.parametrize(("err", "words"), [
     (requests.ConnectTimeout("pool says HTTPConnectionPool(...)"), "no answer in time"),
+    (urllib3.exceptions.ReadTimeoutError(None, "/x", "Read timed out."), "no answer in time"),
     (requests.ConnectionError("[Errno -2] Name or service not known"),
      "the host name could not be found (offline?)"),
     (requests.ConnectionError("[Errno 101] Network is unreachable"),

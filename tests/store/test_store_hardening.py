@@ -224,6 +224,25 @@ def test_a_refresh_ends_at_its_deadline_and_fetches_sources_side_by_side(
     assert any("c.json did not answer within 3 s" in w for w in data["warnings"])
 
 
+def test_sources_still_queued_when_the_refresh_runs_out_are_warnings_not_a_500(
+        registry_web: RegistryWeb, monkeypatch: pytest.MonkeyPatch) -> None:
+    host = registry_web.host
+    repo = host.repo_url("community", "plugins")
+    host.serve("plugins.json", registry(registry_entry("clock", repo)))
+    names = ("a", "b", "c", "d", "e")  # more than the workers: one waits in the queue
+    for name in names:
+        url = host.serve(f"{name}.json", registry(registry_entry(f"p{name}", repo)))
+        answer = registry_web.client.post(SOURCES, json={"kind": "registry", "url": url})
+        assert answer.status_code == 200, answer.get_json()
+        host.delay[f"/{name}.json"] = 4.0
+    monkeypatch.setattr(registry_module, "REFRESH_DEADLINE", 1.0)
+    data = registry_web.store_list(refresh="1")
+    assert data["stale"] is True
+    assert any("was not fetched: the refresh ran out of its 1 s" in w
+               for w in data["warnings"])
+    assert any("did not answer within 1 s" in w for w in data["warnings"])
+
+
 # -- 7. a folder named otherwise than its id -------------------------------------------
 
 def test_a_plugin_in_a_folder_named_otherwise_is_updated_and_uninstalled(
