@@ -340,7 +340,7 @@ class AutoUpdater:
 
 
 def _number(value: Any) -> TypeGuard[float]:
-    """Return whether ``value`` is a usable time stamp (finite, from 1970 to year 9999)."""
+    """Return whether ``value`` is a usable time stamp (finite, from 1970 to the year 3000)."""
     return (isinstance(value, int | float) and not isinstance(value, bool)
             and math.isfinite(value) and 0 <= value <= MAX_TIME)
 

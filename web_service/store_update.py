@@ -3,7 +3,10 @@
 An update asks ``check_update`` (``shared.store.update_status``: the exact ``local_only``
 condition is there and in docs/PLUGINS.md); ``up_to_date`` and ``local_only`` touch
 nothing, ``update_available`` re-installs from the recorded source (the registry entry,
-or the record's repository for a ``repo_url`` install) in the folder it is in.
+or the record's repository for a ``repo_url`` install) in the plugins folder it is in,
+under a folder named for its id (a folder named otherwise is removed after the swap). A
+plugin copied in by hand that a registry lists is replaced by the registry's copy only
+when the user asks: the weekly run leaves it alone (``local_only``).
 
 The automatic weekly run (source ``auto_update``) never runs during an on-demand
 session: it checks before each plugin and stops at the first one it finds a session
@@ -28,6 +31,7 @@ from shared.store.update_status import check_update
 from web_service.services import EXTENSION_KEY, WebServices
 from web_service.store_work import (
     StoreContext,
+    after_swap,
     install_into,
     registry_source,
     store_context,
@@ -52,16 +56,23 @@ def update_work(svc: WebServices, plugin_id: str) -> Work:
 
 
 def update_plugin(ctx: StoreContext, plugin_id: str, entry_of: EntryOf,
-                  report: Report, listing_cache: dict[Any, Any] | None = None
-                  ) -> dict[str, Any]:
+                  report: Report, listing_cache: dict[Any, Any] | None = None, *,
+                  replace_hand_copied: bool = True) -> dict[str, Any]:
     """Update one plugin if it changed; return ``{plugin_id, update_status, message...}``.
 
-    ``listing_cache`` (one dict for a whole run) lists each repository once.
+    ``listing_cache`` (one dict for a whole run) lists each repository once. With
+    ``replace_hand_copied`` False (the weekly run), a plugin copied in by hand (no store
+    record) is left alone as ``local_only``: its folder is replaced only when asked.
     """
     folder = ctx.folder_of(plugin_id)
     if folder is None:
         raise StoreError(f"{plugin_id} is not installed", "NOT_INSTALLED")
     record = read_record(folder) if not folder.is_symlink() else None
+    if record is None and not replace_hand_copied:
+        reason = "copied in by hand: updated only when you ask (its Update button)"
+        logger.info("%s: local_only (%s)", plugin_id, reason)
+        return {"plugin_id": plugin_id, "update_status": "local_only", "reason": reason,
+                "message": f"{plugin_id} is local only, not updated ({reason})"}
     entry = None
     if not folder.is_symlink() and (record is None or record.get("source") != "repo_url"):
         report({"step": "reading the registry"})
@@ -83,8 +94,15 @@ def update_plugin(ctx: StoreContext, plugin_id: str, entry_of: EntryOf,
     result = install_into(ctx, source, folder.parent, report)
     if folder.name != result["plugin_id"] and not folder.is_symlink():
         # The update went to the folder named for the id; the old one would repeat it.
-        uninstall_plugin(folder.name, [folder.parent])
-        logger.info("%s: moved from %s/ to %s/", plugin_id, folder.name, result["plugin_id"])
+        warnings = result["warnings"]
+        before = len(warnings)
+        after_swap(plugin_id, warnings, lambda: uninstall_plugin(folder.name, [folder.parent]),
+                   None, f"the old folder {folder.name}/ is still there; remove it by hand")
+        if len(warnings) == before:
+            logger.info("%s: moved from %s/ to %s/", plugin_id, folder.name,
+                        result["plugin_id"])
+        else:
+            result["message"] += f"; but {warnings[-1]}"
     return {**result, "update_status": "updated", "reason": check.reason}
 
 
@@ -116,7 +134,8 @@ def update_all_plugins(app: Flask, *, source: str, report: Report | None = None
             report({"step": f"updating {plugin_id}", "files_done": index,
                     "files_total": len(ids)})
         try:
-            result = update_plugin(ctx, plugin_id, entry_of, report or _ignore, listings)
+            result = update_plugin(ctx, plugin_id, entry_of, report or _ignore, listings,
+                                   replace_hand_copied=source != AUTO_SOURCE)
             outcomes.append({"plugin_id": plugin_id, "update_status": result["update_status"],
                              "version": result.get("version"),
                              "previous_version": result.get("previous_version")})

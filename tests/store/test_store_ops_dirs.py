@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import web_service.store_update as store_update
+from shared.store.errors import StoreError
 from shared.store.install import install_plugin, read_record
 from tests.daemons import ROOT, Instance, start_web
 from tests.store.conftest import RegistryWeb
@@ -132,3 +134,49 @@ def test_an_unknown_registry_plugin_is_not_found(registry_web: RegistryWeb) -> N
     assert answer.status_code == 404
     assert answer.get_json()["error_code"] == "PLUGIN_NOT_FOUND"
     assert registry_web.host.asked(f"/{OWNER}/{MONO}") == 0
+
+
+def test_the_weekly_run_leaves_a_hand_copied_plugin_alone_a_manual_run_updates_it(
+        registry_web: RegistryWeb) -> None:
+    host = registry_web.host
+    push_plugin(host, "brought")  # 1.0.0, as the registry says
+    serve_registry(host, "brought")
+    copied = registry_web.paths.plugins_dir() / "brought"
+    copied.mkdir(parents=True)
+    for name, data in plugin_files("brought", version="0.9.0").items():
+        (copied / name).write_bytes(data)
+    (copied / "my-notes.txt").write_text("edited by hand")
+
+    results = update_all_plugins(registry_web.app, source="auto_update")
+    outcome = {r["plugin_id"]: r for r in results}["brought"]
+    assert outcome["update_status"] == "local_only"
+    assert (copied / "my-notes.txt").read_text() == "edited by hand"
+    assert read_record(copied) is None
+
+    results = update_all_plugins(registry_web.app, source="manual")
+    outcome = {r["plugin_id"]: r for r in results}["brought"]
+    assert (outcome["update_status"], outcome["version"]) == ("updated", "1.0.0")
+    assert read_record(copied)["source"] == "registry"  # type: ignore[index]
+
+
+def test_an_old_folder_that_cannot_be_removed_is_a_warning_of_a_done_update(
+        registry_web: RegistryWeb, monkeypatch: pytest.MonkeyPatch) -> None:
+    host = registry_web.host
+    push_plugin(host, "moved")
+    serve_registry(host, "moved")
+    plugins = registry_web.paths.plugins_dir()
+    _install(registry_web, "moved", plugins)
+    (plugins / "moved").rename(plugins / "ledpanel-moved")
+    push_plugin(host, "moved", version="1.1.0")
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise StoreError("moved is busy", "BUSY")
+
+    monkeypatch.setattr(store_update, "uninstall_plugin", refuse)
+    svc = registry_web.app.extensions["ledpanel"]
+    result = update_plugin(store_context(svc), "moved", lambda i: svc.registry().find(i),
+                           _noop)
+    assert (result["update_status"], result["version"]) == ("updated", "1.1.0")
+    assert any("ledpanel-moved/ is still there" in w for w in result["warnings"])
+    assert "remove it by hand" in result["message"]
+    assert read_record(plugins / "moved")["version"] == "1.1.0"  # type: ignore[index]
