@@ -114,3 +114,92 @@ def test_a_file_owned_by_another_user_is_refused_when_run_as_root(root: Path) ->
     assert result.returncode == 2
     assert "python is owned by uid 65534, not by root" in result.stderr
     assert not (root / "ran").exists()
+
+
+def test_the_wrapper_runs_isolated_from_the_callers_environment(root: Path,
+                                                                 tmp_path: Path) -> None:
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    (planted / "signal.py").write_text(f"open({str(tmp_path / 'owned')!r}, 'w').close()\n")
+    script = root / "scripts" / "ledpanel-pip-core"
+    assert script.read_text().splitlines()[0] == "#!/usr/bin/python3 -I"
+    result = subprocess.run([str(script), str(root)], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "PYTHONPATH": str(planted)})
+    assert result.returncode == 0, result.stderr
+    assert not (tmp_path / "owned").exists() and (root / "ran").exists()
+
+
+def test_a_symlinked_venv_is_refused(root: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere-venv"
+    (root / ".venv").rename(elsewhere)
+    (root / ".venv").symlink_to(elsewhere, target_is_directory=True)
+    result = _run(root, str(root))
+    assert result.returncode == 2
+    assert (f"refusing to run: {root / '.venv'} is a symbolic link (to {elsewhere}); it must "
+            "be a folder") in result.stderr
+    assert not (root / "ran").exists()
+
+
+def test_a_link_to_the_system_python_is_accepted(root: Path) -> None:
+    (root / ".venv" / "bin" / "python3").symlink_to("/usr/bin/python3")
+    result = _run(root, str(root))
+    assert result.returncode == 0, result.stderr
+
+
+def _outside(tmp_path: Path, mode: int = 0o755) -> Path:
+    folder = tmp_path / "outside"
+    folder.mkdir(mode=mode)
+    folder.chmod(mode)
+    return folder
+
+
+def test_a_link_out_of_the_venv_to_a_writable_file_is_refused(root: Path,
+                                                              tmp_path: Path) -> None:
+    target = _outside(tmp_path) / "python"
+    target.write_text("#!/bin/sh\n")
+    target.chmod(0o777)
+    link = root / ".venv" / "bin" / "python3"
+    link.symlink_to(target)
+    result = _run(root, str(root))
+    assert result.returncode == 2
+    assert (f"refusing to run: {link} leads to {target}: {target} is writable by its group "
+            "or by others") in result.stderr
+    assert not (root / "ran").exists()
+
+
+def test_a_link_through_a_writable_folder_is_refused(root: Path, tmp_path: Path) -> None:
+    # the hop in the middle could be re-pointed by anyone in the folder's group
+    middle = _outside(tmp_path, 0o775) / "python"
+    middle.symlink_to("/usr/bin/python3")
+    link = root / ".venv" / "bin" / "python3"
+    link.symlink_to(middle)
+    result = _run(root, str(root))
+    assert result.returncode == 2
+    assert f"{link} leads to {middle}: {middle.parent} is writable" in result.stderr
+    assert not (root / "ran").exists()
+
+
+def test_a_link_to_a_folder_outside_the_venv_is_refused(root: Path, tmp_path: Path) -> None:
+    site = root / ".venv" / "lib" / "site-packages"
+    site.mkdir(parents=True)
+    (site / "pip").symlink_to(_outside(tmp_path), target_is_directory=True)
+    result = _run(root, str(root))
+    assert result.returncode == 2
+    assert f"{site / 'pip'} leads to {tmp_path / 'outside'}, a folder outside" in result.stderr
+    assert not (root / "ran").exists()
+
+
+def test_an_editable_install_outside_the_venv_is_checked(root: Path, tmp_path: Path) -> None:
+    site = root / ".venv" / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    source = _outside(tmp_path)
+    (source / "pip.py").write_text("print('owned')\n")
+    (site / "mine.pth").write_text(f"# an editable install\nimport os\n{source}\n")
+    assert _run(root, str(root)).returncode == 0  # a folder as safe as the venv passes
+    (root / "ran").unlink()
+    (source / "pip.py").chmod(0o666)
+    result = _run(root, str(root))
+    assert result.returncode == 2
+    assert (f"refusing to run: {site / 'mine.pth'} puts {source} on the path: "
+            f"{source / 'pip.py'} is writable by its group or by others") in result.stderr
+    assert not (root / "ran").exists()
