@@ -11,9 +11,10 @@ extracted from it (``shared.store.archive``). The token goes to the API base onl
 Every request has explicit timeouts (``TIMEOUT``: connect 5 s, each read 30 s) and a
 deadline for the whole answer, so a host dripping a byte every few seconds cannot hold
 the one store job runner for hours: ``LISTING_DEADLINE`` (the tree listing and the
-branch head), ``RAW_DEADLINE`` (each raw file), ``ARCHIVE_DEADLINE`` (the ZIP archive);
-passing one is ``DOWNLOAD_FAILED`` naming the file and saying "too slow" (a slow listing
-falls back to the archive). Limits are ``archive.MAX_FILES``, ``MAX_FILE_BYTES`` and
+branch head), ``RAW_DEADLINE`` (each raw file) within ``RAW_TOTAL_DEADLINE`` (all raw
+files together, shared by the workers), ``ARCHIVE_DEADLINE`` (the ZIP archive); passing
+one is ``DOWNLOAD_FAILED`` naming the file and saying "too slow" (a slow listing falls
+back to the archive). Limits are ``archive.MAX_FILES``, ``MAX_FILE_BYTES`` and
 ``MAX_TOTAL_BYTES``.
 
 ``folder_tree_sha`` takes an optional ``listing_cache`` (a dict the caller keeps for one
@@ -57,6 +58,7 @@ logger = logging.getLogger(__name__)
 TIMEOUT = (5.0, 30.0)  # (connect, read) seconds, every request
 LISTING_DEADLINE = 60.0  # seconds for the whole tree listing (and the branch head)
 RAW_DEADLINE = 60.0  # seconds for each raw file
+RAW_TOTAL_DEADLINE = 300.0  # seconds for all raw files of one download
 ARCHIVE_DEADLINE = 300.0  # seconds for the whole ZIP archive
 MAX_LISTING_BYTES = 20 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024  # a whole monorepo's archive
@@ -237,9 +239,15 @@ def _raw_way(http: requests.Session, ref: urls.RepoRef, branch: str, plugin_path
     """Fetch the files ``RAW_WORKERS`` at a time (a distant host's latency is paid per
     file); the first failure cancels what has not started and is raised."""
 
+    overall = _Deadline(RAW_TOTAL_DEADLINE, words="the files did not all arrive within "
+                                                  f"{RAW_TOTAL_DEADLINE:g} s")
+
     def fetch_one(relative: str, sha: str, size: int) -> int:
         path = f"{plugin_path}/{relative}" if plugin_path else relative
-        data = _fetch(http, urls.raw_url(ref, branch, path), size, relative)
+        deadline = _Deadline(RAW_DEADLINE, within=overall)
+        if deadline.passed():
+            raise StoreError(f"{relative}: too slow ({deadline.words})", "DOWNLOAD_FAILED")
+        data = _fetch(http, urls.raw_url(ref, branch, path), size, relative, deadline)
         if len(data) != size or _blob_sha(data) != sha:
             raise StoreError(f"{relative}: download incomplete or changed ({len(data)} of "
                              f"{size} bytes)", "DOWNLOAD_FAILED")
@@ -261,11 +269,18 @@ def _raw_way(http: requests.Session, ref: urls.RepoRef, branch: str, plugin_path
 
 
 class _Deadline:
-    """The moment a whole answer must be in by, started when the request is sent."""
+    """The moment a whole answer must be in by, started when the request is sent; with
+    ``within``, the earlier of its own and that one (whose words then explain it)."""
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
+    def __init__(self, seconds: float, *, words: str | None = None,
+                 within: _Deadline | None = None) -> None:
         self.at = time.monotonic() + seconds
+        self.words = words or f"not complete within {seconds:g} s"
+        if within is not None and within.at < self.at:
+            self.at, self.words = within.at, within.words
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self.at
 
     def body(self, response: requests.Response, what: str) -> Iterator[bytes]:
         """Yield the body as it arrives; raise DOWNLOAD_FAILED ("too slow") at the end."""
@@ -274,21 +289,26 @@ class _Deadline:
         except (FetchError, *_NETWORK_ERRORS) as err:
             # the last read waits only until the deadline, so it ends as a read timeout
             if isinstance(err, FetchError) or time.monotonic() >= self.at - 0.05:
-                raise StoreError(f"{what}: too slow (not complete within "
-                                 f"{self.seconds:g} s)", "DOWNLOAD_FAILED") from err
+                raise StoreError(f"{what}: too slow ({self.words})",
+                                 "DOWNLOAD_FAILED") from err
             raise
 
 
-def _fetch(http: requests.Session, url: str, limit: int, what: str) -> bytes:
-    deadline = _Deadline(RAW_DEADLINE)
+def _fetch(http: requests.Session, url: str, limit: int, what: str,
+           deadline: _Deadline) -> bytes:
+    # waiting for the answer's headers counts too: never past the deadline
+    wait = max(0.1, min(TIMEOUT[1], deadline.at - time.monotonic()))
     try:
-        with http.get(url, headers={"User-Agent": USER_AGENT}, timeout=TIMEOUT,
+        with http.get(url, headers={"User-Agent": USER_AGENT}, timeout=(TIMEOUT[0], wait),
                       stream=True) as response:
             if response.status_code != 200:
                 raise StoreError(f"{what}: the host answered HTTP {response.status_code}",
                                  "DOWNLOAD_FAILED")
             return _read_capped(response, limit, what, deadline)
     except _NETWORK_ERRORS as err:
+        if deadline.passed():
+            raise StoreError(f"{what}: too slow ({deadline.words})",
+                             "DOWNLOAD_FAILED") from err
         raise StoreError(f"{what}: download failed: {network_words(err)}",
                          "DOWNLOAD_FAILED") from err
 

@@ -165,6 +165,25 @@ def test_raw_file_that_drips_is_abandoned_at_its_deadline(
     assert caught.value.message == "manager.py: too slow (not complete within 1 s)"
 
 
+def test_files_that_each_arrive_in_time_still_share_one_overall_deadline(
+        host: RepoHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each file would arrive well within its own 3 s (the slowest takes ~1.3 s), but the
+    # download as a whole has 0.8 s
+    monkeypatch.setattr(download, "RAW_DEADLINE", 3.0)
+    monkeypatch.setattr(download, "RAW_TOTAL_DEADLINE", 0.8)
+    for name in plugin_files("clock"):
+        host.drip[f"plugins/clock/{name}"] = 0.02
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
+                        tmp_path / "out", api_url=host.api_url)
+    assert time.monotonic() - started < 2.0
+    assert caught.value.error_code == "DOWNLOAD_FAILED"
+    file, words = caught.value.message.split(": ", 1)
+    assert file in plugin_files("clock")
+    assert words == "too slow (the files did not all arrive within 0.8 s)"
+
+
 def test_archive_that_drips_is_abandoned_at_its_deadline(
         host: RepoHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(download, "ARCHIVE_DEADLINE", 1.0)
