@@ -174,7 +174,7 @@ def install_into(ctx: StoreContext, source: InstallSource, plugins_dir: Path,
     existed = source.plugin_id is not None and os.path.lexists(plugins_dir / source.plugin_id)
     report({"step": "downloading"})
     result = install_plugin(source, plugins_dir, api_url=ctx.api_url, token=ctx.token,
-                            progress=report)
+                            progress=report, also_dirs=ctx.dirs())
     existed = existed or result.previous_version is not None
     change = "updated" if existed else "installed"
     report({"step": "telling the display"})

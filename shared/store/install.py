@@ -6,7 +6,10 @@ staged ``requirements.txt`` with pip, pinned to the core's own dependencies (a f
 stops the install there: the previous folder was never moved), then swaps: the existing
 ``<plugins_dir>/<id>`` is renamed into ``.store-trash/`` and the staged folder renamed
 into place. A development link or checkout (a symlink, or a folder holding ``.git``)
-at ``<plugins_dir>/<id>`` is never replaced (``LOCAL_CHECKOUT``).
+claiming the id, by its name or its manifest, in the plugins directory or one of
+``also_dirs`` (the development folder), is never shadowed or replaced: the install is
+refused with ``LOCAL_CHECKOUT`` before the download and again right before the swap
+(pip may have run for minutes). Uninstall refuses a checkout too; a link it unlinks.
 On any failure the previous install is left byte for byte as it was and no staging or
 trash is left behind. One plugin's installs and uninstalls exclude each other across
 processes through a lock file (``staging.plugin_lock``: the second gets ``BUSY``).
@@ -28,6 +31,7 @@ from typing import Any
 import requests
 
 from shared.jsonfile import atomic_write_bytes
+from shared.plugin_system.discovery import discover
 from shared.plugin_system.ids import is_plain_segment
 from shared.store import staging
 from shared.store.archive import Progress
@@ -68,14 +72,21 @@ class InstallResult:
 def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
                    token: str | None = None, progress: Progress | None = None,
                    python: str = sys.executable, pip_timeout: float = PIP_TIMEOUT,
-                   session: requests.Session | None = None) -> InstallResult:
-    """Install or replace one plugin from ``source`` into ``plugins_dir``, all or nothing."""
+                   session: requests.Session | None = None,
+                   also_dirs: list[Path] | None = None) -> InstallResult:
+    """Install or replace one plugin from ``source`` into ``plugins_dir``, all or nothing.
+
+    ``also_dirs`` are the other folders plugins load from (the development one): a
+    development link or checkout there claiming the id refuses the install too.
+    """
     plugins_dir = Path(plugins_dir)
+    dirs = [plugins_dir, *(Path(d) for d in also_dirs or []
+                           if Path(d) != plugins_dir)]
     if source.kind not in ("registry", "repo_url"):
         raise StoreError(f"unknown install source kind {source.kind!r}", "BAD_REPO_URL")
     if source.plugin_id is not None:
         _check_id(source.plugin_id)
-        _refuse_local_checkout(plugins_dir / source.plugin_id)
+        refuse_local_checkout(source.plugin_id, dirs)
     plugins_dir.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
         stack.callback(staging.tidy, plugins_dir)  # last: after the lock file is gone
@@ -91,7 +102,7 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         plugin_id = manifest["id"]
         if source.plugin_id is None:
             stack.enter_context(staging.plugin_lock(plugins_dir, plugin_id))
-            _refuse_local_checkout(plugins_dir / plugin_id)
+            refuse_local_checkout(plugin_id, dirs)
         version = manifest.get("version") if isinstance(manifest.get("version"), str) else None
         record = {
             "plugin_id": plugin_id, "source": source.kind,
@@ -110,20 +121,23 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
                                  timeout=pip_timeout)
         target = plugins_dir / plugin_id
         previous = installed_version(target)
-        _swap(plugins_dir, plugin_id, staged, target)
+        _swap(plugins_dir, plugin_id, staged, target, dirs)
         logger.info("%s: installed version %s (was %s) from %s by %s", plugin_id, version,
                     previous, source.repo, info.method)
         return InstallResult(plugin_id, version, previous, record)
     raise AssertionError("unreachable")  # pragma: no cover (ExitStack swallows nothing)
 
 
-def _swap(plugins_dir: Path, plugin_id: str, staged: Path, target: Path) -> None:
+def _swap(plugins_dir: Path, plugin_id: str, staged: Path, target: Path,
+          dirs: list[Path]) -> None:
     """Rename the previous folder (if any) into the trash and ``staged`` to ``target``.
 
     Everything that can fail (download, checks, requirements) ran before, so this is two
     renames; if the second fails the previous folder is renamed back, and a crash between
-    them is undone by ``staging.recover``. The previous folder is then deleted.
+    them is undone by ``staging.recover``. The previous folder is then deleted. A
+    development link or checkout that appeared meanwhile still refuses it.
     """
+    refuse_local_checkout(plugin_id, dirs)
     trash: Path | None = None
     if os.path.lexists(target):
         trash = staging.trash_path(plugins_dir, plugin_id)
@@ -138,21 +152,34 @@ def _swap(plugins_dir: Path, plugin_id: str, staged: Path, target: Path) -> None
         staging.remove_tree(trash)
 
 
-def _refuse_local_checkout(target: Path) -> None:
-    """Raise LOCAL_CHECKOUT when ``target`` is a development link or a git checkout."""
-    if target.is_symlink():
-        raise StoreError(f"{target.name} is a development link ({os.readlink(target)}); "
-                         "remove it to install from the store", "LOCAL_CHECKOUT")
-    if os.path.lexists(target / ".git"):
-        raise StoreError(f"{target.name} is a development checkout ({target} has .git); "
-                         "remove it to install from the store", "LOCAL_CHECKOUT")
+def refuse_local_checkout(plugin_id: str, dirs: list[Path]) -> None:
+    """Raise LOCAL_CHECKOUT when a folder of ``dirs`` claiming ``plugin_id`` (named so,
+    or by its manifest's id) is a development link or a git checkout."""
+    for folder in dirs:
+        claims = [Path(folder) / plugin_id]
+        claims += [info.directory for info in discover(Path(folder), log=False)
+                   if info.id == plugin_id and info.directory not in claims]
+        for path in claims:
+            _refuse_checkout(plugin_id, path, Path(folder) / plugin_id,
+                             "remove it to install from the store")
+
+
+def _refuse_checkout(plugin_id: str, path: Path, usual: Path, advice: str) -> None:
+    if path.is_symlink():
+        where = os.readlink(path) if path == usual else f"{path} -> {os.readlink(path)}"
+        raise StoreError(f"{plugin_id} is a development link ({where}); {advice}",
+                         "LOCAL_CHECKOUT")
+    if os.path.lexists(path / ".git"):
+        raise StoreError(f"{plugin_id} is a development checkout ({path} has .git); "
+                         f"{advice}", "LOCAL_CHECKOUT")
 
 
 def uninstall_plugin(plugin_id: str, plugins_dirs: list[Path]) -> Path:
     """Remove the plugin from the first of ``plugins_dirs`` holding it; return that path.
 
     A development symlink is removed as a link (what it points at is never touched);
-    a real folder is moved to the trash, then deleted.
+    a real folder is moved to the trash, then deleted; a development checkout (a folder
+    holding ``.git``) is refused with LOCAL_CHECKOUT: the user's work is removed by hand.
     """
     _check_id(plugin_id)
     for folder in plugins_dirs:
@@ -162,8 +189,10 @@ def uninstall_plugin(plugin_id: str, plugins_dirs: list[Path]) -> Path:
             logger.info("%s: removed the development link %s", plugin_id, target)
             return target
         if target.is_dir():
+            _refuse_checkout(plugin_id, target, target, "remove it by hand")
             try:
                 with staging.plugin_lock(folder, plugin_id):
+                    _refuse_checkout(plugin_id, target, target, "remove it by hand")
                     trash = staging.trash_path(folder, plugin_id, removed=True)
                     os.rename(target, trash)
                     staging.remove_tree(trash)

@@ -22,9 +22,12 @@ from shared.store.install import (
     recover,
     uninstall_plugin,
 )
+from tests.store.conftest import RegistryWeb
 from tests.store.install_support import MONO, OWNER, leftovers, mono_source, push_mono, tree_hash
+from tests.store.ops_daemons import serve_registry
 from tests.store.repo_host import RepoHost
 from tests.store.sample_plugins import plugin_files
+from web_service.store_work import install_work
 
 
 @pytest.fixture
@@ -324,3 +327,99 @@ def test_requirements_cannot_change_a_core_dependency(host: RepoHost, plugins_di
         "ResolutionImpossible" in caught.value.message
     assert tree_hash(plugins_dir) == before and leftovers(plugins_dir) == []
     assert importlib.metadata.version("flask") == flask_before
+
+
+def _checkout(folder: Path, plugin_id: str) -> Path:
+    """A developer's git checkout of ``plugin_id`` at ``folder``."""
+    for name, data in plugin_files(plugin_id).items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    (folder / ".git").mkdir()
+    (folder / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    return folder
+
+
+def test_install_is_refused_by_a_checkout_of_that_id_under_another_name(
+        host: RepoHost, plugins_dir: Path) -> None:
+    checkout = _checkout(plugins_dir / "ledpanel-clock", "clock")
+    before = tree_hash(plugins_dir)
+    with pytest.raises(StoreError) as caught:
+        install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url)
+    assert caught.value.error_code == "LOCAL_CHECKOUT"
+    assert caught.value.message == (f"clock is a development checkout ({checkout} has .git); "
+                                    "remove it to install from the store")
+    assert tree_hash(plugins_dir) == before and leftovers(plugins_dir) == []
+    assert host.asked("/git/trees/") == 0
+
+
+@pytest.mark.parametrize("name", ["clock", "my-clock"])
+def test_install_is_refused_by_a_development_link_in_the_other_folder(
+        host: RepoHost, plugins_dir: Path, tmp_path: Path, name: str) -> None:
+    work = tmp_path / "work" / "clock"
+    for file, data in plugin_files("clock").items():
+        (work / file).parent.mkdir(parents=True, exist_ok=True)
+        (work / file).write_bytes(data)
+    dev = tmp_path / "plugins"
+    dev.mkdir()
+    (dev / name).symlink_to(work, target_is_directory=True)
+    with pytest.raises(StoreError) as caught:
+        install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url,
+                       also_dirs=[plugins_dir, dev])
+    assert caught.value.error_code == "LOCAL_CHECKOUT"
+    assert caught.value.message.startswith("clock is a development link (")
+    assert str(work) in caught.value.message
+    assert not os.path.lexists(plugins_dir / "clock")
+    assert host.asked("/git/trees/") == 0
+
+
+def test_a_checkout_made_while_pip_runs_still_stops_the_swap(host: RepoHost,
+                                                             plugins_dir: Path,
+                                                             tmp_path: Path) -> None:
+    install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url)
+    push_mono(host, "clock", version="2.0.0", requirements="nothing-real\n")
+    # "pip" here is a developer cloning the plugin next door while the install waits
+    checkout = plugins_dir / "clock-dev"
+    fake_pip = tmp_path / "fake-python"
+    fake_pip.write_text(f"#!/bin/sh\nmkdir -p {checkout}/.git\n"
+                        f"printf '%s' '{json.dumps({'id': 'clock', 'name': 'Clock'})}' "
+                        f"> {checkout}/manifest.json\n")
+    fake_pip.chmod(0o755)
+    before = tree_hash(plugins_dir / "clock")
+    with pytest.raises(StoreError) as caught:
+        install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url,
+                       python=str(fake_pip))
+    assert caught.value.error_code == "LOCAL_CHECKOUT"
+    assert f"({checkout} has .git)" in caught.value.message
+    assert tree_hash(plugins_dir / "clock") == before
+    assert leftovers(plugins_dir) == []
+
+
+def test_uninstall_refuses_a_development_checkout(plugins_dir: Path) -> None:
+    checkout = _checkout(plugins_dir / "clock", "clock")
+    before = tree_hash(plugins_dir)
+    with pytest.raises(StoreError) as caught:
+        uninstall_plugin("clock", [plugins_dir])
+    assert (caught.value.error_code, caught.value.status) == ("LOCAL_CHECKOUT", 409)
+    assert caught.value.message == (f"clock is a development checkout ({checkout} has .git); "
+                                    "remove it by hand")
+    assert tree_hash(plugins_dir) == before and leftovers(plugins_dir) == []
+
+
+def test_a_store_install_looks_for_development_links_in_the_development_folder(
+        registry_web: RegistryWeb, tmp_path: Path) -> None:
+    host = registry_web.host
+    push_mono(host, "radar")
+    serve_registry(host, "radar")
+    work = tmp_path / "work" / "radar"
+    work.mkdir(parents=True)
+    for name, data in plugin_files("radar").items():
+        (work / name).write_bytes(data)
+    dev = registry_web.paths.dev_plugins_dir
+    dev.mkdir(parents=True, exist_ok=True)
+    (dev / "my-radar").symlink_to(work, target_is_directory=True)
+    with pytest.raises(StoreError) as caught:
+        install_work(registry_web.app.extensions["ledpanel"], None, "radar")(lambda _: None)
+    assert caught.value.error_code == "LOCAL_CHECKOUT"
+    assert caught.value.message == (f"radar is a development link ({dev / 'my-radar'} -> "
+                                    f"{work}); remove it to install from the store")
+    assert not (registry_web.paths.plugins_dir() / "radar").exists()
