@@ -5,9 +5,11 @@ constraints, "-r", file]`` in its own process group; on timeout the whole group 
 killed. pip's output is logged, and its last lines are in the error when it fails.
 
 Plugins share the daemons' environment, so the constraints file (written for each run
-to a temp file) pins every core dependency to the version installed now
-(``core_constraints``): a plugin asking for another Flask, requests... fails with
-``DEPENDENCIES_FAILED`` instead of changing it under both daemons.
+to a temp file) pins every distribution the core depends on, directly or through another
+(Flask, and Werkzeug and Jinja2 below it; requests and urllib3...), to the version
+installed now (``core_constraints``): a plugin asking for another version of any of them
+fails with ``DEPENDENCIES_FAILED`` instead of changing it under both daemons (pip only
+warns when an install breaks a package outside its request).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from packaging.markers import InvalidMarker, UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
 from shared.store.errors import StoreError
 
@@ -31,28 +35,55 @@ CORE_DISTRIBUTION = "ledpanel"
 # pyproject.toml's dependencies, for a checkout run without installing the project
 CORE_DEPENDENCIES = ("Flask", "Flask-Limiter", "jsonschema", "Pillow", "watchdog",
                      "requests", "packaging", "waitress")
+MAX_DISTRIBUTIONS = 1000  # the walk stops there, whatever the metadata says
 
 
 def core_constraints() -> list[str]:
-    """Return ``name==version`` for each core dependency installed in this environment."""
-    names: list[str] = []
+    """Return ``name==version`` for every distribution the core needs, as installed now.
+
+    The installed dependency tree is walked from the ``ledpanel`` distribution
+    (``Requires-Dist``, recursively; extras and markers that do not apply here are
+    skipped). A checkout run without installing the project walks from
+    ``CORE_DEPENDENCIES`` instead (logged).
+    """
     try:
-        for line in importlib.metadata.requires(CORE_DISTRIBUTION) or []:
-            try:
-                requirement = Requirement(line)
-            except InvalidRequirement:
-                continue
-            if requirement.marker is None or "extra" not in str(requirement.marker):
-                names.append(requirement.name)
+        importlib.metadata.distribution(CORE_DISTRIBUTION)
+        roots = [CORE_DISTRIBUTION]
     except importlib.metadata.PackageNotFoundError:
-        pass
-    pins: list[str] = []
-    for name in names or CORE_DEPENDENCIES:
+        logger.warning("the %s distribution is not installed; pinning what its "
+                       "dependencies (%s) need", CORE_DISTRIBUTION, ", ".join(CORE_DEPENDENCIES))
+        roots = list(CORE_DEPENDENCIES)
+    pins: dict[str, str] = {}
+    seen = {canonicalize_name(name) for name in roots}
+    queue = list(roots)
+    while queue and len(seen) <= MAX_DISTRIBUTIONS:
+        name = queue.pop(0)
         try:
-            pins.append(f"{name}=={importlib.metadata.version(name)}")
+            dist = importlib.metadata.distribution(name)
         except importlib.metadata.PackageNotFoundError:
             continue  # not installed here: nothing to protect
-    return pins
+        if canonicalize_name(name) != CORE_DISTRIBUTION:
+            pins[canonicalize_name(name)] = f"{dist.metadata['Name'] or name}=={dist.version}"
+        for needed in _needs(dist.requires or []):
+            if canonicalize_name(needed) not in seen:
+                seen.add(canonicalize_name(needed))
+                queue.append(needed)
+    return [pins[key] for key in sorted(pins)]
+
+
+def _needs(lines: list[str]) -> list[str]:
+    """Return the names of the requirements that apply here (no extras, markers true)."""
+    names: list[str] = []
+    for line in lines:
+        try:
+            requirement = Requirement(line)
+            if requirement.marker is not None and \
+                    not requirement.marker.evaluate({"extra": ""}):
+                continue
+        except (InvalidRequirement, UndefinedEnvironmentName, InvalidMarker):
+            continue
+        names.append(requirement.name)
+    return names
 
 
 def install_requirements(plugin_id: str, file: Path, *, python: str, timeout: float) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.store import staging
+from shared.store import requirements, staging
 from shared.store.errors import StoreError
 from shared.store.install import (
     RECORD_FILE,
@@ -423,3 +423,35 @@ def test_a_store_install_looks_for_development_links_in_the_development_folder(
     assert caught.value.message == (f"radar is a development link ({dev / 'my-radar'} -> "
                                     f"{work}); remove it to install from the store")
     assert not (registry_web.paths.plugins_dir() / "radar").exists()
+
+
+@pytest.mark.parametrize("core", ["ledpanel", "not-installed-here"])
+def test_constraints_pin_what_the_core_needs_through_its_dependencies(
+        monkeypatch: pytest.MonkeyPatch, core: str) -> None:
+    # a checkout run without installing the project walks from the listed dependencies
+    monkeypatch.setattr(requirements, "CORE_DISTRIBUTION", core)
+    pins = {pin.split("==")[0].lower(): pin.split("==")[1]
+            for pin in requirements.core_constraints()}
+    for name in ("flask", "werkzeug", "jinja2", "markupsafe", "requests", "urllib3",
+                 "limits"):
+        assert pins[name] == importlib.metadata.version(name), name
+    assert "ledpanel" not in pins and "pytest" not in pins  # extras are not followed
+
+
+def test_requirements_cannot_change_what_a_core_dependency_needs(
+        host: RepoHost, plugins_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PIP_NO_INDEX", "1")  # offline: nothing can reach the shared venv
+    install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url)
+    before = tree_hash(plugins_dir)
+    push_mono(host, "clock", version="2.0.0", requirements="Werkzeug<1\n")
+    werkzeug_before = importlib.metadata.version("werkzeug")
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url,
+                       python=sys.executable, pip_timeout=120)
+    assert time.monotonic() - started < 60
+    assert caught.value.error_code == "DEPENDENCIES_FAILED"
+    assert "conflict" in caught.value.message.lower() or \
+        "ResolutionImpossible" in caught.value.message
+    assert tree_hash(plugins_dir) == before and leftovers(plugins_dir) == []
+    assert importlib.metadata.version("werkzeug") == werkzeug_before
