@@ -85,32 +85,25 @@ def test_token_goes_to_the_api_only(host: RepoHost, tmp_path: Path) -> None:
     assert len(host.auth) == before + 1, "only the listing (refused) carried the token"
 
 
-def test_cut_download_names_the_file(host: RepoHost, tmp_path: Path) -> None:
-    host.cut["plugins/clock/manager.py"] = 20
+@pytest.mark.parametrize(("fault", "named"), [
+    ("cut raw file", "manager.py"),  # the line drops 20 bytes into the file
+    ("cut archive", "main.zip"),  # the same with the API rate limited: the ZIP way
+    ("missing raw file", "config_schema.json"),  # the host answers 404 for one file
+])
+def test_a_failed_download_names_the_file(host: RepoHost, tmp_path: Path, fault: str,
+                                          named: str) -> None:
+    if fault == "cut raw file":
+        host.cut["plugins/clock/manager.py"] = 20
+    elif fault == "cut archive":
+        host.rate_limited = True
+        host.cut["main.zip"] = 100
+    else:
+        host.status["plugins/clock/config_schema.json"] = 404
     with pytest.raises(StoreError) as caught:
         download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
                         tmp_path / "out", api_url=host.api_url)
     assert caught.value.error_code == "DOWNLOAD_FAILED"
-    assert "manager.py" in caught.value.message
-
-
-def test_cut_archive_fails(host: RepoHost, tmp_path: Path) -> None:
-    host.rate_limited = True
-    host.cut["main.zip"] = 100
-    with pytest.raises(StoreError) as caught:
-        download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
-                        tmp_path / "out", api_url=host.api_url)
-    assert caught.value.error_code == "DOWNLOAD_FAILED"
-    assert "main.zip" in caught.value.message
-
-
-def test_missing_raw_file_fails(host: RepoHost, tmp_path: Path) -> None:
-    host.status["plugins/clock/config_schema.json"] = 404
-    with pytest.raises(StoreError) as caught:
-        download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
-                        tmp_path / "out", api_url=host.api_url)
-    assert caught.value.error_code == "DOWNLOAD_FAILED"
-    assert "config_schema.json" in caught.value.message
+    assert named in caught.value.message
 
 
 def test_symlink_in_the_listing_is_refused(host: RepoHost, tmp_path: Path) -> None:
