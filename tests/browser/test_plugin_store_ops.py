@@ -101,15 +101,20 @@ def test_install_from_a_repository_url(page: Any, store_stack: StoreStack) -> No
     assert watch.problems == []
 
 
+def installed_tab(page: Any, stack: StoreStack, plugin_id: str) -> tuple[Any, Watch]:
+    """Install ``plugin_id`` from the stand-in host, open the page on its tab."""
+    stack.push(plugin_id)
+    stack.serve_registry(stack.entry(plugin_id))
+    install(stack, plugin_id)
+    watch = Watch(page)
+    page.goto(stack.url)
+    return plugin_tab(page, plugin_id), watch
+
+
 def test_update_from_the_plugin_tab_says_what_it_did(page: Any, store_stack: StoreStack,
                                                      shoot: Any) -> None:
     stack = store_stack
-    stack.push("weather-now")
-    stack.serve_registry(stack.entry("weather-now"))
-    install(stack, "weather-now")
-    watch = Watch(page)
-    page.goto(stack.url)
-    tab = plugin_tab(page, "weather-now")
+    tab, watch = installed_tab(page, stack, "weather-now")
     outcome = tab.locator(".store-actions .job-outcome")
     tab.locator(".store-update").click()
     page.wait_for_function("document.querySelector('#tab-plugin-weather-now .store-actions "
@@ -137,12 +142,7 @@ def test_update_from_the_plugin_tab_says_what_it_did(page: Any, store_stack: Sto
 def test_uninstall_asks_first_then_removes_the_tab_and_lands_on_the_manager(
         page: Any, store_stack: StoreStack, shoot: Any) -> None:
     stack = store_stack
-    stack.push("weather-now")
-    stack.serve_registry(stack.entry("weather-now"))
-    install(stack, "weather-now")
-    watch = Watch(page)
-    page.goto(stack.url)
-    tab = plugin_tab(page, "weather-now")
+    tab, watch = installed_tab(page, stack, "weather-now")
     confirm = tab.locator(".confirm-uninstall")
     assert not confirm.is_visible()
     tab.locator(".store-uninstall").click()
