@@ -68,14 +68,7 @@ def check_update(plugin_folder: Path, entry: dict[str, Any] | None, *, api_url: 
     if record is None:
         assert entry is not None
         return _by_version_only(folder, entry)
-    source = entry if entry is not None else record
-    remote: dict[str, Any] = {
-        "repo": source.get("repo"), "branch": source.get("branch") or "main",
-        "plugin_path": source.get("plugin_path") or "",
-        "latest_version": entry.get("latest_version") if entry else None,
-        "last_updated": entry.get("last_updated") if entry else None,
-        "tree_sha": None,
-    }
+    remote = _remote(entry if entry is not None else record, entry)
     if isinstance(remote["repo"], str):
         remote["tree_sha"] = folder_tree_sha(remote["repo"], str(remote["branch"]),
                                              str(remote["plugin_path"]), api_url=api_url,
@@ -124,14 +117,22 @@ def local_only_reason(folder: Path, entry: dict[str, Any] | None) -> str | None:
 def _by_version_only(folder: Path, entry: dict[str, Any]) -> UpdateCheck:
     """A plugin copied in by hand that a registry lists: compared by version alone."""
     installed, latest = installed_version(folder), entry.get("latest_version")
-    remote = {"repo": entry.get("repo"), "branch": entry.get("branch") or "main",
-              "plugin_path": entry.get("plugin_path") or "", "latest_version": latest,
-              "last_updated": entry.get("last_updated"), "tree_sha": None}
+    remote = _remote(entry, entry)
     if _newer(latest, installed):
         return UpdateCheck("update_available", f"copied in by hand; the registry has "
                            f"version {latest} > {installed}", remote)
     return UpdateCheck("up_to_date", f"copied in by hand; version {installed} is the "
                        "registry's latest", remote)
+
+
+def _remote(source: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, Any]:
+    """Where the plugin comes from (``source``: the entry, else the record) and what the
+    registry says of it; ``tree_sha`` is filled in when a listing gives it."""
+    return {"repo": source.get("repo"), "branch": source.get("branch") or "main",
+            "plugin_path": source.get("plugin_path") or "",
+            "latest_version": entry.get("latest_version") if entry else None,
+            "last_updated": entry.get("last_updated") if entry else None,
+            "tree_sha": None}
 
 
 def _newer(latest: Any, installed: Any) -> bool | None:
