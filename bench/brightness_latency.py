@@ -27,8 +27,8 @@ from typing import Any
 import requests
 
 from bench.common import running_demo, summary
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 
 SAVES = 50
 VALUES = (40, 70)

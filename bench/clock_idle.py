@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from bench.common import cpu_seconds, demo_instance, rss_mb
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import start_display
 
 WARM_UP = 10.0

@@ -30,14 +30,14 @@ from threading import Thread
 
 from bench.common import cpu_seconds, percentile, rss_mb
 from bench.display_daemon import SETTLE, compile_project, first_frame
-from shared.bus import Bus
+from shared.bus.core import Bus
 from tests.test_community_plugins import PLUGINS, _Services, make_instance
 
 
 def load_times(base: Path, loads: int) -> list[float]:
     """Return milliseconds per plugin load (import afresh + construct)."""
-    from display_service.display_manager import DisplayManager
     from display_service.matrix.select import open_backend
+    from display_service.plugins.display_manager import DisplayManager
     from shared.paths import resolve_paths
     from shared.plugin_system.loader import load_plugin_class
     from shared.plugin_system.manager import PluginManager

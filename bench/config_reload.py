@@ -12,7 +12,7 @@ import time
 import requests
 
 from bench.common import running_demo, summary
-from shared import bus as keys
+from shared.bus import core as keys
 
 SAVES = 50
 

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import cpu_seconds, demo_instance, percentile, rss_mb
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Daemon, Instance, start_display
 
 STARTS = 9

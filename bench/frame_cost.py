@@ -4,7 +4,7 @@ Target (issue 3): p99 < 4 ms at 128x32 on this machine (a Pi 3 is roughly 8-10x
 slower: that is the budget for 100 Hz).
 
 One frame is what a scrolling plugin's ``display()`` does with the real pieces: the
-``ScrollConfig`` engages the frame hold, the ``ScrollHelper`` (shared/common) moves one
+``ScrollConfig`` engages the frame hold, the ``ScrollHelper`` (shared/plugin_api/common) moves one
 step and crops the visible window of a long text strip drawn in Press Start 2P (a
 shipped font, at half the panel height), the window is pasted on
 ``display_manager.image``, and ``display_manager.update_display()`` pushes it: the
@@ -23,10 +23,10 @@ import statistics
 import time
 
 from bench.common import percentile
-from display_service.display_manager import DisplayManager
 from display_service.matrix.headless import HeadlessMatrix
-from shared.common import scroll_config
-from shared.common.scroll_helper import ScrollHelper
+from display_service.plugins.display_manager import DisplayManager
+from shared.plugin_api.common import scroll_config
+from shared.plugin_api.common.scroll_helper import ScrollHelper
 
 SIZES = ((128, 32), (192, 48), (256, 64))
 FRAMES = 3_000

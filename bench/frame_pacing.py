@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import cpu_seconds, percentile
-from shared.common.scroll_helper import ScrollHelper
+from shared.plugin_api.common.scroll_helper import ScrollHelper
 from tests.display_service.helpers import ColorPlugin, FakeHost, make_display, running_loop
 
 WIDTH, HEIGHT = 128, 32

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from bench.common import summary
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Instance, start_display
 from tests.hostile import STILL, install
 
@@ -33,7 +33,7 @@ HANGS = '''
 import time
 from pathlib import Path
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class Plugin(BasePlugin):
@@ -75,7 +75,7 @@ def one_run(base: Path, hang_seconds: float) -> float:
 
 def trail_cost(calls: int = 100_000) -> float:
     """Return microseconds per plugin call spent in the call trail."""
-    from display_service.call_trail import CallTrail
+    from display_service.plugins.call_trail import CallTrail
 
     with tempfile.TemporaryDirectory() as base:
         trail = CallTrail(Path(base) / "display_calls")

@@ -21,8 +21,8 @@ from pathlib import Path
 import requests
 
 from bench.common import cpu_seconds, demo_instance
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import running
 
 WARM_UP = 5.0

@@ -7,7 +7,7 @@ host (``tests.store.repo_host``). Each way is timed ``--runs`` times, every run 
 reinstall over the previous one after a push of a new version (so the swap and the
 previous folder's removal are included):
 
-- (a) the library, ``shared.store.install.install_plugin``, into a temporary plugins
+- (a) the library, ``web_service.store.install.folders.install_plugin``, into a temporary plugins
   folder by the API way: one tree listing, one branch-head request, one raw download
   per file, each checked against the listing;
 - (b) the same with the host's API rate limited: the branch's ZIP archive instead;
@@ -41,12 +41,12 @@ from pathlib import Path
 import requests
 
 from bench.common import demo_instance
-from shared import bus as keys
-from shared.bus import Bus
-from shared.store.install import InstallSource, install_plugin
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import running
 from tests.store.repo_host import Files, RepoHost
 from tests.store.sample_plugins import plugin_files, registry, registry_entry
+from web_service.store.install.folders import InstallSource, install_plugin
 
 RUNS = 10
 PLUGIN = "bench-board"
@@ -229,7 +229,7 @@ def main() -> None:
                         help="ms the host waits before each answer (a distant host)")
     args = parser.parse_args()
     runs = max(1, min(args.runs, 200))
-    logging.getLogger("shared.store").setLevel(logging.ERROR)  # one ZIP warning per install
+    logging.getLogger("web_service.store").setLevel(logging.ERROR)  # one ZIP warning per install
     ways: list[tuple[bool, Callable[[RepoHost, int], object]]] = [
         (False, lambda host, n: library(host, n, limited=False)),
         (True, lambda host, n: library(host, n, limited=False)),

@@ -26,10 +26,10 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bench.common import cpu_seconds, rss_mb
-from display_service.display_manager import DisplayManager
 from display_service.matrix.headless import HeadlessMatrix
+from display_service.plugins.display_manager import DisplayManager
 from display_service.vegas import Segment, VegasTicker, collect_segments
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 from tests.daemons import ROOT
 
 WIDTH, HEIGHT = 128, 32

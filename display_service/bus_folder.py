@@ -16,10 +16,10 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from display_service.inbox import Inbox
-from shared.bus import Bus, BusWatcher
-from shared.bus_dir_guard import BusDirGuard
-from shared.daemon_lock import DaemonLock
+from display_service.loop.inbox import Inbox
+from shared.bus.core import Bus, BusWatcher
+from shared.bus.daemon_lock import DaemonLock
+from shared.bus.dir_guard import BusDirGuard
 from shared.errors import AtomicWriteError
 
 logger = logging.getLogger("ledpanel-display")

@@ -27,12 +27,12 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from shared.bus import BusWatcher, watch_directory
+from shared.bus.core import BusWatcher, watch_directory
 from shared.config.brightness import brightness_keys, settle_brightness
 from shared.config.store import ConfigStore
 from shared.errors import LedpanelError
-from shared.jsonfile import READ_LIMIT
-from shared.regular_file import read_regular
+from shared.files.jsonfile import READ_LIMIT
+from shared.files.regular_file import read_regular
 
 logger = logging.getLogger(__name__)
 

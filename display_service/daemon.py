@@ -23,14 +23,16 @@ import sys
 from types import FrameType
 from typing import Any
 
-from display_service import bus_folder, image_guard, plugin_output
-from display_service.call_trail import Leftover
+from display_service import bus_folder
 from display_service.config_source import ConfigSource
-from display_service.containment import Containment
-from display_service.hang_watch import DEFAULT_HANG_SECONDS
-from display_service.inbox import Inbox
-from display_service.safe_mode import SafeMode
-from shared.bus import (
+from display_service.loop.inbox import Inbox
+from display_service.plugins import image_guard
+from display_service.plugins import output as plugin_output
+from display_service.plugins.call_trail import Leftover
+from display_service.plugins.containment import Containment
+from display_service.plugins.hang_watch import DEFAULT_HANG_SECONDS
+from display_service.plugins.safe_mode import SafeMode
+from shared.bus.core import (
     CONFIG_CHANGED,
     DISPLAY_ON_DEMAND_REQUEST,
     FONTS_CHANGED,
@@ -42,7 +44,7 @@ from shared.bus import (
     Bus,
     BusWatcher,
 )
-from shared.daemon_lock import DISPLAY, AlreadyRunning, DaemonLock
+from shared.bus.daemon_lock import DISPLAY, AlreadyRunning, DaemonLock
 from shared.errors import CacheDirError
 from shared.paths import Paths, ensure_writable_dir, export_dirs, resolve_paths
 from shared.plugin_system.discovery import plugins_dir_for
@@ -153,16 +155,16 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
                source: ConfigSource, inbox: Inbox, started_at: float | None,
                leftover: Leftover | None = None) -> Any:
     """Open the panel, load the plugins and return the render loop over them."""
-    from display_service.display_manager import DisplayManager
-    from display_service.full_screen import LazyMode
+    from display_service.loop.full_screen import LazyMode
+    from display_service.loop.render_loop import RenderLoop
+    from display_service.matrix.orientation import wrap_backend
     from display_service.matrix.select import open_backend
-    from display_service.orientation import wrap_backend
-    from display_service.render_loop import RenderLoop
-    from shared.cache import CacheManager
+    from display_service.plugins.display_manager import DisplayManager
     from shared.fonts import FontManager
     from shared.fonts.uploads import font_dirs
     from shared.history import DISPLAY as DISPLAY_SOURCE
     from shared.history import HistoryWriter, history_dir
+    from shared.plugin_api.cache.manager import CacheManager
     from shared.plugin_system import manifest_memo
     from shared.plugin_system.manager import PluginManager
     from shared.plugin_system.manifest import SCHEMA_FILE as MANIFEST_SCHEMA_FILE
@@ -226,7 +228,7 @@ def vegas_mode(loop: Any, config: dict[str, Any]) -> Any:
 
 def log_start(backend: Any, hardware: dict[str, Any], plugins: Any, paths: Paths) -> None:
     """Say in one line what started, then one line per hardware problem."""
-    from shared.display_status import describe_hardware
+    from shared.bus.display_status import describe_hardware
 
     logger.info(
         "ledpanel-display %s started: %s, %d plugins loaded%s, bus %s",

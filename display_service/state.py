@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shared.bus import DISPLAY_STATE, PREVIEW_FRAME, PREVIEW_VIEWER, Bus
+from shared.bus.core import DISPLAY_STATE, PREVIEW_FRAME, PREVIEW_VIEWER, Bus
 from shared.errors import AtomicWriteError
 
 logger = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ class BusWriter:
 class StatePublisher:
     """``display_state`` when its content changes, never on a timer; preview while watched.
 
-    Whether the display runs is told by its lock (``shared.daemon_lock``), so an idle
+    Whether the display runs is told by its lock (``shared.bus.daemon_lock``), so an idle
     panel writes nothing: the state is built when something marked it dirty (a switch,
     a request, a reload, a schedule change, ``observe`` seeing another plugin or a frame
     rate that moved) and written only when it differs from the last one written.

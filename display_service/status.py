@@ -27,10 +27,10 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from display_service.compose import FULL_SCREEN, OFF
+from display_service.loop.compose import FULL_SCREEN, OFF
 
 if TYPE_CHECKING:
-    from display_service.render_loop import RenderLoop
+    from display_service.loop.render_loop import RenderLoop
 
 
 def shown(loop: RenderLoop, now: float) -> tuple[str, str | None, str | None, float]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shared.file_tail import read_tail
+from shared.files.tail import read_tail
 from shared.plugin_system.ids import is_plain_segment
 
 logger = logging.getLogger(__name__)

@@ -23,8 +23,8 @@ import pytest
 import requests
 from PIL import Image
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Instance, running
 from tests.display_service.helpers import wait_until
 

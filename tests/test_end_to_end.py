@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import Instance, running
 
 pytestmark = pytest.mark.timeout(120)
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PIL import ImageDraw
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class Plugin(BasePlugin):

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Daemon, Instance, running
 from tests.display_service.helpers import wait_until
 from tests.hostile import STILL, install, install_hostile

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import requests
 
-from shared import bus as keys
-from shared.bus import Bus
-from shared.daemon_lock import DISPLAY, WEB, lock_holder
+from shared.bus import core as keys
+from shared.bus.core import Bus
+from shared.bus.daemon_lock import DISPLAY, WEB, lock_holder
 from tests.daemons import Daemon, Instance, running, start_display, start_web
 from tests.display_service.helpers import wait_until as wait_for
 from tests.test_no_lost_changes import make_instance, running_state, state

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import requests
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Daemon, Instance, start_display, start_web
 from tests.display_service.helpers import wait_until
 from tests.hostile import STILL, install, install_hostile

@@ -23,8 +23,8 @@ import pytest
 import requests
 from PIL import Image
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Instance, running, start_display
 from tests.display_service.helpers import wait_until
 from web_service.plugin_notify import applied_outcome, notify_plugins_changed
@@ -204,7 +204,7 @@ def test_bad_plugins_changed_requests_are_logged_and_ignored(tmp_path: Path) -> 
 SLOW = '''\
 import threading
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 GENERATION = {generation}
 

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shared import cli_args
-from shared.bus import WEB_STATE, Bus
-from shared.bus_dir_guard import BusDirGuard
-from shared.daemon_lock import WEB, AlreadyRunning, DaemonLock
+from shared.bus.core import WEB_STATE, Bus
+from shared.bus.daemon_lock import WEB, AlreadyRunning, DaemonLock
+from shared.bus.dir_guard import BusDirGuard
 from shared.errors import AtomicWriteError, LedpanelError
 from shared.paths import ensure_writable_dir, export_dirs, resolve_paths
 from shared.version import CORE_VERSION
@@ -85,9 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     from shared.config.store import ConfigStore
     from shared.plugin_system.discovery import plugins_dir_for
     from web_service.app import create_app
-    from web_service.auto_update import start_auto_update, stop_auto_update
     from web_service.settings import WebSettings
-    from web_service.store_jobs import stop_store_jobs
+    from web_service.store.app_jobs import stop_store_jobs
+    from web_service.store.auto_update import start_auto_update, stop_auto_update
 
     try:
         store = ConfigStore(paths)
@@ -183,7 +183,7 @@ def _recover_store(*plugins_dirs: Path) -> None:
 
     Cheap when there is nothing to do (two missing folders); never fatal.
     """
-    from shared.store.install import recover
+    from web_service.store.install.folders import recover
 
     for folder in dict.fromkeys(plugins_dirs):
         try:

@@ -6,15 +6,15 @@ import logging
 
 from flask import Flask
 
+from web_service.access.guard import install_guard
 from web_service.api import register_api
-from web_service.auto_update import install_auto_update
 from web_service.envelope import install_error_handlers
-from web_service.guard import install_guard
 from web_service.history import install_history
 from web_service.services import EXTENSION_KEY, WebServices
 from web_service.settings import WebSettings
-from web_service.store_jobs import install_store_jobs
-from web_service.streams import install_streams
+from web_service.store.app_jobs import install_store_jobs
+from web_service.store.auto_update import install_auto_update
+from web_service.streams.routes import install_streams
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     install_store_jobs(app)
     install_auto_update(app)
     install_streams(app)
-    from web_service import pages
+    from web_service.ui import pages
 
     app.register_blueprint(pages.bp)
     return app

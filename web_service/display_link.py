@@ -1,6 +1,6 @@
 """The web side of the bus: what the display daemon says, and requests to it.
 
-Every read goes through ``shared.bus``, which takes only regular files and never blocks:
+Every read goes through ``shared.bus.core``, which takes only regular files and never blocks:
 a FIFO or folder in a bus file's place reads as absent, so no request thread waits on it.
 """
 
@@ -10,10 +10,9 @@ import contextlib
 import time
 from typing import Any
 
-from shared import bus as keys
-from shared.bus import Bus
-from shared.config.hardware_rule import restart_settings_changed
-from shared.display_status import (
+from shared.bus import core as keys
+from shared.bus.core import Bus
+from shared.bus.display_status import (
     RUNNING,
     STARTING,
     plugin_errors,
@@ -21,6 +20,7 @@ from shared.display_status import (
     service_state,
     timestamp,
 )
+from shared.config.hardware_rule import restart_settings_changed
 from shared.errors import AtomicWriteError
 from web_service.settings import WebSettings
 

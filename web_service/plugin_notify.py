@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from shared.errors import ValidationError
 from shared.plugin_system.changes import CHANGES, parse_change
 
@@ -28,7 +28,7 @@ def _bus(target: Any) -> Bus:
 def notify_plugins_changed(bus_or_services: Any, plugin_id: str, change: str) -> str:
     """Queue a ``plugins_changed`` request for the display; return its request id.
 
-    ``bus_or_services``: a ``shared.bus.Bus``, the app's ``WebServices`` or its
+    ``bus_or_services``: a ``shared.bus.core.Bus``, the app's ``WebServices`` or its
     ``DisplayLink``. ``plugin_id``: the plugin's folder name (one plain segment).
     ``change``: ``"installed"``, ``"updated"`` or ``"uninstalled"``; call it after the
     folder is in place (or gone), never before. Raises ``ValidationError`` (400,

@@ -10,17 +10,17 @@ from typing import Any, NamedTuple, cast
 
 from flask import current_app
 
-from shared import bus as bus_keys
-from shared.bus import Bus
+from shared.bus import core as bus_keys
+from shared.bus.core import Bus
 from shared.config.store import ConfigStore, MainSnapshot
 from shared.errors import LedpanelError
 from shared.sign_in.settings import check_switch_on
 from shared.sign_in.store import CredentialStore
-from shared.store.registry import Registry
-from shared.store.sources import sources as store_sources
 from web_service.display_link import DisplayLink
 from web_service.plugin_catalog import PluginCatalog
 from web_service.settings import WebSettings
+from web_service.store.registry.catalog import Registry
+from web_service.store.registry.sources import sources as store_sources
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ setting such as rows 100000 never sizes a canvas. The record is published on the
 as ``hardware_status`` on every start.
 
 ``orientation`` is never read by the matrix library (the daemon rotates frames itself,
-``display_service.orientation``), so an invalid stored value does not refuse the panel:
+``display_service.matrix.orientation``), so an invalid stored value does not refuse the panel:
 it is a warning and the picture is not rotated. The web still refuses to save one.
 """
 

@@ -1,7 +1,7 @@
 """Vegas mode: one continuous ticker across the enabled plugins (``vegas_scroll.*``).
 
 Wiring it into the render loop (all calls on the render thread). The shortest way is
-``VegasMode``, which has the ``display_service.full_screen.FullScreenMode`` surface::
+``VegasMode``, which has the ``display_service.loop.full_screen.FullScreenMode`` surface::
 
     vegas = VegasMode(display, lambda: plugins.instances, config,
                       on_error=errors.record,  # (plugin_id, "vegas", error)
@@ -76,7 +76,7 @@ panel plus ``buffer_ahead`` queued beyond it, one separator and the last frame;
 segments are dropped once scrolled past. No cache grows with time.
 
 Live priority: live content (a plugin with ``live_priority: true`` in its own section
-whose ``has_live_content()`` is True, polled by the core: ``display_service.live``)
+whose ``has_live_content()`` is True, polled by the core: ``display_service.control.live``)
 takes the whole panel through the render loop's live layer, above the full-screen mode;
 the ticker is paused meanwhile and resumes where it left off. ``VegasMode.
 allows_live_interrupt()`` says whether it may, and the loop asks it while live content

@@ -43,7 +43,7 @@ from typing import Any
 
 from PIL import Image
 
-from display_service.plugin_errors import one_line
+from display_service.plugins.errors import one_line
 from display_service.vegas.capture import CaptureSurface, SurfaceFactory, capture_display
 from display_service.vegas.settings import MODES, Color, VegasSettings, read_settings
 from display_service.vegas.strip import Segment

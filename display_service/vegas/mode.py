@@ -1,4 +1,4 @@
-"""The ticker as the render loop's full-screen mode (``display_service.full_screen``).
+"""The ticker as the render loop's full-screen mode (``display_service.loop.full_screen``).
 
 ``VegasMode`` has the ``FullScreenMode`` surface: ``configure(config)``, ``active()``
 and ``render(now, force) -> next due``. It draws on the display manager's canvas and

@@ -5,7 +5,7 @@ The JSON answer (``--json``) is the ``data`` of ``GET /api/v3/system/status`` wi
 ``source`` (``web`` or ``bus``) and ``url`` added: ``version``, ``display``,
 ``hardware``, ``config``, ``web`` and ``host``. With the web down, ``web.service`` is
 ``not_running`` and ``web.error`` says why; the other blocks are built from the bus by
-the same code the web runs (``shared.display_status``, ``shared.config.health``).
+the same code the web runs (``shared.bus.display_status``, ``shared.config.health``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from shared.bus.display_status import RUNNING, bus_status, timestamp
 from shared.cli.common import Unreachable, api, web_url
-from shared.display_status import RUNNING, bus_status, timestamp
 from shared.paths import DEVICE_CACHE_DIR, resolve_paths
 from shared.version import CORE_VERSION
 

@@ -56,7 +56,7 @@ def cmd_config_validate(args: argparse.Namespace) -> int:
 
 def _read_object(path: Path, problems: list[str]) -> dict[str, Any] | None:
     from shared.errors import ConfigError
-    from shared.jsonfile import read_json_file
+    from shared.files.jsonfile import read_json_file
 
     try:
         data = read_json_file(path, "config file")

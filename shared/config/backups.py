@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.errors import ConfigError, LedpanelError
-from shared.jsonfile import atomic_write_bytes
+from shared.files.jsonfile import atomic_write_bytes
 from shared.paths import Paths
 
 KEEP_BACKUPS = 5
@@ -74,7 +74,7 @@ def newest_usable_backup(paths: Paths) -> tuple[dict[str, Any], Path] | None:
 
     What a daemon runs on while config.json cannot be used.
     """
-    from shared.jsonfile import read_json_file
+    from shared.files.jsonfile import read_json_file
 
     for backup in reversed(list_backups(paths)):
         try:

@@ -16,7 +16,7 @@ from typing import Any
 from shared.config.merge import same_json
 from shared.config.reserved import plugin_sections
 from shared.errors import ValidationError
-from shared.jsonfile import dumps
+from shared.files.jsonfile import dumps
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_SECTION_BYTES = 256 * 1024

@@ -38,7 +38,7 @@ from shared.config.secrets import keep_secrets_secret, merge_secrets
 from shared.config.sizes import size_errors
 from shared.config.template import load_template
 from shared.errors import ConfigError, ConfigFileInvalid, LedpanelError, ValidationError
-from shared.jsonfile import (
+from shared.files.jsonfile import (
     atomic_write_bytes,
     atomic_write_json,
     decode_utf8,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.errors import ConfigError
-from shared.jsonfile import read_json_file
+from shared.files.jsonfile import read_json_file
 from shared.paths import TEMPLATE_FILE
 
 _cache: dict[Path, tuple[int, dict[str, Any]]] = {}

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.bus import FONTS_CHANGED, Bus
+from shared.bus.core import FONTS_CHANGED, Bus
 from shared.errors import LedpanelError, NotFoundError, ValidationError
+from shared.files.jsonfile import atomic_write_bytes
+from shared.files.regular_file import read_regular
 from shared.fonts.catalog import (
     SHIPPED_FONTS_DIR,
     FontInfo,
@@ -33,10 +35,8 @@ from shared.fonts.catalog import (
     scan,
 )
 from shared.fonts.validate import FontFileKind, check_font, invalid_font, kind_for_name
-from shared.jsonfile import atomic_write_bytes
 from shared.paths import Paths
 from shared.plugin_system.ids import is_plain_segment
-from shared.regular_file import read_regular
 
 logger = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from shared.errors import LedpanelError, ValidationError
-from shared.jsontext import parse_strict
+from shared.files.jsontext import parse_strict
 from shared.plugin_system.manifest import load_manifest
 
 logger = logging.getLogger(__name__)
@@ -230,7 +230,7 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 def _one_object(out: bytes, plugin_id: str, name: str) -> dict[str, Any]:
     try:
         answer = parse_strict(out.decode("utf-8"))
-    except ValueError as err:  # not UTF-8, not JSON, or outside shared.jsontext's limits
+    except ValueError as err:  # not UTF-8, not JSON, or outside shared.files.jsontext's limits
         raise ActionError(f"{plugin_id}: action script {name} did not print one JSON "
                           f"object: {err}") from None
     if not isinstance(answer, dict):

@@ -56,7 +56,7 @@ from pathlib import Path, PurePosixPath
 from types import ModuleType
 from typing import Any
 
-from shared.plugin_system import compat
+from shared.plugin_api import compat
 from shared.plugin_system.core_version import check_core_version
 from shared.plugin_system.discovery import PluginInfo
 from shared.plugin_system.errors import PluginError

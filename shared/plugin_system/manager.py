@@ -26,12 +26,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from shared.bus import WEB_STATE, Bus
-from shared.cache import CacheManager
+from shared.bus.core import WEB_STATE, Bus
+from shared.bus.daemon_lock import WEB, lock_holder
 from shared.config.prepare import prepare_plugin_config
-from shared.daemon_lock import WEB, lock_holder
 from shared.history import PluginEvent
 from shared.paths import Paths
+from shared.plugin_api.cache.manager import CacheManager
 from shared.plugin_system.boundary import CONTAINED, plugin_call
 from shared.plugin_system.changes import LOADED, NOT_LOADED, RELOADED, UNLOADED, WAITING
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for

@@ -18,7 +18,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from shared.jsonfile import atomic_write_json
+from shared.files.jsonfile import atomic_write_json
 
 logger = logging.getLogger(__name__)
 

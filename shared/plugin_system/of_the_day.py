@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from shared.errors import AtomicWriteError, LedpanelError, NotFoundError, ValidationError
-from shared.jsonfile import atomic_write_bytes, atomic_write_text, dumps
-from shared.jsontext import JsonLimitError, parse_strict
+from shared.files.jsonfile import atomic_write_bytes, atomic_write_text, dumps
+from shared.files.jsontext import JsonLimitError, parse_strict
+from shared.files.regular_file import FileTooLarge, kind_of, read_regular
 from shared.plugin_system.ids import is_plain_segment
 from shared.plugin_system.uploads import invalid_path
-from shared.regular_file import FileTooLarge, kind_of, read_regular
 
 logger = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from shared.errors import (
     NotFoundError,
     ValidationError,
 )
-from shared.jsonfile import atomic_write_json, read_json_file
+from shared.files.jsonfile import atomic_write_json, read_json_file
 from shared.paths import Paths
 from shared.sign_in import hashing
 

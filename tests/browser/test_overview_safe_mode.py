@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import running
 from tests.test_plugin_containment import killed_inside_slow, safe_mode
 

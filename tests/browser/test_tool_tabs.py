@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import requests
 
-from shared.cache import CacheManager
+from shared.plugin_api.cache.manager import CacheManager
 from shared.plugin_system.boundary import plugin_call
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import Daemon, running

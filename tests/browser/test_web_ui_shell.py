@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import running
 from tests.test_no_lost_changes import make_instance, running_state, stored
 

@@ -9,11 +9,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from display_service.display_manager import DisplayManager
+from display_service.loop.render_loop import RenderLoop
 from display_service.matrix.headless import HeadlessMatrix
-from display_service.render_loop import RenderLoop
-from shared.bus import Bus
-from shared.plugin_system.base_plugin import BasePlugin
+from display_service.plugins.display_manager import DisplayManager
+from shared.bus.core import Bus
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class ColorPlugin(BasePlugin):

@@ -7,8 +7,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from shared import background_data
-from shared.cache import CacheManager
+from shared.plugin_api.background import data as background_data
+from shared.plugin_api.cache.manager import CacheManager
 from tests.display_service.helpers import (
     ColorPlugin,
     FakeHost,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from display_service.breaker import (
+from display_service.plugins.breaker import (
     CLOSED,
     FIRST_REST,
     HALF_OPEN,
@@ -11,7 +11,7 @@ from display_service.breaker import (
     OPEN_AFTER,
     Breaker,
 )
-from display_service.plugin_errors import CLEARED_KEY, PluginErrors
+from display_service.plugins.errors import CLEARED_KEY, PluginErrors
 
 
 class Clock:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from display_service.controller import (
+from display_service.control.controller import (
     MIN_RESUME,
     NO_CONTENT_BACKOFF,
     Controller,

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from display_service.controller import LIVE, MIN_DYNAMIC_SLOT, ON_DEMAND, ROTATION, Controller
-from display_service.rotation import DEFAULT_DYNAMIC_CAP, Entry, build_entries
+from display_service.control.controller import (
+    LIVE,
+    MIN_DYNAMIC_SLOT,
+    ON_DEMAND,
+    ROTATION,
+    Controller,
+)
+from display_service.control.rotation import DEFAULT_DYNAMIC_CAP, Entry, build_entries
 
 ROTATION_ENTRIES = [Entry("a", "a1", 10), Entry("a", "a2", 10), Entry("b", "b1", 20)]
 

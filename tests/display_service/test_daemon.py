@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from shared.bus import Bus
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Instance, start_display
 
 # The display unit's TimeoutStopSec: after it systemd kills the daemon.
@@ -32,7 +32,7 @@ MANIFEST = {
 
 PLUGIN_CODE = textwrap.dedent(
     """
-    from shared.plugin_system.base_plugin import BasePlugin
+    from shared.plugin_api.base_plugin import BasePlugin
 
 
     class {cls}(BasePlugin):
@@ -127,7 +127,7 @@ HUNG_PLUGIN_CODE = textwrap.dedent(
     import threading
     from pathlib import Path
 
-    from shared.plugin_system.base_plugin import BasePlugin
+    from shared.plugin_api.base_plugin import BasePlugin
 
 
     class HungPlugin(BasePlugin):

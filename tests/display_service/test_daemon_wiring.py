@@ -11,14 +11,14 @@ from pathlib import Path
 
 from PIL import Image
 
-from shared.bus import Bus
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Instance, start_display
 
 PLUGIN = textwrap.dedent('''
     import json
     from pathlib import Path
 
-    from shared.plugin_system.base_plugin import BasePlugin
+    from shared.plugin_api.base_plugin import BasePlugin
 
 
     class Probe(BasePlugin):

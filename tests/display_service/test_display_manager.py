@@ -7,8 +7,8 @@ import threading
 import pytest
 from PIL import Image
 
-from display_service.display_manager import DisplayManager
 from display_service.matrix.headless import HeadlessMatrix
+from display_service.plugins.display_manager import DisplayManager
 
 
 def make(width: int = 32, height: int = 16) -> tuple[DisplayManager, HeadlessMatrix]:
@@ -143,7 +143,7 @@ def test_refresh_rate_goes_back_to_the_default_when_the_limit_is_removed(
 def test_text_without_a_font_looks_the_same_and_the_font_is_loaded_once() -> None:
     from PIL import ImageDraw
 
-    from display_service.display_manager import pillow_default_font
+    from display_service.plugins.display_manager import pillow_default_font
 
     display = DisplayManager(HeadlessMatrix(64, 16))
     display.clear()

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from display_service.display_manager import DisplayManager
+from display_service.matrix.orientation import wrap_backend
 from display_service.matrix.select import open_backend
-from display_service.orientation import wrap_backend
-from shared.cache import CacheManager
+from display_service.plugins.display_manager import DisplayManager
 from shared.paths import Paths
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
+from shared.plugin_api.cache.manager import CacheManager
 from shared.plugin_system.manager import PluginManager
 from tests.daemons import ROOT, Instance, start_display
 from tests.display_service import fake_rgbmatrix
@@ -182,7 +182,7 @@ import json
 import os
 from pathlib import Path
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 HERE = Path(__file__).parent
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageFont
 
-from display_service.display_manager import DisplayManager
 from display_service.matrix.headless import HeadlessMatrix
+from display_service.plugins.display_manager import DisplayManager
 from shared.fonts import FontManager
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared.bus import Bus
+from shared.bus.core import Bus
 from tests.daemons import Daemon, Instance, start_display
 
 REFUSED = {"display": {"hardware": {"hardware_mapping": "vendor-hat", "parallel": 3,

@@ -6,7 +6,7 @@ import gc
 import weakref
 from typing import Any
 
-from display_service.host import call_display
+from display_service.plugins.host import call_display
 
 
 def test_call_display_passes_the_mode_only_to_plugins_that_take_it() -> None:

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from PIL import Image, ImageOps
 
-from display_service import image_guard
-from display_service.image_guard import PIXEL_LIMIT, ImageTooLarge
-from shared import bus as keys
-from shared.bus import Bus
+from display_service.plugins import image_guard
+from display_service.plugins.image_guard import PIXEL_LIMIT, ImageTooLarge
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from shared.hardware.mappings import MAX_OUTPUTS
 from shared.hardware.rules import PANEL_RANGES
 from tests.daemons import ROOT, Daemon, Instance, start_display
@@ -24,7 +24,7 @@ from tests.hostile import STILL, install
 HUGE = '''
 from PIL import Image
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class Plugin(BasePlugin):
@@ -42,7 +42,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 HERE = Path(__file__).resolve().parent
 

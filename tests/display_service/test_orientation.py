@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from display_service.display_manager import DisplayManager
-from display_service.double_sided import DoubleSidedBackend
+from display_service.matrix.double_sided import DoubleSidedBackend
 from display_service.matrix.headless import HeadlessMatrix
+from display_service.matrix.orientation import OrientationBackend, orientation, wrap_backend
 from display_service.matrix.select import open_backend
-from display_service.orientation import OrientationBackend, orientation, wrap_backend
+from display_service.plugins.display_manager import DisplayManager
 from tests.display_service import fake_rgbmatrix
 
 PI4 = "Raspberry Pi 4 Model B Rev 1.4"

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from display_service.plugin_errors import PluginErrors
+from display_service.plugins.errors import PluginErrors
 
 
 class Clock:

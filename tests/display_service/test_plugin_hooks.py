@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from display_service.plugin_errors import PluginErrors
-from display_service.updates import UpdateScheduler
-from shared.bus import Bus
+from display_service.plugins.errors import PluginErrors
+from display_service.plugins.updates import UpdateScheduler
+from shared.bus.core import Bus
 from shared.paths import Paths
 from shared.plugin_system.manager import PluginManager
 from tests.display_service.helpers import make_display, running_loop, wait_until
@@ -23,7 +23,7 @@ from tests.display_service.helpers import make_display, running_loop, wait_until
 SLOW_CODE = """
 import threading
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class SlowPlugin(BasePlugin):
@@ -85,7 +85,7 @@ class SlowPlugin(BasePlugin):
 """
 
 QUICK_CODE = """
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class QuickPlugin(BasePlugin):

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from display_service.plugin_output import (
+from display_service.plugins.output import (
     FALLBACK,
     FIRST_SUMMARY,
     MAX_LINE,
@@ -20,8 +20,8 @@ from display_service.plugin_output import (
     OutputLog,
     PluginOutput,
 )
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from shared.plugin_system.boundary import plugin_call
 from tests.daemons import ROOT, Daemon, Instance, start_display
 from tests.display_service.helpers import wait_until
@@ -38,7 +38,7 @@ DROPPED = "lines of output dropped in the last"
 LOUD = """
 import sys
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 FILLER = "z" * 90
 
@@ -63,7 +63,7 @@ THREADED = f"""
 import threading
 from pathlib import Path
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 HERE = Path(__file__).resolve().parent
 FILLER = "z" * 90

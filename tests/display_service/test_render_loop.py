@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from display_service.on_demand import STALE_AFTER
+from display_service.control.on_demand import STALE_AFTER
 from tests.display_service.helpers import (
     BlockingUpdatePlugin,
     ColorPlugin,

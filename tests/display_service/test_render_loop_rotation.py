@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image
 
-from display_service.double_sided import DoubleSidedBackend, wrap_double_sided
+from display_service.matrix.double_sided import DoubleSidedBackend, wrap_double_sided
 from display_service.matrix.headless import HeadlessMatrix
 from tests.display_service.helpers import (
     ColorPlugin,

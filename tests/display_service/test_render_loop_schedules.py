@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from display_service.schedules import RECHECK, PanelSchedule
+from display_service.loop.schedules import RECHECK, PanelSchedule
 from tests.display_service.helpers import (
     ColorPlugin,
     FakeHost,

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 import requests
 
-from display_service.rotation import build_entries
-from shared import bus as keys
-from shared.bus import Bus
+from display_service.control.rotation import build_entries
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from shared.config.rotation_order import effective_order
 from tests.daemons import ROOT, Instance, running
 
 PLUGIN_CODE = '''
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class Plugin(BasePlugin):

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from display_service.display_manager import DisplayManager
 from display_service.matrix.headless import HeadlessMatrix
+from display_service.plugins.display_manager import DisplayManager
 from display_service.vegas import VegasMode
 from tests.display_service.helpers import (
     ColorPlugin,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 # A plugin that behaves: it draws a green square and says so.
 STILL = '''
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class Plugin(BasePlugin):
@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 HERE = Path(__file__).resolve().parent
 

@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
-from shared import background_callbacks, background_data
-from shared.background_data import (
+from shared.plugin_api import compat
+from shared.plugin_api.background import callbacks as background_callbacks
+from shared.plugin_api.background import data as background_data
+from shared.plugin_api.background.data import (
     MAX_WORKERS,
     BackgroundDataService,
     FetchResult,
@@ -22,8 +24,8 @@ from shared.background_data import (
     get_background_service,
     shutdown_background_service,
 )
-from shared.cache import CacheManager
-from shared.plugin_system import boundary, compat
+from shared.plugin_api.cache.manager import CacheManager
+from shared.plugin_system import boundary
 from tests.shared.loopback_http import Server, fixed, hold, serving
 
 EVENTS = {"events": [{"id": "401"}, {"id": "402"}]}
@@ -187,7 +189,7 @@ def test_the_service_is_one_per_process(service: BackgroundDataService,
 
 
 def mark_threads_as_the_display_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Threads started inside a plugin call carry its id (display_service.containment)."""
+    """Threads started inside a plugin call carry its id (display_service.plugins.containment)."""
     real_start = threading.Thread.start
 
     def start(self: threading.Thread) -> None:
@@ -302,8 +304,8 @@ def test_shutdown_cancels_waiting_requests_and_ends_the_workers(
 
 def test_community_import_names_resolve_to_these_modules(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    assert compat.ALIASES["src.background_data_service"] == "shared.background_data"
-    assert compat.ALIASES["src.logo_downloader"] == "shared.logo_downloader"
+    assert compat.ALIASES["src.background_data_service"] == "shared.plugin_api.background.data"
+    assert compat.ALIASES["src.logo_downloader"] == "shared.plugin_api.logos.downloader"
     for name in ("src.background_data_service", "src.logo_downloader"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     compat.install()
@@ -311,7 +313,7 @@ def test_community_import_names_resolve_to_these_modules(
         from src.background_data_service import get_background_service as aliased  # type: ignore
         from src.logo_downloader import LogoDownloader, download_missing_logo  # type: ignore
 
-        import shared.logo_downloader as ours
+        import shared.plugin_api.logos.downloader as ours
         assert aliased is get_background_service
         assert LogoDownloader is ours.LogoDownloader
         assert download_missing_logo is ours.download_missing_logo

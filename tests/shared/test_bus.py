@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from shared.bus import Bus
+from shared.bus.core import Bus
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from shared import bus as keys
-from shared.bus import Bus
-from shared.bus_dir_guard import BusDirGuard
-from shared.daemon_lock import DISPLAY, DaemonLock, lock_holder
+from shared.bus import core as keys
+from shared.bus.core import Bus
+from shared.bus.daemon_lock import DISPLAY, DaemonLock, lock_holder
+from shared.bus.dir_guard import BusDirGuard
 from shared.errors import AtomicWriteError, CacheDirError
 
 pytestmark = pytest.mark.timeout(60)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from shared import bus as keys
-from shared.bus import MAX_BYTES, Bus
-from shared.bus_upkeep import STALE_TEMP_AFTER
+from shared.bus import core as keys
+from shared.bus.core import MAX_BYTES, Bus
+from shared.bus.upkeep import STALE_TEMP_AFTER
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -69,7 +69,7 @@ def test_a_hostile_file_reads_as_absent_at_once_and_is_reported(
         bus: Bus, kind: str, caplog: pytest.LogCaptureFixture) -> None:
     plant, words = HOSTILE[kind]
     plant(bus.path(keys.DISPLAY_STATE))
-    caplog.set_level(logging.WARNING, logger="shared.bus")
+    caplog.set_level(logging.WARNING, logger="shared.bus.core")
     started = time.monotonic()
     for _ in range(20):
         assert bus.read(keys.DISPLAY_STATE) is None

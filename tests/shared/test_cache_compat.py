@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.cache import CacheManager
+from shared.plugin_api.cache.manager import CacheManager
 from shared.plugin_system.boundary import plugin_call
 
 HOSTILE_KEYS = [
@@ -92,7 +92,7 @@ def test_an_entry_larger_than_the_allowance_is_refused_and_the_old_value_kept(
     cache = CacheManager(tmp_path, owner_limit_bytes=2000)
     with plugin_call("big", "update"):
         cache.set("k", "small")
-        with caplog.at_level(logging.WARNING, logger="shared.cache"):
+        with caplog.at_level(logging.WARNING, logger="shared.plugin_api.cache.manager"):
             cache.set("k", payload(5000))
     assert cache.get("k") == "small"
     assert CacheManager(tmp_path).get("k") == "small"

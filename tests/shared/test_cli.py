@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
+from shared.bus.daemon_lock import DISPLAY, DaemonLock
 from shared.cli import main
-from shared.daemon_lock import DISPLAY, DaemonLock
 
 PLUGIN_ID = "cli-test-clock"
 SCHEMA = {
@@ -404,7 +404,7 @@ def test_validate_leaves_reserved_secrets_sections_out(
 
 
 def test_service_state_is_one_rule_for_the_web_and_the_cli() -> None:
-    from shared.display_status import service_state
+    from shared.bus.display_status import service_state
 
     assert service_state(None, None) == "not_running"
     assert service_state({"service": "running", "pid": 7}, None) == "not_running"  # crashed

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.daemon_lock import DISPLAY, WEB, AlreadyRunning, DaemonLock, lock_holder
+from shared.bus.daemon_lock import DISPLAY, WEB, AlreadyRunning, DaemonLock, lock_holder
 from tests.daemons import ROOT
 
 
@@ -31,7 +31,7 @@ def test_the_holder_is_named_and_a_second_lock_is_refused(tmp_path: Path) -> Non
 def test_a_killed_holder_frees_the_lock(tmp_path: Path) -> None:
     child = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-         "from shared.daemon_lock import DaemonLock; "
+         "from shared.bus.daemon_lock import DaemonLock; "
          f"DaemonLock.acquire(Path({str(tmp_path)!r}), 'display'); print('held', flush=True); "
          "time.sleep(60)"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:

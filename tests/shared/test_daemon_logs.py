@@ -1,12 +1,12 @@
-"""shared/daemon_logs.py: our log line format read back, and the dev log files bounded."""
+"""web_service/logs/daemon_logs.py: our log line format read back, and the dev log files bounded."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
-from shared.daemon_logs import LogFileWriter, at_least, parse_line
-from shared.file_tail import read_from, read_tail
+from shared.files.tail import read_from, read_tail
+from web_service.logs.daemon_logs import LogFileWriter, at_least, parse_line
 
 
 def test_lines_of_both_daemons_formats_are_read_and_others_are_continuations() -> None:

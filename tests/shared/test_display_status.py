@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from shared.display_status import describe_hardware, display_report
+from shared.bus.display_status import describe_hardware, display_report
 
 RUNNING = {"service": "running", "pid": 7, "on_demand": {"state": "idle"}}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from shared.download_pool import DownloadPool
+from shared.plugin_api.logos.download_pool import DownloadPool
 
 
 def test_a_caller_waits_at_most_its_budget_and_the_job_carries_on() -> None:

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from shared.errors import AtomicWriteError
-from shared.jsonfile import atomic_write_bytes, atomic_write_json, read_json
+from shared.files.jsonfile import atomic_write_bytes, atomic_write_json, read_json
 
 
 def test_writes_json_with_the_requested_mode(tmp_path):

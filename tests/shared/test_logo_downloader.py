@@ -13,10 +13,10 @@ import requests
 from PIL import Image
 from PIL.PngImagePlugin import PngInfo
 
-from shared import logo_downloader as logos
-from shared import logo_placeholder
 from shared.http_fetch import FetchError, get_bytes
-from shared.logo_downloader import LogoDownloader, download_missing_logo
+from shared.plugin_api.logos import downloader as logos
+from shared.plugin_api.logos import placeholder as logo_placeholder
+from shared.plugin_api.logos.downloader import LogoDownloader, download_missing_logo
 from tests.shared.damaged_png import bad_checksum_png, broken_chunk_png
 from tests.shared.loopback_http import Server, drip, fixed, hold, late, serving, stream
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from shared.cache import CacheManager
+from shared.plugin_api.cache.manager import CacheManager
 
 
 class Clock:

@@ -6,9 +6,9 @@ import hashlib
 import os
 from pathlib import Path
 
-from shared.store.install import InstallSource
 from tests.store.repo_host import RepoHost
 from tests.store.sample_plugins import plugin_files
+from web_service.store.install.folders import InstallSource
 
 OWNER, MONO = "acme", "ledpanel-plugins"
 

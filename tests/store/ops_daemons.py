@@ -13,8 +13,8 @@ from typing import Any
 
 import requests
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Daemon, Instance, running
 from tests.display_service.helpers import wait_until
 from tests.store.repo_host import RepoHost

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from shared.store.archive import MAX_FILE_BYTES, MAX_FILES
-from shared.store.errors import StoreError
-from shared.store.install import install_plugin
 from tests.store.install_support import MONO, OWNER, leftovers, mono_source, push_mono, tree_hash
 from tests.store.repo_host import RepoHost
 from tests.store.sample_plugins import plugin_files
+from web_service.store.errors import StoreError
+from web_service.store.install.archive import MAX_FILE_BYTES, MAX_FILES
+from web_service.store.install.folders import install_plugin
 
 TOP = f"{MONO}-main/"
 BASE = f"{TOP}plugins/clock/"

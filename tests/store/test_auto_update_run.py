@@ -16,12 +16,12 @@ from zoneinfo import ZoneInfo
 import pytest
 import requests
 
-from shared.store.auto_schedule import read_schedule
 from tests.daemons import Daemon, Instance, start_web
 from tests.display_service.helpers import wait_until
 from tests.store.ops_daemons import ops_stack, push_plugin, serve_registry
 from tests.store.repo_host import RepoHost
 from tests.web_service.conftest import write_plugin
+from web_service.store.auto_schedule import read_schedule
 
 ROUTE = "/api/v3/plugins/store/auto-update"
 CHECK_ENV = "LEDPANEL_AUTO_UPDATE_CHECK_SECONDS"

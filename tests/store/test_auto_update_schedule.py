@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from shared.store.auto_schedule import (
+from web_service.store.auto_schedule import (
     describe,
     due_slot,
     last_slot,

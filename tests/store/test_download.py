@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from shared.store import download
-from shared.store.download import download_folder
-from shared.store.errors import StoreError
-from shared.store.repo_url import parse_repo_url, raw_url, tree_url, zip_url
 from tests.store.install_support import MONO, OWNER, push_mono
 from tests.store.repo_host import RepoHost
 from tests.store.sample_plugins import plugin_files
+from web_service.store.errors import StoreError
+from web_service.store.install import download
+from web_service.store.install.download import download_folder
+from web_service.store.repo_url import parse_repo_url, raw_url, tree_url, zip_url
 
 
 @pytest.fixture

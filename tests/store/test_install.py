@@ -13,21 +13,21 @@ from pathlib import Path
 
 import pytest
 
-from shared.store import requirements, staging
-from shared.store.errors import StoreError
-from shared.store.install import (
+from tests.store.conftest import RegistryWeb
+from tests.store.install_support import MONO, OWNER, leftovers, mono_source, push_mono, tree_hash
+from tests.store.ops_daemons import serve_registry
+from tests.store.repo_host import RepoHost
+from tests.store.sample_plugins import plugin_files
+from web_service.store.errors import StoreError
+from web_service.store.install import requirements, staging
+from web_service.store.install.folders import (
     RECORD_FILE,
     InstallSource,
     install_plugin,
     recover,
     uninstall_plugin,
 )
-from tests.store.conftest import RegistryWeb
-from tests.store.install_support import MONO, OWNER, leftovers, mono_source, push_mono, tree_hash
-from tests.store.ops_daemons import serve_registry
-from tests.store.repo_host import RepoHost
-from tests.store.sample_plugins import plugin_files
-from web_service.store_work import install_work
+from web_service.store.work import install_work
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from shared.store import staging
-from shared.store.install import install_plugin, recover, uninstall_plugin
 from tests.store.install_support import leftovers, mono_source, push_mono, tree_hash
 from tests.store.repo_host import RepoHost
+from web_service.store.install import staging
+from web_service.store.install.folders import install_plugin, recover, uninstall_plugin
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from shared.history import HistoryReader, HistoryWriter
-from shared.store.jobs import (
+from web_service.store.jobs import (
     INTERRUPTED_MESSAGE,
     JobConflict,
     JobRunner,
@@ -26,8 +26,8 @@ WAIT = 10.0  # seconds any job of these tests may take at most
 
 @pytest.fixture
 def store_error() -> Callable[[str, str], Exception]:
-    """The installer's error type, ``shared.store.errors.StoreError(message, error_code)``."""
-    return pytest.importorskip("shared.store.errors").StoreError
+    """The installer's error type, ``web_service.store.errors.StoreError(message, error_code)``."""
+    return pytest.importorskip("web_service.store.errors").StoreError
 
 
 def wait_for(check: Callable[[], Any], timeout: float = WAIT) -> Any:
@@ -220,7 +220,7 @@ def test_an_unexpected_error_is_internal_with_a_generic_message(
     def work(report: Report) -> dict[str, Any]:
         raise RuntimeError("secret detail at /home/pi")
 
-    with caplog.at_level(logging.ERROR, logger="shared.store.jobs"):
+    with caplog.at_level(logging.ERROR, logger="web_service.store.jobs"):
         job = finished(runner.store, runner.store.submit("update", "clock", work)["id"])
     assert job["state"] == "failed" and job["error_code"] == "INTERNAL"
     assert "secret" not in job["message"] and "log" in job["message"]

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from shared.store import registry as registry_module
-from shared.store.registry import Registry, RegistryUnavailable
-from shared.store.registry_cache import cache_file
-from shared.store.sources import Source
 from tests.store.repo_host import RepoHost
 from tests.store.sample_plugins import plugin_files, registry, registry_entry
+from web_service.store.registry import catalog as registry_module
+from web_service.store.registry.cache import cache_file
+from web_service.store.registry.catalog import Registry, RegistryUnavailable
+from web_service.store.registry.sources import Source
 
 
 def closed_port_url() -> str:
@@ -188,7 +188,7 @@ def test_changed_sources_are_fetched_again_and_a_slow_host_is_abandoned(
     extra = registry_host.serve("extra.json", registry(registry_entry("news", repo)))
     assert [e["id"] for e in make(tmp_path, main, extra).entries().plugins] == \
         ["clock", "news"]
-    monkeypatch.setattr("shared.store.registry_fetch.TIMEOUT", (1.0, 0.5))
+    monkeypatch.setattr("web_service.store.registry.fetch.TIMEOUT", (1.0, 0.5))
     registry_host.delay["/extra.json"] = 3
     started = time.monotonic()
     view = make(tmp_path, main, extra).entries(refresh=True)
@@ -198,7 +198,7 @@ def test_changed_sources_are_fetched_again_and_a_slow_host_is_abandoned(
 
 def test_a_registry_larger_than_the_cap_is_refused(
         tmp_path: Path, registry_host: RepoHost, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("shared.store.registry_fetch.MAX_BYTES", 1000)
+    monkeypatch.setattr("web_service.store.registry.fetch.MAX_BYTES", 1000)
     repo = registry_host.repo_url("community", "plugins")
     url = registry_host.serve("plugins.json", registry(
         *[registry_entry(f"p{i}", repo) for i in range(20)]))

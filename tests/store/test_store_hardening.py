@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 import requests
 
-from shared.store import registry as registry_module
-from shared.store.sources import DEFAULT_API_URL, api_token_for, token_refusal
 from tests.daemons import Instance, start_web
 from tests.store.conftest import RegistryWeb
 from tests.store.ops_daemons import MONO, OWNER, push_plugin, serve_registry
 from tests.store.sample_plugins import plugin_files, registry, registry_entry
-from web_service.auto_update import auto_updater
-from web_service.store_update import update_plugin
-from web_service.store_work import store_context, uninstall_work
+from web_service.store.auto_update import auto_updater
+from web_service.store.registry import catalog as registry_module
+from web_service.store.registry.sources import DEFAULT_API_URL, api_token_for, token_refusal
+from web_service.store.update import update_plugin
+from web_service.store.work import store_context, uninstall_work
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -134,8 +134,8 @@ def test_a_cache_with_an_absurd_time_is_fetched_again(
 ])
 def test_a_garbage_auto_update_state_answers_and_keeps_the_weekly_update_on(
         registry_web: RegistryWeb, caplog: pytest.LogCaptureFixture, state: object) -> None:
-    from shared.store.auto_schedule import read_schedule
-    from web_service.auto_update import AutoUpdater
+    from web_service.store.auto_schedule import read_schedule
+    from web_service.store.auto_update import AutoUpdater
 
     config = {"timezone": "UTC",
               "auto_update": {"enabled": True, "day": "monday", "time": "03:00"}}

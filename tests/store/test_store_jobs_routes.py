@@ -16,12 +16,12 @@ from flask import Blueprint, Flask
 from flask.testing import FlaskClient
 
 from shared.paths import Paths
-from shared.store.jobs import INTERRUPTED_MESSAGE, Report
 from tests.daemons import Instance, start_web
 from web_service.app import create_app
 from web_service.envelope import Reply, ok
 from web_service.settings import WebSettings
-from web_service.store_jobs import stop_store_jobs, store_jobs, submit_job
+from web_service.store.app_jobs import stop_store_jobs, store_jobs, submit_job
+from web_service.store.jobs import INTERRUPTED_MESSAGE, Report
 
 JOBS = "/api/v3/plugins/store/jobs"
 WAIT = 10.0

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 import requests
 
-from shared.store.install import read_record
 from tests.store.ops_daemons import (
     MONO,
     OWNER,
@@ -21,6 +20,7 @@ from tests.store.ops_daemons import (
 )
 from tests.store.repo_host import RepoHost
 from tests.store.sample_plugins import plugin_files
+from web_service.store.install.folders import read_record
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-import web_service.store_update as store_update
-from shared.store.errors import StoreError
-from shared.store.install import install_plugin, read_record
+import web_service.store.update as store_update
 from tests.daemons import ROOT, Instance, start_web
 from tests.store.conftest import RegistryWeb
 from tests.store.ops_daemons import MONO, OWNER, push_plugin, serve_registry
 from tests.store.sample_plugins import plugin_files
-from web_service.store_update import update_plugin
-from web_service.store_work import (
+from web_service.store.errors import StoreError
+from web_service.store.install.folders import install_plugin, read_record
+from web_service.store.update import update_plugin
+from web_service.store.work import (
     registry_source,
     store_context,
     uninstall_work,

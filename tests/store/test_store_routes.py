@@ -7,11 +7,11 @@ import json
 import pytest
 import requests
 
-from shared.store import registry as registry_module
 from tests.daemons import Instance, start_web
 from tests.store.conftest import RegistryWeb
 from tests.store.repo_host import RepoHost
 from tests.store.sample_plugins import registry, registry_entry
+from web_service.store.registry import catalog as registry_module
 
 LIST = "/api/v3/plugins/store/list"
 SOURCES = "/api/v3/plugins/store/sources"

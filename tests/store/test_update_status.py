@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from shared.store.errors import StoreError
-from shared.store.install import InstallSource, install_plugin
-from shared.store.update_status import check_update
 from tests.store.install_support import MONO, OWNER, mono_source, push_mono
 from tests.store.repo_host import RepoHost
 from tests.store.sample_plugins import plugin_files, registry_entry
+from web_service.store.errors import StoreError
+from web_service.store.install.folders import InstallSource, install_plugin
+from web_service.store.update_status import check_update
 
 
 @pytest.fixture

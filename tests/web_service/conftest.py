@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from shared import bus as keys
-from shared.bus import Bus
+from shared.bus import core as keys
+from shared.bus.core import Bus
+from shared.bus.daemon_lock import DISPLAY, DaemonLock
 from shared.config.hardware_rule import panel_settings
-from shared.daemon_lock import DISPLAY, DaemonLock
 from shared.paths import Paths
 from web_service.app import create_app
 from web_service.settings import WebSettings
@@ -47,7 +47,7 @@ def write_plugin(plugins_dir: Path, plugin_id: str, *, modes: list[str] | None =
                 "icon": "fas fa-clock"}
     (directory / "manifest.json").write_text(json.dumps(manifest))
     (directory / "manager.py").write_text(
-        "from shared.plugin_system.base_plugin import BasePlugin\n\n"
+        "from shared.plugin_api.base_plugin import BasePlugin\n\n"
         "class Plugin(BasePlugin):\n"
         "    def update(self):\n        pass\n\n"
         "    def display(self, force_clear=False):\n        return True\n")

@@ -9,7 +9,7 @@ import zipfile
 
 import requests
 
-from shared import bus as keys
+from shared.bus import core as keys
 from shared.config.store import ConfigStore
 from tests.daemons import ROOT, Instance, start_web
 from tests.web_service.backup_helpers import (

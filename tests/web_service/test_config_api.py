@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from shared import bus as keys
+from shared.bus import core as keys
 from shared.config.template import load_template
 
 

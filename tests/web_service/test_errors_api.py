@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import requests
 
-from display_service.breaker import FIRST_REST, OPEN_AFTER
-from shared import bus as keys
-from shared.bus import Bus
+from display_service.plugins.breaker import FIRST_REST, OPEN_AFTER
+from shared.bus import core as keys
+from shared.bus.core import Bus
 from tests.daemons import running
 from tests.display_service.helpers import wait_until
 from tests.web_service.test_plugin_errors_api import ERROR, FAILING, make_instance

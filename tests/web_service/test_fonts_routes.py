@@ -18,7 +18,7 @@ import pytest
 import requests
 from PIL import Image
 
-from shared import bus as keys
+from shared.bus import core as keys
 from shared.fonts import SHIPPED_FONTS_DIR
 from shared.fonts.preview import MAX_HEIGHT, MAX_WIDTH
 from shared.fonts.uploads import MAX_FONT_BYTES
@@ -285,7 +285,7 @@ PROBE = textwrap.dedent('''
     import json
     from pathlib import Path
 
-    from shared.plugin_system.base_plugin import BasePlugin
+    from shared.plugin_api.base_plugin import BasePlugin
 
 
     class Probe(BasePlugin):

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared import bus as keys
+from shared.bus import core as keys
 from shared.hardware import board
 
 MAIN = "/api/v3/config/main"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from shared.jsontext import MAX_DEPTH, MAX_INT_DIGITS
+from shared.files.jsontext import MAX_DEPTH, MAX_INT_DIGITS
 from tests.daemons import Daemon, Instance, start_web
 from tests.web_service.conftest import write_plugin
 from web_service.app import create_app

@@ -9,7 +9,7 @@ import pytest
 
 from tests.web_service.conftest import WebEnv
 from tests.web_service.log_helpers import DISPLAY_UNIT, WEB_UNIT, Journal, use_fake_journal
-from web_service import log_journal
+from web_service.logs import journal as log_journal
 
 
 @pytest.fixture
@@ -74,8 +74,8 @@ def test_a_daemon_with_a_dev_log_file_is_read_from_it(web: WebEnv, journal: Jour
     (logs_dir / "display.log").write_text(
         f"{stamp(at + 1)} WARNING display_service.plugins: clock: update() failed: KeyError\n"
         "Traceback (most recent call last):\n"
-        f"{stamp(at + 2)} DEBUG display_service.render_loop: frame\n"
-        f"{stamp(at + 3)} INFO display_service.render_loop: config rel")  # still being written
+        f"{stamp(at + 2)} DEBUG display_service.loop.render_loop: frame\n"
+        f"{stamp(at + 3)} INFO display_service.loop.render_loop: config rel")  # still being written
     journal.add(WEB_UNIT, f"{stamp(at + 1.5)} INFO ledpanel.web: listening", at=at + 1.5)
 
     data = logs(web)

@@ -24,7 +24,7 @@ from tests.web_service.log_helpers import (
     pid_alive,
     use_fake_journal,
 )
-from web_service.log_sources import encode_token
+from web_service.logs.sources import encode_token
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -54,7 +54,7 @@ def test_a_log_file_is_followed_across_its_rotation_and_a_reconnect_resumes(
     logs = instance.cache_dir / "logs"
     logs.mkdir()
     log = logs / "display.log"
-    log.write_text("INFO ledpanel-display: one\nDEBUG display_service.render_loop: chatter\n")
+    log.write_text("INFO ledpanel-display: one\nDEBUG display_service.loop.render_loop: chatter\n")
 
     stream = open_stream(f"{url}/stream/logs?daemon=display&level=INFO")
     assert stream.response.headers["Content-Type"].startswith("text/event-stream")
@@ -105,7 +105,7 @@ def test_journald_is_followed_and_journalctl_ends_with_the_stream(
     assert [e.name for e in events] == ["ready"]  # nothing at WARNING yet
     assert events[0].data["sources"]["display"] == {"kind": "journald", "unit": DISPLAY_UNIT}
     journal.add(DISPLAY_UNIT, "WARNING display_service.plugins: clock: slow")
-    journal.add(DISPLAY_UNIT, "INFO display_service.render_loop: quiet")
+    journal.add(DISPLAY_UNIT, "INFO display_service.loop.render_loop: quiet")
     journal.add(DISPLAY_UNIT, "ERROR display_service.plugins: clock: failed")
     got = [e.data["message"] for e in stream.until("log") + stream.until("log")]
     assert got == ["clock: slow", "clock: failed"]

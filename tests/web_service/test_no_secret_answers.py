@@ -19,9 +19,9 @@ from tests.daemons import ROOT, Daemon, Instance, start_web
 from tests.store.repo_host import RepoHost
 from tests.web_service.conftest import write_plugin
 from web_service.app import create_app
-from web_service.partials import PREFIX as PARTIALS
-from web_service.partials import TABS
 from web_service.settings import WebSettings
+from web_service.ui.partials import PREFIX as PARTIALS
+from web_service.ui.partials import TABS
 
 PLUGIN = "vault"
 MASK = "********"

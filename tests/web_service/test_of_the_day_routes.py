@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from shared import bus as keys
+from shared.bus import core as keys
 from shared.plugin_system.of_the_day import MAX_FILE_BYTES
 from tests.web_service.conftest import write_plugin
 from tests.web_service.of_the_day_helpers import (

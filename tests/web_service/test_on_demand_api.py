@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from shared import bus as keys
+from shared.bus import core as keys
 
 
 def _post(web, path, body):

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.web_service.conftest import WebEnv
-from web_service import partials
+from web_service.ui import partials
 
 
 def test_the_base_page_lists_every_tab_and_one_per_installed_plugin(web: WebEnv) -> None:
@@ -62,7 +62,7 @@ def test_a_partial_that_fails_answers_500_without_a_traceback(
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(partials, "installed_plugins", broken)
-    with caplog.at_level(logging.ERROR, logger="web_service.partials"):
+    with caplog.at_level(logging.ERROR, logger="web_service.ui.partials"):
         answer = web.client.get("/v3/partials/plugin/clock")
     assert answer.status_code == 500
     body = answer.get_data(as_text=True)

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import requests
 
-from shared import bus as keys
-from shared.bus import Bus
-from shared.display_status import plugin_errors
+from shared.bus import core as keys
+from shared.bus.core import Bus
+from shared.bus.display_status import plugin_errors
 from tests.daemons import ROOT, Daemon, Instance, running
 from tests.display_service.helpers import wait_until
 from tests.hostile import STILL, install
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.timeout(120)
 
 # display() fails every time it is called.
 FAILING = '''
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class Plugin(BasePlugin):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from shared import bus as keys
+from shared.bus import core as keys
 
 
 def test_installed_lists_plugins_without_icon(web):

@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from bench.common import cpu_seconds
-from shared import bus as keys
+from shared.bus import core as keys
 from tests.daemons import Instance, running
 from tests.web_service.log_helpers import EventStream, open_stream
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.timeout(180)
 PLUGIN_CODE = '''
 from PIL import ImageDraw
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class Plugin(BasePlugin):

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from shared import bus as keys
+from shared.bus import core as keys
 from shared.schedules import DAYS
 
 SCHEDULE = "/api/v3/config/schedule"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from web_service.sign_in_throttle import Throttle
+from web_service.access.sign_in_throttle import Throttle
 
 
 class Clock:

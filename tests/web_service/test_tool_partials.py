@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from shared.cache import CacheManager
+from shared.plugin_api.cache.manager import CacheManager
 from shared.plugin_system.boundary import plugin_call
 from tests.web_service.conftest import WebEnv
-from web_service.tool_partials import human_age, human_size
+from web_service.ui.tool_partials import human_age, human_size
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 

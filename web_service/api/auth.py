@@ -1,6 +1,6 @@
 """Sign-in routes: status, sign-in and sign-out, the password, API tokens.
 
-Which requests need a signed-in caller is decided in one place, ``web_service.sign_in``
+Which requests need a signed-in caller is decided in one place, ``web_service.access.sign_in``
 (called by the guard); these views never check it themselves.
 """
 
@@ -14,9 +14,7 @@ from flask import Blueprint, Response, request
 
 from shared.errors import LedpanelError, ValidationError
 from shared.sign_in.settings import NO_PASSWORD_ADVICE
-from web_service.api.requests import body_object
-from web_service.envelope import Reply, error, ok
-from web_service.sign_in import (
+from web_service.access.sign_in import (
     COOKIE_NAME,
     current_identity,
     identify,
@@ -24,6 +22,8 @@ from web_service.sign_in import (
     settings,
     sign_in,
 )
+from web_service.api.requests import body_object
+from web_service.envelope import Reply, error, ok
 
 logger = logging.getLogger(__name__)
 

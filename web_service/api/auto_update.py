@@ -1,6 +1,6 @@
 """The weekly automatic plugin update's schedule and last run (read-only).
 
-The timer itself is ``web_service.auto_update``; the settings are ``auto_update`` in the
+The timer itself is ``web_service.store.auto_update``; the settings are ``auto_update`` in the
 config, saved through the config routes.
 """
 
@@ -11,9 +11,9 @@ from typing import Any
 from flask import Blueprint
 
 from shared.errors import LedpanelError
-from web_service.auto_update import auto_updater
 from web_service.envelope import Reply, ok
 from web_service.services import services
+from web_service.store.auto_update import auto_updater
 
 bp = Blueprint("auto_update", __name__)
 

@@ -1,7 +1,7 @@
 """Backup & Restore: download a backup ZIP, restore one (dry run first), and the kept
 pre-restore backups.
 
-The archive format and every check live in ``shared.backup``; these views parse the
+The archive format and every check live in ``web_service.backup``; these views parse the
 request, run the checks, and answer. A restore upload may be larger than the app's
 request cap: ``POST /backup/restore`` alone accepts up to ``MAX_ARCHIVE_BYTES``
 (``_raise_cap`` runs before every other request hook, so the page-token guard's form
@@ -17,10 +17,13 @@ from typing import Any
 from flask import Blueprint, Response, request, send_file
 from flask.sansio.blueprints import BlueprintSetupState
 
-from shared.backup.archive import write_archive
-from shared.backup.check import MAX_ARCHIVE_BYTES, check_archive
-from shared.backup.repack import copy_without_secrets
-from shared.backup.restore import (
+from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
+from shared.errors import ConfigFileInvalid, ValidationError
+from shared.fonts.uploads import notify_display
+from web_service.backup.archive import write_archive
+from web_service.backup.check import MAX_ARCHIVE_BYTES, check_archive
+from web_service.backup.repack import copy_without_secrets
+from web_service.backup.restore import (
     config_changes,
     config_plan,
     file_changes,
@@ -30,12 +33,9 @@ from shared.backup.restore import (
     undo_files,
     write_files,
 )
-from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
-from shared.errors import ConfigFileInvalid, ValidationError
-from shared.fonts.uploads import notify_display
-from web_service.auto_update import after_save
 from web_service.envelope import Reply, ok
 from web_service.services import services
+from web_service.store.auto_update import after_save
 
 bp = Blueprint("backup", __name__)
 RESTORE_ENDPOINT = "backup.restore"

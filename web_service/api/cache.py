@@ -1,6 +1,6 @@
 """The plugins' cache: list its entries (key, size, age, owner), clear one or all.
 
-Only ``<cache_dir>/plugins/`` is read or touched (``shared.cache_entries``); the bus
+Only ``<cache_dir>/plugins/`` is read or touched (``shared.plugin_api.cache.entries``); the bus
 files in the same cache directory are never listed or removed.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from shared.cache_entries import PluginCache
 from shared.errors import ValidationError
+from shared.plugin_api.cache.entries import PluginCache
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok
 from web_service.services import services

@@ -11,9 +11,9 @@ from shared.config.raw_save import plan_raw_save, split_raw_secrets
 from shared.config.save_rules import changed_sections, plan_main_save
 from shared.errors import ValidationError
 from web_service.api.requests import body_object, check_body, is_form, json_body
-from web_service.auto_update import after_save
 from web_service.envelope import Reply, ok
 from web_service.services import Saved, services
+from web_service.store.auto_update import after_save
 
 bp = Blueprint("config", __name__)
 # Every route's body, not only config's: one check before any view (see requests).

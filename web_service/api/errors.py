@@ -1,7 +1,7 @@
 """Plugin failures the running display recorded: the summary, one plugin, and clearing.
 
 The display publishes its records as the ``plugin_errors`` bus key
-(``display_service/plugin_errors.py``); they describe the current run only, so while
+(``display_service/plugins/errors.py``); they describe the current run only, so while
 the display is not running every answer here has no failures (as the status does).
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from flask import Blueprint
 
-from shared import bus as keys
-from shared.display_status import RUNNING, STARTING, plugin_errors, timestamp
+from shared.bus import core as keys
+from shared.bus.display_status import RUNNING, STARTING, plugin_errors, timestamp
 from shared.plugin_system.ids import require_plain_segment
 from web_service.api.requests import json_object
 from web_service.envelope import Reply, ok

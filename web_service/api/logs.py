@@ -2,17 +2,17 @@
 
 Where each daemon's log is read from, and how its lines are read: ``log_sources.py``.
 Following them as they grow is the server-sent-event stream ``/stream/logs``
-(``web_service/streams.py``), which takes the same parameters.
+(``web_service/streams/routes.py``), which takes the same parameters.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint
 
-from shared.daemon_logs import DAEMONS, LEVELS
 from web_service.api.query import query_choice, query_int
 from web_service.envelope import Reply, ok
-from web_service.log_sources import LogQuery, newest, sources
+from web_service.logs.daemon_logs import DAEMONS, LEVELS
+from web_service.logs.sources import LogQuery, newest, sources
 from web_service.services import services
 
 bp = Blueprint("logs", __name__)

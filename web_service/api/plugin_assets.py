@@ -12,9 +12,9 @@ from pathlib import Path
 from flask import Blueprint, Response, request
 
 from shared.errors import NotFoundError, ValidationError
+from shared.files.regular_file import FileTooLarge, NotRegularFile, read_regular
 from shared.plugin_system.ids import is_plain_segment, require_plain_segment
 from shared.plugin_system.uploads import PluginUploads, invalid_path
-from shared.regular_file import FileTooLarge, NotRegularFile, read_regular
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok
 from web_service.services import services

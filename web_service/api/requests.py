@@ -3,7 +3,7 @@
 Every request body is read here, and only here: the text is decoded as its
 ``Content-Type`` charset says (UTF-8 when it says none; an unknown charset is a 415,
 bytes that are not text in it a 400, never replacement characters), and JSON is
-parsed within ``shared.jsontext``'s limits (depth, integer digits, finite numbers, no
+parsed within ``shared.files.jsontext``'s limits (depth, integer digits, finite numbers, no
 lone surrogates), so a hostile body is one 400 naming the problem on every route.
 """
 
@@ -19,8 +19,8 @@ from flask import g, request
 
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ValidationError
-from shared.jsontext import MAX_DEPTH, JsonLimitError, parse_strict
-from web_service.page_token import TOKEN_FIELD
+from shared.files.jsontext import MAX_DEPTH, JsonLimitError, parse_strict
+from web_service.access.page_token import TOKEN_FIELD
 
 # More fields than any form of ours sends (the General tab sends about a hundred).
 MAX_FORM_FIELDS = 2000
@@ -80,7 +80,7 @@ def body_text() -> str:
 
 
 def parse_json(text: str) -> Any:
-    """Parse JSON text strictly (``shared.jsontext``): NaN, Infinity, numbers that do not
+    """Parse JSON text strictly (``shared.files.jsontext``): NaN, Infinity, numbers that do not
     fit, deep nesting and lone surrogates are refused with INVALID_JSON naming them."""
     try:
         return parse_strict(text)

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint
 
-from shared import bus as keys
-from shared.display_status import RUNNING, STARTING, safe_mode
+from shared.bus import core as keys
+from shared.bus.display_status import RUNNING, STARTING, safe_mode
 from shared.errors import LedpanelError
 from shared.plugin_system.ids import require_plain_segment
 from web_service.api.requests import body_object

@@ -8,9 +8,12 @@ from typing import Any
 from flask import Blueprint, request
 
 from shared.errors import ValidationError
-from shared.store.host_status import api_token, host_status
-from shared.store.search import categories, search
-from shared.store.sources import (
+from web_service.api.requests import body_object
+from web_service.envelope import Reply, ok
+from web_service.services import services
+from web_service.store.host_status import api_token, host_status
+from web_service.store.registry.search import categories, search
+from web_service.store.registry.sources import (
     api_token_for,
     api_url,
     plan_add_source,
@@ -18,9 +21,6 @@ from shared.store.sources import (
     sources,
     token_refusal,
 )
-from web_service.api.requests import body_object
-from web_service.envelope import Reply, ok
-from web_service.services import services
 
 bp = Blueprint("store", __name__)
 

@@ -1,6 +1,7 @@
 """Plugin store jobs: the recent ones, and one by id (progress, state, result).
 
-The jobs themselves are ``shared.store.jobs``; the app's store is ``web_service.store_jobs``.
+The jobs themselves are ``web_service.store.jobs``; the app's store is
+``web_service.store.app_jobs``.
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from flask import Blueprint, request
 
 from shared.errors import NotFoundError
 from shared.plugin_system.ids import require_plain_segment
-from shared.store.jobs import KEEP_FINISHED, is_job_id
 from web_service.api.query import query_int
 from web_service.envelope import Reply, ok
-from web_service.store_jobs import store_jobs
+from web_service.store.app_jobs import store_jobs
+from web_service.store.jobs import KEEP_FINISHED, is_job_id
 
 bp = Blueprint("store_jobs", __name__)
 

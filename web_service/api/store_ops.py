@@ -3,7 +3,7 @@
 A request checks its body (ids traversal-proof, URLs http(s)) before anything touches
 disk, submits a job and answers ``202`` with the job at once, or ``200`` with the job's
 result when it finished within ``wait`` seconds (a job that failed within it answers
-its error). The work is ``web_service.store_work`` and ``web_service.store_update``.
+its error). The work is ``web_service.store.work`` and ``web_service.store.update``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from typing import Any
 from flask import Blueprint
 
 from shared.plugin_system.ids import require_plain_segment
-from shared.store.errors import StoreError
-from shared.store.jobs import DONE, FAILED, Work
 from web_service.api.requests import (
     body_object,
     invalid_field,
@@ -25,9 +23,11 @@ from web_service.api.requests import (
 )
 from web_service.envelope import Reply, error, ok
 from web_service.services import services
-from web_service.store_jobs import store_jobs, submit_job
-from web_service.store_update import update_work
-from web_service.store_work import install_work, repo_url_source, uninstall_work
+from web_service.store.app_jobs import store_jobs, submit_job
+from web_service.store.errors import StoreError
+from web_service.store.jobs import DONE, FAILED, Work
+from web_service.store.update import update_work
+from web_service.store.work import install_work, repo_url_source, uninstall_work
 
 bp = Blueprint("store_ops", __name__)
 

@@ -7,9 +7,9 @@ import time
 
 from flask import Blueprint
 
-from shared import bus as keys
+from shared.bus import core as keys
+from shared.bus.display_status import display_report, hardware_report
 from shared.config.health import config_report
-from shared.display_status import display_report, hardware_report
 from shared.errors import LedpanelError
 from shared.host_metrics import host_metrics
 from shared.version import CORE_VERSION

@@ -13,9 +13,9 @@ import pytest
 from jsonschema.validators import validator_for
 from PIL import Image, ImageDraw
 
-from shared.bus import WEB_STATE, Bus
+from shared.bus.core import WEB_STATE, Bus
+from shared.bus.daemon_lock import WEB, DaemonLock
 from shared.config.prepare import prepare_plugin_config, validate_plugin_config
-from shared.daemon_lock import WEB, DaemonLock
 from shared.paths import Paths
 from shared.plugin_system.manager import PluginManager
 from shared.plugin_system.manifest import manifest_errors, store_errors

@@ -6,10 +6,10 @@ from typing import Any
 
 from PIL import Image
 
-from display_service.display_manager import DisplayManager
 from display_service.matrix.headless import HeadlessMatrix
+from display_service.plugins.display_manager import DisplayManager
 from display_service.vegas import Segment
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 WIDTH, HEIGHT = 64, 16
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from display_service.display_manager import DisplayManager
 from display_service.matrix.headless import HeadlessMatrix
-from shared.common import adaptive_layout as layout
-from shared.common.adaptive_layout import (
+from display_service.plugins.display_manager import DisplayManager
+from shared.fonts import FontManager
+from shared.plugin_api.common import adaptive_layout as layout
+from shared.plugin_api.common.adaptive_layout import (
     LADDER_ARCADE,
     LADDER_GRID,
     FontStep,
@@ -22,7 +23,6 @@ from shared.common.adaptive_layout import (
     media_row,
     scoreboard_regions,
 )
-from shared.fonts import FontManager
 
 
 @pytest.fixture(scope="module")

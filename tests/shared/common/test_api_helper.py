@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.cache import CacheManager
-from shared.common.api_helper import APIHelper
+from shared.plugin_api.cache.manager import CacheManager
+from shared.plugin_api.common.api_helper import APIHelper
 from tests.shared.loopback_http import Route, fixed, hold, serving
 
 GAMES = {"events": [{"id": "1", "name": "A at B"}]}

@@ -1,4 +1,4 @@
-"""What ``shared.common`` (``src.common`` to community plugins) offers, by name."""
+"""What ``shared.plugin_api.common`` (``src.common`` to community plugins) offers, by name."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import importlib
 
 import pytest
 
-import shared.common as common
-from shared.common import font_ladders
+import shared.plugin_api.common as common
 from shared.fonts.manager import FontManager
+from shared.plugin_api.common import font_ladders
 
 
 def test_every_listed_name_resolves_to_the_object_of_its_module() -> None:

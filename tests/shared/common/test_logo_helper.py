@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from shared import logo_downloader
-from shared.common import logo_helper as module
-from shared.common.logo_helper import LogoHelper
+from shared.plugin_api.common import logo_helper as module
+from shared.plugin_api.common.logo_helper import LogoHelper
+from shared.plugin_api.logos import downloader as logo_downloader
 from tests.shared.damaged_png import bad_checksum_png, broken_chunk_png
 from tests.shared.loopback_http import fixed, hold, late, serving
 

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from display_service.display_manager import DisplayManager
 from display_service.matrix.headless import HeadlessMatrix
-from shared.common import ScrollHelper, configure, scroll_config
-from shared.common.scroll_config import crisp_step, refresh_rate, requested_speed
+from display_service.plugins.display_manager import DisplayManager
 from shared.fonts import FontManager
+from shared.plugin_api.common import ScrollHelper, configure, scroll_config
+from shared.plugin_api.common.scroll_config import crisp_step, refresh_rate, requested_speed
 
 
 @dataclass

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
-from shared.common import ScrollHelper, configure, scroll_config
-from shared.common import scroll_helper as helper_module
 from shared.fonts import FontManager
+from shared.plugin_api.common import ScrollHelper, configure, scroll_config
+from shared.plugin_api.common import scroll_helper as helper_module
 
 WIDTH, HEIGHT = 32, 8
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from shared.common.text_helper import TextHelper
 from shared.fonts import SHIPPED_FONTS_DIR, FontManager
+from shared.plugin_api.common.text_helper import TextHelper
 
 PRESS_START = SHIPPED_FONTS_DIR / "PressStart2P-Regular.ttf"
 

@@ -13,7 +13,7 @@ from shared.config.backups import list_backups
 from shared.config.store import ConfigStore
 from shared.config.template import load_template
 from shared.errors import AtomicWriteError, ConfigError, ValidationError
-from shared.jsonfile import read_json_file
+from shared.files.jsonfile import read_json_file
 
 
 def _read(path: Any) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from display_service.rotation import build_entries
+from display_service.control.rotation import build_entries
 from shared.config.check import config_problems
 from shared.config.save_rules import plan_main_save
 from shared.config.template import load_template

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from shared.paths import Paths
 
 DEFAULT_CODE = """
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class {class_name}(BasePlugin):

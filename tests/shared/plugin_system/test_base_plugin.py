@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class ManifestSource:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from shared.bus import Bus
+from shared.bus.core import Bus
 from tests.daemons import ROOT, Instance, start_display
 
 pytestmark = pytest.mark.timeout(120)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import shared.common
-import shared.common.adaptive_layout
-import shared.common.api_helper
-import shared.common.logo_helper
-import shared.common.text_helper
-from shared.plugin_system import compat
+import shared.plugin_api.common
+import shared.plugin_api.common.adaptive_layout
+import shared.plugin_api.common.api_helper
+import shared.plugin_api.common.logo_helper
+import shared.plugin_api.common.text_helper
+from shared.plugin_api import compat
 from shared.plugin_system.discovery import read_plugin
 from shared.plugin_system.loader import load_plugin_class
 
@@ -59,10 +59,10 @@ def _finder() -> None:
 @pytest.mark.parametrize(
     ("alias", "ours"),
     [
-        ("src.common.logo_helper", shared.common.logo_helper),
-        ("src.common.text_helper", shared.common.text_helper),
-        ("src.common.api_helper", shared.common.api_helper),
-        ("src.adaptive_layout", shared.common.adaptive_layout),
+        ("src.common.logo_helper", shared.plugin_api.common.logo_helper),
+        ("src.common.text_helper", shared.plugin_api.common.text_helper),
+        ("src.common.api_helper", shared.plugin_api.common.api_helper),
+        ("src.adaptive_layout", shared.plugin_api.common.adaptive_layout),
     ],
 )
 def test_the_helper_modules_are_our_module_objects(alias: str, ours: object) -> None:
@@ -72,11 +72,11 @@ def test_the_helper_modules_are_our_module_objects(alias: str, ours: object) -> 
 def test_the_helpers_from_src_common_are_our_classes() -> None:
     from src.common import APIHelper, LayoutContext, LogoHelper, Region, TextHelper
 
-    assert LogoHelper is shared.common.logo_helper.LogoHelper
-    assert TextHelper is shared.common.text_helper.TextHelper
-    assert APIHelper is shared.common.api_helper.APIHelper
-    assert LayoutContext is shared.common.adaptive_layout.LayoutContext
-    assert Region is shared.common.adaptive_layout.Region
+    assert LogoHelper is shared.plugin_api.common.logo_helper.LogoHelper
+    assert TextHelper is shared.plugin_api.common.text_helper.TextHelper
+    assert APIHelper is shared.plugin_api.common.api_helper.APIHelper
+    assert LayoutContext is shared.plugin_api.common.adaptive_layout.LayoutContext
+    assert Region is shared.plugin_api.common.adaptive_layout.Region
 
 
 def test_hasattr_on_an_alias_package_is_false_for_a_name_we_lack() -> None:
@@ -108,17 +108,18 @@ def test_a_sports_plugin_using_the_helpers_loads_with_ours(
     directory = make_plugin(plugins_dir, "scores", class_name="Scores", code=SPORTS)
     cls = load_plugin_class(read_plugin(directory))
     assert cls.helpers == (
-        shared.common.APIHelper, shared.common.LogoHelper, shared.common.TextHelper,
-        shared.common.LogoHelper,
+        shared.plugin_api.common.APIHelper, shared.plugin_api.common.LogoHelper,
+        shared.plugin_api.common.TextHelper,
+        shared.plugin_api.common.LogoHelper,
     )
     assert cls.adaptive is True and cls.game_helper is False
-    assert cls.layout[0] is shared.common.adaptive_layout.LayoutContext
+    assert cls.layout[0] is shared.plugin_api.common.adaptive_layout.LayoutContext
 
 
 def test_a_plugin_that_only_scrolls_does_not_import_requests() -> None:
     code = (
         "import sys\n"
-        "from shared.plugin_system import compat\n"
+        "from shared.plugin_api import compat\n"
         "compat.install()\n"
         "from src.common.scroll_helper import ScrollHelper\n"
         "from src.common import ScrollHelper as Again\n"

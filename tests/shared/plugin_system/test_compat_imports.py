@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-import display_service.display_manager
-import shared.cache
-import shared.common
-import shared.common.scroll_helper
+import display_service.plugins.display_manager
 import shared.fonts.manager
-import shared.plugin_system.base_plugin
+import shared.plugin_api.base_plugin
+import shared.plugin_api.cache.manager
+import shared.plugin_api.common
+import shared.plugin_api.common.scroll_helper
 import shared.plugin_system.manager
-from shared.plugin_system import compat
+from shared.plugin_api import compat
 from shared.plugin_system.discovery import read_plugin
 from shared.plugin_system.errors import PluginError
 from shared.plugin_system.loader import load_plugin_class
@@ -57,11 +57,11 @@ def _finder() -> None:
 @pytest.mark.parametrize(
     ("alias", "ours"),
     [
-        ("src.plugin_system.base_plugin", shared.plugin_system.base_plugin),
+        ("src.plugin_system.base_plugin", shared.plugin_api.base_plugin),
         ("src.plugin_system.plugin_manager", shared.plugin_system.manager),
-        ("src.common.scroll_helper", shared.common.scroll_helper),
-        ("src.cache_manager", shared.cache),
-        ("src.display_manager", display_service.display_manager),
+        ("src.common.scroll_helper", shared.plugin_api.common.scroll_helper),
+        ("src.cache_manager", shared.plugin_api.cache.manager),
+        ("src.display_manager", display_service.plugins.display_manager),
         ("src.font_manager", shared.fonts.manager),
     ],
 )
@@ -74,9 +74,9 @@ def test_package_aliases_lend_out_our_objects() -> None:
     from src.config_manager import ConfigManager
     from src.plugin_system import base_plugin
 
-    assert ScrollHelper is shared.common.ScrollHelper
+    assert ScrollHelper is shared.plugin_api.common.ScrollHelper
     assert ConfigManager is shared.plugin_system.manager.ConfigView
-    assert base_plugin is shared.plugin_system.base_plugin
+    assert base_plugin is shared.plugin_api.base_plugin
 
 
 def test_every_alias_in_the_table_imports() -> None:
@@ -110,8 +110,9 @@ def test_two_plugins_importing_src_each_load_with_our_classes(
         )
         classes.append(load_plugin_class(read_plugin(directory)))
     for cls in classes:
-        assert issubclass(cls, shared.plugin_system.base_plugin.BasePlugin)
-        assert cls.helper is cls.package_helper is shared.common.scroll_helper.ScrollHelper
+        assert issubclass(cls, shared.plugin_api.base_plugin.BasePlugin)
+        scroll_helper = shared.plugin_api.common.scroll_helper.ScrollHelper
+        assert cls.helper is cls.package_helper is scroll_helper
     assert classes[0].names == classes[1].names
 
 
@@ -187,7 +188,7 @@ def test_a_community_manifest_loads_with_warnings_only(
     info = read_plugin(directory)
     assert info.errors == []
     assert info.warnings == ["compatible_versions: is required"]
-    assert issubclass(load_plugin_class(info), shared.plugin_system.base_plugin.BasePlugin)
+    assert issubclass(load_plugin_class(info), shared.plugin_api.base_plugin.BasePlugin)
 
 
 def test_our_own_code_never_imports_src() -> None:
@@ -200,10 +201,10 @@ def test_our_own_code_never_imports_src() -> None:
 
 
 def test_a_star_import_from_src_common_gives_what_ours_exports() -> None:
-    import shared.common
+    import shared.plugin_api.common
 
     compat.install()
     namespace: dict = {}
     exec("from src.common import *", namespace)  # noqa: S102 - the plugin idiom itself
-    assert namespace["ScrollHelper"] is shared.common.ScrollHelper
-    assert set(shared.common.__all__) <= set(namespace)
+    assert namespace["ScrollHelper"] is shared.plugin_api.common.ScrollHelper
+    assert set(shared.plugin_api.common.__all__) <= set(namespace)

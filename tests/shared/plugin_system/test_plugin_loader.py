@@ -17,7 +17,7 @@ from shared.plugin_system.loader import effective_modes, load_plugin_class, pack
 MakePlugin = Callable[..., Path]
 
 HELPER_USER = """
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 from helpers import VALUE as ABSOLUTE
 from .helpers import VALUE as RELATIVE
 import helpers as helpers_module
@@ -77,7 +77,7 @@ def test_missing_class_raises_and_lists_defined_classes(
     tmp_path: Path, make_plugin: MakePlugin
 ) -> None:
     code = """
-    from shared.plugin_system.base_plugin import BasePlugin
+    from shared.plugin_api.base_plugin import BasePlugin
 
     class Helper:
         pass
@@ -153,7 +153,7 @@ def test_package_init_and_relative_imports_work(tmp_path: Path, make_plugin: Mak
     from ._impl import ImplPlugin as PackagedPlugin
     """
     impl = """
-    from shared.plugin_system.base_plugin import BasePlugin
+    from shared.plugin_api.base_plugin import BasePlugin
 
     class ImplPlugin(BasePlugin):
         def update(self):

@@ -20,7 +20,7 @@ from shared.plugin_system.schema import find_schema_file, load_schema
 MakePlugin = Callable[..., Path]
 
 RECORDING_CODE = """
-from shared.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 EVENTS = []
 

@@ -1,0 +1,127 @@
+"""What the next frame shows, and drawing it: the layers above the plugin call.
+
+By priority: an on-demand request, live content, the full-screen mode when one is set
+and active (``full_screen.py``), then the rotation (``controller.py``). While the power
+schedule says off, the panel is blank unless an on-demand request is active: an
+explicit request shows even at night.
+
+A frame is drawn when its time has come or when what should be shown changed (another
+entry, a new slot of the same entry, another request, power on or off), so a change is
+drawn at the loop's next wake, never at the end of the current entry.
+
+No stale pictures: when the shown plugin draws nothing (``display()`` returned False,
+raised, or the plugin is skipped), the rotation tries the next entry at once, whose
+frame replaces the old picture; when there is nothing left to try (a whole round drew
+nothing, or the on-demand plugin draws nothing) the panel is blanked, so it never goes
+on showing the previous plugin's picture under another plugin's name.
+
+Dynamic duration: the plugin is asked ``is_cycle_complete()`` after each frame it draws;
+the controller ends the slot no sooner than ``MIN_DYNAMIC_SLOT`` after it began (a
+plugin that always says "complete" would otherwise be redrawn thousands of times a
+second). The next entry's first frame follows at once; when the same entry starts a
+new cycle (it is alone in the list), its first frame comes at its usual cadence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from display_service.control.controller import LIVE, ON_DEMAND, ROTATION, Controller
+from display_service.loop.frames import STATIC_INTERVAL, FramePainter
+from display_service.loop.full_screen import FullScreenMode
+from display_service.loop.schedules import PanelSchedule
+from display_service.plugins.display_manager import DisplayManager
+
+FULL_SCREEN, OFF = "full_screen", "off"
+Key = tuple[Any, ...]
+_START: Key = ("<start>",)  # differs from every real key: the first frame always draws
+
+
+class Compositor:
+    """Pick the layer to show, draw its frame, and keep the next frame's deadline."""
+
+    def __init__(self, *, controller: Controller, panel: PanelSchedule, painter: FramePainter,
+                 display: DisplayManager, full_screen: FullScreenMode | None,
+                 on_switch: Callable[[], None]) -> None:
+        self.controller = controller
+        self.panel = panel
+        self.painter = painter
+        self.display = display
+        self.full_screen = full_screen
+        self.on_switch = on_switch
+        self.due = 0.0
+        self._last_key: Key | None = _START
+        self._starts_seen = -1
+        self._blanked = False  # the panel was blanked under the shown plugin: redraw it all
+
+    def layer(self) -> str:
+        """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
+        layer = self.controller.layer()
+        if layer != ON_DEMAND and not self.panel.power_on:
+            return OFF
+        fs = self.full_screen
+        if fs is not None and fs.active():
+            # Live content outranks the full-screen mode only when the mode allows it
+            # (vegas_scroll.live_priority / live_interrupt).
+            allows = getattr(fs, "allows_live_interrupt", None)
+            if layer == ROTATION or (layer == LIVE and callable(allows) and not allows()):
+                return FULL_SCREEN
+        return layer
+
+    def key(self, now: float) -> Key | None:
+        """Return what identifies the shown slot; None when the panel is blank."""
+        layer = self.layer()
+        entry = self.controller.current(now)
+        if layer == FULL_SCREEN:
+            return (FULL_SCREEN,)
+        if layer == OFF or entry is None:
+            return None
+        od = self.controller.on_demand
+        return (entry.plugin_id, entry.mode, od.request_id if od else None,
+                self.controller.starts)
+
+    def needs_frame(self, now: float) -> bool:
+        """Return whether a frame is due now or what is shown changed."""
+        return now >= self.due or self.key(now) != self._last_key
+
+    def render(self, now: float) -> None:
+        """Draw the frame for ``now`` and set ``due`` for the next one."""
+        key = self.key(now)
+        force = key != self._last_key
+        if force:
+            self._last_key = key
+            self.display.set_scrolling_state(False)
+            self.on_switch()
+        entry = self.controller.current(now)
+        if key is None or entry is None:
+            if force:
+                self.display.blank()
+            self.due = now + STATIC_INTERVAL
+            return
+        if self.full_screen is not None and key == (FULL_SCREEN,):
+            self.due = self.full_screen.render(now, force)
+            return
+        if self._starts_seen != self.controller.starts:
+            self._starts_seen = self.controller.starts
+            if entry.dynamic:
+                self.painter.reset_cycle(entry)
+        if not self.painter.draw(entry, force or self._blanked):
+            wait = self.controller.no_content(now)
+            self.due = now + wait
+            if wait > 0:  # nothing else to try now: take the old picture off the panel
+                self.display.blank()
+                self._blanked = True
+            return
+        self._blanked = False
+        self.controller.had_content()
+        if entry.dynamic and self.controller.layer() in (ROTATION, LIVE) and (
+                self.painter.cycle_complete(entry)) and self.controller.cycle_complete(now):
+            following = self.controller.current(now)
+            if following is not None and following.key != entry.key:
+                self.due = now  # the next entry's first frame, at once
+                return
+            # The same entry starts a new cycle: its first frame at the usual cadence.
+        interval = self.painter.interval(entry)
+        late = not (self.due <= now < self.due + interval)
+        self.due = (now if late or force else self.due) + interval

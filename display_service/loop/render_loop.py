@@ -1,0 +1,362 @@
+"""The render loop: the one thread that touches the matrix and calls ``display()``.
+
+Frames are paced against deadlines on a monotonic clock (cadence: ``frames.py``).
+Between frames the loop waits on ``wake`` with the time to its nearest deadline (next
+frame, end of the shown entry, due update, schedule boundary, live poll, preview),
+so watcher threads (which only set flags and call ``wake.set()``) get their change
+applied at once, in this order: config reload, config changes held back for a plugin
+whose update() was running (``lifecycle.py``; an update returning wakes the loop),
+plugin folders installed, updated or uninstalled (``plugin_changes.py``), on-demand
+requests, preview viewer, schedules (``schedules.py``), live priority
+(``live.py``), expiries, then the frame.
+
+What is drawn, by priority: on-demand, then live content, then the full-screen mode
+when one is set and active (``full_screen.py``), then the rotation (``controller.py``).
+While the power schedule says off, the panel is blank unless an on-demand request is
+active: an explicit request shows even at night. Updates keep running while off, so the
+panel shows fresh data when it comes back on.
+
+The first frame is drawn once each plugin's first ``update()`` is scheduled, without
+waiting for it: a plugin with no data yet returns False (skipped) or draws a placeholder.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
+from display_service.control.controller import ACTIVE, Controller
+from display_service.control.live import LiveWatch
+from display_service.control.on_demand import OnDemandHandler
+from display_service.loop.compose import OFF, Compositor
+from display_service.loop.frames import FramePainter
+from display_service.loop.full_screen import FullScreenMode
+from display_service.loop.inbox import Inbox
+from display_service.loop.schedules import PanelSchedule
+from display_service.matrix.select import configured_brightness
+from display_service.plugins.changes import PluginChanges
+from display_service.plugins.display_manager import DisplayManager
+from display_service.plugins.errors import PluginErrors
+from display_service.plugins.host import PluginHost, rotation, update_interval
+from display_service.plugins.lifecycle import PluginHooks
+from display_service.plugins.safe_mode import SafeMode
+from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
+from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
+from display_service.status import display_state, shown
+from shared.bus.core import (
+    CONFIG_CHANGED,
+    DISPLAY_ON_DEMAND_CONFIG,
+    DISPLAY_ON_DEMAND_REQUEST,
+    DISPLAY_STATE,
+    FONTS_CHANGED,
+    PLUGIN_ERRORS,
+    PLUGIN_ERRORS_CLEAR,
+    PLUGIN_SAFE_MODE_RELEASE,
+    PLUGINS_CHANGED,
+    PREVIEW_FRAME,
+    PREVIEW_VIEWER,
+    Bus,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class RenderLoop:
+    """Rotation, live priority, on-demand, schedules, config reload and frames, one thread."""
+
+    def __init__(
+        self,
+        *,
+        display: DisplayManager,
+        plugins: PluginHost,
+        bus: Bus,
+        config: dict[str, Any],
+        load_config: Callable[[], dict[str, Any]] | None = None,
+        reader: ConfigReader | None = None,
+        inbox: Inbox | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        update_budget: float = DEFAULT_BUDGET,
+        started_at: float | None = None,
+        full_screen: FullScreenMode | None = None,
+        safe_mode: SafeMode | None = None,
+    ) -> None:
+        self.display = display
+        self.backend = display.backend
+        self.plugins = plugins
+        self.bus = bus
+        self.safe_mode = safe_mode
+        self.config = config
+        self.reader = reader or CallableReader(load_config or (lambda: config))
+        self.clock = clock
+        self.inbox = inbox or Inbox()
+        self.wake = self.inbox.wake
+        self._file_due: float | None = None  # a config file changed: read it then
+        self.errors = PluginErrors(clock=clock)  # the breaker's rests are on the loop's clock
+        display.on_plugin_error = self.errors.record
+        self._update_counter = itertools.count(1)
+        self._updates_done = 0
+        self.updates = UpdateScheduler(self.errors, clock, update_budget,
+                                       on_done=self._update_returned)
+        self.hooks = PluginHooks(plugins, self.updates)
+        self.plugin_changes = PluginChanges(bus, self.hooks, safe_mode, wall)
+        self.writer = BusWriter(bus)
+        self.publisher = StatePublisher(bus, self.writer, clock)
+        self.controller = Controller([], clock())
+        self.on_demand = OnDemandHandler(self.controller, self.writer, self.publisher,
+                                        wall)
+        self.panel = PanelSchedule(wall)
+        self.live = LiveWatch(self.errors)
+        self.config_seq: Any = None
+        self.started_at = started_at or time.time()
+        # Why the running config is not config.json (unreadable at start or reload).
+        self.config_problem: str | None = None
+        self.fps = FpsMeter(clock(), LOOP_FPS_WINDOW)
+        self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
+                                    self.started_at, clock)
+        self.frames = Compositor(controller=self.controller, panel=self.panel,
+                                 painter=self.painter, display=display, full_screen=full_screen,
+                                 on_switch=self.publisher.mark_dirty)
+        self._stopping = False
+        self.beat = time.monotonic()
+        self._errors_version = -1
+
+    # -- called from other threads: flags only -------------------------------
+
+    def notify(self, key: str) -> None:
+        """Watcher callback: note what changed and wake the loop."""
+        self.inbox.notify(key)
+
+    def stop(self) -> None:
+        """Ask the loop to finish after the current frame."""
+        self._stopping = True
+        self.wake.set()
+
+    def _update_returned(self) -> None:
+        self._updates_done = next(self._update_counter)  # next() on a count is atomic
+        self.wake.set()
+
+    # -- the loop ------------------------------------------------------------
+
+    def run(self) -> None:
+        """Render until ``stop()``; then unload plugins, blank the panel, say stopped."""
+        self.display.bind_render_thread()
+        try:
+            self._startup(self.clock())
+            # Everything loaded so far lives as long as the daemon: keep it out of the
+            # collector's full passes, which would otherwise walk it again and again.
+            gc.freeze()
+            while not self._stopping:
+                self.wake.clear()
+                self.beat = time.monotonic()  # the hang watch's sign of life
+                now = self.clock()
+                self._apply_pending(now)
+                self.publisher.maybe_publish(now, self.state)
+                self.updates.poll(now, hold=self.hooks.held)
+                self._run_deferred()
+                if self.frames.needs_frame(now):
+                    self.frames.render(now)
+                now = self.clock()
+                self._publish(now)
+                self._wait(now)
+        finally:
+            self._shutdown()
+
+    def _startup(self, now: float) -> None:
+        self.config_seq = (self.bus.read(CONFIG_CHANGED) or {}).get("seq")
+        self.publisher.refresh_viewer()
+        self._rebuild(now)
+        self._configure(now)
+        # Left by a run that was killed; requests queued since then come after it.
+        self.on_demand.resume(self.bus.read(DISPLAY_ON_DEMAND_CONFIG), now)
+        self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
+        self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
+        self.inbox.notify(PLUGIN_ERRORS_CLEAR)
+        self.inbox.notify(PLUGINS_CHANGED)
+        self.writer.put(PLUGIN_ERRORS, {})
+
+    def _apply_pending(self, now: float) -> None:
+        if self._take(CONFIG_FILE):  # an editor writes in steps: read after a quiet spell
+            self._file_due = now + DEBOUNCE
+        if self._take(CONFIG_CHANGED):
+            self._reload_config(now, "saved")
+        elif self._file_due is not None and now >= self._file_due:
+            self._file_due = None
+            self._reload_config(now, "file changed")
+        if changed := self.hooks.settle():
+            self._plugins_changed(changed, now)
+        self._follow_plugin_folders(now)
+        if self._take(DISPLAY_ON_DEMAND_REQUEST):
+            for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
+                self.on_demand.handle(request, now)
+        if self._take(PLUGIN_ERRORS_CLEAR):
+            for request in self.bus.take_all(PLUGIN_ERRORS_CLEAR):
+                plugin_id = request.get("plugin_id")  # None: every plugin
+                if plugin_id is None or isinstance(plugin_id, str):
+                    self.errors.clear(plugin_id, request.get("request_id"))
+        if self._take(PLUGIN_SAFE_MODE_RELEASE) and self.safe_mode is not None:
+            self._unblock(self.safe_mode.take_releases(), now)
+        if self._take(PREVIEW_VIEWER):
+            self.publisher.refresh_viewer()
+        if self._take(FONTS_CHANGED):  # a font uploaded or deleted through the web
+            self.display.font_manager.reload()
+            logger.info("fonts: rescanned, %d in the catalog",
+                        len(self.display.font_manager.catalog()))
+        if self.panel.due(now) and self.panel.evaluate(now):
+            logger.info("schedule: panel %s", self.panel.describe())
+            self._apply_display_settings()
+            self.publisher.mark_dirty()
+        if self.live.due(now, self._updates_done):
+            shown = {p: i for p, i in self.plugins.instances.items() if p not in self.hooks.leaving}
+            self._set_live(self.live.poll(now, shown, self._updates_done), now)
+        for event in self.controller.tick(now):
+            self.publisher.mark_dirty()
+            if event == "expired":
+                self.on_demand.expired(now)
+
+    def _run_deferred(self) -> None:
+        """Run plugins' deferred work; a frame presented from another thread waits while off."""
+        pushed = self.display.frames_pushed
+        self.display.process_deferred_updates()
+        if self.layer() != OFF:
+            self.display.flush_pending()
+        elif self.display.frames_pushed != pushed:
+            self.display.blank()  # deferred work drew while the panel is off
+
+    def _take(self, key: str) -> bool:
+        return self.inbox.take(key)
+
+    def _set_live(self, live: dict[str, list[str]], now: float) -> None:
+        for event in self.controller.set_live(live, now):
+            self.publisher.mark_dirty()
+            if event == "live_ended":
+                logger.info("live content over; rotation resumes")
+            else:
+                logger.info("live content: %s", ", ".join(sorted(self.controller.live_modes)))
+
+    def layer(self) -> str:
+        """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
+        return self.frames.layer()
+
+    def _publish(self, now: float) -> None:
+        layer, plugin_id, mode, fps = shown(self, now)
+        self.publisher.observe((layer, plugin_id, mode), fps)
+        self.publisher.maybe_publish(now, self.state)
+        if self.errors.version != self._errors_version:
+            self._errors_version = self.errors.version
+            self.writer.put(PLUGIN_ERRORS, self.errors.snapshot())
+        self.publisher.preview(now, self.display.frames_pushed, lambda: self.display.image)
+
+    def _wait(self, now: float) -> None:
+        deadlines = [self.frames.due]
+        more = (self.publisher.next_due(), self.controller.next_deadline(),
+                self.updates.next_due(), self.panel.next_due(), self.live.next_due(),
+                self._file_due)
+        deadlines += [d for d in more if d is not None]
+        timeout = min(deadlines) - now
+        if timeout > 0:
+            self.wake.wait(timeout)
+
+    # -- config --------------------------------------------------------------
+
+    def _reload_config(self, now: float, cause: str) -> None:
+        seq = (self.bus.read(CONFIG_CHANGED) or {}).get("seq")
+        if self.reader.unchanged():  # the save's own file event, or an edit undone
+            self.config_seq, self.config_problem = seq, None
+            self.publisher.mark_dirty()
+            return
+        config, problem = self.reader.read(self.config)
+        if config is None:
+            if problem != self.config_problem:
+                logger.error("config: %s", problem)
+            self.config_problem = problem
+            self.publisher.mark_dirty()
+            return
+        self.config_problem = None
+        if self.safe_mode is not None:  # an updated plugin leaves safe mode
+            self._set_blocked(self.safe_mode.release_updated())
+        changed = self.hooks.apply_config(config, seq)
+        self.config, self.config_seq = config, seq
+        self._plugins_changed(changed, now)
+        self._configure(now)
+        logger.info(
+            "config reloaded (%s): %d plugins, changed: %s; held until update() returns: %s",
+            f"seq {seq}" if cause == "saved" else cause, len(self.plugins.instances),
+            ", ".join(changed) or "none", ", ".join(sorted(self.hooks.held)) or "none",
+        )
+
+    def _configure(self, now: float) -> None:
+        """Apply the config's schedules, brightness and full-screen mode."""
+        self.panel.configure(self.config)
+        self.panel.evaluate(now)
+        self._apply_display_settings()
+        self.live.reset()
+        if self.frames.full_screen is not None:
+            self.frames.full_screen.configure(self.config)
+
+    def _plugins_changed(self, changed: list[str], now: float) -> None:
+        self._rebuild(now)
+        for plugin_id in changed:
+            self.errors.fresh_start(plugin_id)  # a fix the user made is tried at once
+            self.updates.request(plugin_id, now)
+        self.live.reset()
+        self.publisher.mark_dirty()
+
+    def _follow_plugin_folders(self, now: float) -> None:
+        """Apply queued ``plugins_changed`` requests and those waiting for an update()."""
+        took = self._take(PLUGINS_CHANGED)
+        if took or self.plugin_changes.waiting:
+            changed = self.plugin_changes.retry() + (self.plugin_changes.take() if took else [])
+            if changed or took:
+                self._plugins_changed(changed, now)
+
+    def _set_blocked(self, released: list[str]) -> bool:
+        if released and self.safe_mode is not None:
+            self.plugins.blocked = self.safe_mode.blocked()
+        return bool(released)
+
+    def _unblock(self, released: list[str], now: float) -> None:
+        """Load plugins just released from safe mode."""
+        if self._set_blocked(released):
+            self._plugins_changed(self.hooks.apply_config(self.config), now)
+            self.publisher.mark_dirty()
+
+    def _rebuild(self, now: float) -> None:
+        instances = dict(self.plugins.instances)
+        entries = rotation(self.plugins, self.config, self.errors, exclude=self.hooks.leaving)
+        for event in self.controller.rebuild(entries, now):
+            if event == "expired":
+                self.on_demand.expired(now)
+        intervals = {p: update_interval(self.plugins, p) or 0.0 for p in instances}
+        self.updates.sync(instances, intervals, now)
+        self.painter.forget(instances)
+
+    def _apply_display_settings(self) -> None:
+        brightness = self.panel.brightness(configured_brightness(self.config))
+        if (applied := self.display.apply_config({**self.config, "brightness": brightness})):
+            logger.info("brightness %d (%s)", applied, self.panel.describe())
+
+    # -- state ---------------------------------------------------------------
+
+    def state(self, service: str = "running") -> dict[str, Any]:
+        """Return the ``display_state`` record as of now (``status.py``)."""
+        return display_state(self, service)
+
+    def _shutdown(self) -> None:
+        self.hooks.shutdown()
+        try:
+            self.backend.clear()
+            self.backend.close()
+        except Exception:  # the panel is going away either way
+            logger.exception("closing the %s backend failed", self.backend.name)
+        if self.controller.state == ACTIVE:
+            self.controller.stop_on_demand(self.controller.last_request_id, self.clock())
+        self.writer.remove(DISPLAY_ON_DEMAND_CONFIG)
+        self.writer.remove(PREVIEW_FRAME)
+        self.writer.put(DISPLAY_STATE, self.state("stopped"))
+        self.writer.close()

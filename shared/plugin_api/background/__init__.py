@@ -1,0 +1,2 @@
+"""Background data for plugins: fetches off the render thread, their results and callbacks.
+"""

@@ -1,0 +1,2 @@
+"""The cache plugins receive (``manager``), its per-plugin quota and its listing for the web.
+"""

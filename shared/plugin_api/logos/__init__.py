@@ -1,0 +1,2 @@
+"""Team and league logos for plugins: downloads, a bounded download pool, placeholders.
+"""

@@ -1,0 +1,2 @@
+"""Downloading, checking and installing plugin folders, all or nothing.
+"""

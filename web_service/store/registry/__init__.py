@@ -1,0 +1,2 @@
+"""The store's registry: sources, fetching, tolerant parsing, the cache file, search.
+"""

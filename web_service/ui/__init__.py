@@ -1,0 +1,2 @@
+"""The server-drawn web UI: pages, the tabs' partials and the forms behind them.
+"""
