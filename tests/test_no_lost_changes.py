@@ -172,11 +172,11 @@ def test_hand_edits_of_config_json_reach_the_panel_and_bad_ones_are_reported(
         assert answer.status_code == 409
         body = answer.json()
         assert body["error_code"] == "CONFIG_INVALID_JSON"
-        assert (body["details"]["line"], body["details"]["column"]) == (3, 1)
+        assert (body["details"]["line"], body["details"]["column"]) == (2, 19)
         posted = requests.post(f"{url}/api/v3/config/main", json={"brightness": 5}, timeout=5)
         assert posted.status_code == 409 and posted.json()["error_code"] == "CONFIG_INVALID_JSON"
         problems = status()["config"]["problems"]
-        assert any(p.get("line") == 3 and p["source"] == "file" for p in problems)
+        assert any(p.get("line") == 2 and p["source"] == "file" for p in problems)
         assert state(instance)["brightness"] == 55
         # Fixed: applied, and every problem is gone.
         config = json.loads((ROOT / "config" / "config.template.json").read_text())

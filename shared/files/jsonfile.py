@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.errors import AtomicWriteError
-from shared.files.jsontext import parse_strict
+from shared.files.jsontext import parse_strict, syntax_place
 from shared.files.regular_file import FileTooLarge, NotRegularFile, read_regular
 
 # The most a config, template, manifest or schema file may hold to be read at all.
@@ -117,11 +117,12 @@ def read_json_file(path: Path, what: str) -> Any:
         # must be a file problem here, not a crash in whoever uses the value.
         return parse_strict(text)
     except json.JSONDecodeError as err:
+        place = syntax_place(err)
         raise ConfigFileInvalid(
-            f"{what} {path.name} is not valid JSON: {err.msg} at line {err.lineno}, "
-            f"column {err.colno} ({path})",
+            f"{what} {path.name} is not valid JSON: {place.msg} at line {place.lineno}, "
+            f"column {place.colno} ({path})",
             error_code="CONFIG_INVALID_JSON",
-            details={"file": str(path), "line": err.lineno, "column": err.colno},
+            details={"file": str(path), "line": place.lineno, "column": place.colno},
         ) from err
     except ValueError as err:  # JsonLimitError: outside what parse_strict accepts
         raise ConfigFileInvalid(f"{what} {path.name} is not usable JSON: {err} ({path})",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 # Far deeper than any config or request of ours; shallow enough that every recursive
 # walk (deep merge, copies, checks) stays far from Python's recursion limit.
@@ -24,6 +24,37 @@ MAX_INT_DIGITS = 64
 
 # A whole string (skipped), a bracket, or the quote of a string that never ends.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[\]{}]|"', re.DOTALL)
+
+
+class SyntaxPlace(NamedTuple):
+    """What is wrong with JSON text and where, for a person to fix it."""
+
+    msg: str
+    lineno: int
+    colno: int
+
+
+def syntax_place(err: json.JSONDecodeError) -> SyntaxPlace:
+    """Return ``err``'s message, line and column, the same on every Python version.
+
+    A trailing comma (``{"a": 1,}``) is named as such, at the comma: Python 3.13 says so
+    itself, earlier versions point past the comma at the bracket with a message that
+    does not mention it.
+    """
+    text, pos = err.doc, err.pos
+    before = text[:pos].rstrip() if isinstance(text, str) else ""
+    closing = text[pos:pos + 1] if isinstance(text, str) else ""
+    if before.endswith(",") and closing in ("}", "]"):
+        comma = len(before) - 1
+        kind = "object" if closing == "}" else "array"
+        line = text.count("\n", 0, comma) + 1
+        column = comma - text.rfind("\n", 0, comma)
+        return SyntaxPlace(f"trailing comma before the end of the {kind}", line, column)
+    if err.msg.startswith("Illegal trailing comma before end of "):
+        kind = err.msg.rsplit(" ", 1)[-1]
+        return SyntaxPlace(f"trailing comma before the end of the {kind}", err.lineno,
+                           err.colno)
+    return SyntaxPlace(err.msg, err.lineno, err.colno)
 
 
 class JsonLimitError(ValueError):

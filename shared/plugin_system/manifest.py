@@ -38,9 +38,10 @@ if TYPE_CHECKING:  # jsonschema is imported on first use: it is slow to import
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError as SchemaError
 
+from shared.errors import ManifestError
+from shared.files.jsontext import syntax_place
+from shared.ids import is_plain_segment
 from shared.plugin_system import manifest_memo
-from shared.plugin_system.errors import ManifestError
-from shared.plugin_system.ids import is_plain_segment
 
 MANIFEST_FILE = "manifest.json"
 DEFAULT_ENTRY_POINT = "manager.py"
@@ -97,9 +98,10 @@ def load_manifest(plugin_dir: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
+        place = syntax_place(err)
         raise ManifestError(
-            f"{plugin_dir}: {MANIFEST_FILE} is not valid JSON: {err.msg} "
-            f"(line {err.lineno}, column {err.colno})"
+            f"{plugin_dir}: {MANIFEST_FILE} is not valid JSON: {place.msg} "
+            f"(line {place.lineno}, column {place.colno})"
         ) from err
     if not isinstance(data, dict):
         raise ManifestError(f"{plugin_dir}: {MANIFEST_FILE} must hold a JSON object")

@@ -27,9 +27,9 @@ from typing import Any
 
 from shared.errors import AtomicWriteError, LedpanelError, NotFoundError, ValidationError
 from shared.files.jsonfile import atomic_write_bytes, atomic_write_text, dumps
-from shared.files.jsontext import JsonLimitError, parse_strict
+from shared.files.jsontext import JsonLimitError, parse_strict, syntax_place
 from shared.files.regular_file import FileTooLarge, kind_of, read_regular
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 from shared.plugin_system.uploads import invalid_path
 
 logger = logging.getLogger(__name__)
@@ -73,8 +73,9 @@ def parse_data(name: str, data: bytes) -> dict[str, Any]:
         raise _bad(name, f"is not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
                          f"{err.start})") from None
     except json.JSONDecodeError as err:
-        raise _bad(name, f"is not valid JSON: {err.msg} at line {err.lineno} column "
-                         f"{err.colno}") from None
+        place = syntax_place(err)
+        raise _bad(name, f"is not valid JSON: {place.msg} at line {place.lineno} column "
+                         f"{place.colno}") from None
     except JsonLimitError as err:
         raise _bad(name, f"is not valid JSON: {err}") from None
     if not isinstance(value, dict) or not value:

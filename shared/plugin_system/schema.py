@@ -14,9 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from shared.errors import PluginSchemaError
+from shared.files.jsontext import syntax_place
+from shared.ids import require_plain_segment
 from shared.paths import Paths
-from shared.plugin_system.errors import PluginSchemaError
-from shared.plugin_system.ids import require_plain_segment
 
 SCHEMA_FILE_NAME = "config_schema.json"
 
@@ -60,9 +61,10 @@ def read_schema_file(path: Path, plugin_id: str) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
+        place = syntax_place(err)
         raise PluginSchemaError(
-            f"{plugin_id}: {path} is not valid JSON: {err.msg} "
-            f"(line {err.lineno}, column {err.colno})", details=details
+            f"{plugin_id}: {path} is not valid JSON: {place.msg} "
+            f"(line {place.lineno}, column {place.colno})", details=details
         ) from err
     except (OSError, UnicodeDecodeError, ValueError) as err:
         raise PluginSchemaError(f"{plugin_id}: {path} cannot be read: {err}",

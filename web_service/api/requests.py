@@ -19,12 +19,8 @@ from flask import g, request
 
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ValidationError
-from shared.files.jsontext import MAX_DEPTH, JsonLimitError, parse_strict
-from web_service.access.page_token import TOKEN_FIELD
-
-# More fields than any form of ours sends (the General tab sends about a hundred).
-MAX_FORM_FIELDS = 2000
-
+from shared.files.jsontext import MAX_DEPTH, JsonLimitError, parse_strict, syntax_place
+from web_service.access.page_token import MAX_FORM_FIELDS, TOKEN_FIELD
 
 _PARSED = "ledpanel_json_body"  # flask.g: the body parsed once per request
 _CHANGES = ("POST", "PUT", "PATCH", "DELETE")
@@ -85,8 +81,10 @@ def parse_json(text: str) -> Any:
     try:
         return parse_strict(text)
     except json.JSONDecodeError as err:
+        place = syntax_place(err)
         raise ValidationError(
-            f"request body is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}",
+            f"request body is not valid JSON: {place.msg} at line {place.lineno} "
+            f"column {place.colno}",
             error_code="INVALID_JSON") from err
     except JsonLimitError as err:
         raise ValidationError(f"request body is not valid JSON: {err}",

@@ -210,7 +210,8 @@ def test_corrupt_template_is_reported_with_line_and_column(tmp_path: Path) -> No
     error = caught.value
     assert error.error_code == "CONFIG_INVALID_JSON"
     assert "config template config.template.json is not valid JSON" in error.message
-    assert (error.details["line"], error.details["column"]) == (3, 1)
+    assert (error.details["line"], error.details["column"]) == (2, 19)  # the comma
+    assert "trailing comma before the end of the object" in error.message
     template.write_bytes(b'{"a": "\xff"}')
     with pytest.raises(ConfigError, match="not UTF-8 text"):
         load_template(template)

@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from shared.errors import ValidationError
+from shared.errors import PluginError, ValidationError
 from shared.paths import Paths
-from shared.plugin_system.errors import PluginError
 from shared.plugin_system.manager import PluginManager
 from shared.plugin_system.records import installed_records
 from shared.plugin_system.schema import find_schema_file, load_schema
@@ -243,7 +242,8 @@ def test_bad_schema_json_is_a_readable_plugin_error(
         load_schema("badschema", paths, plugins_dir)
 
     assert "config_schema.json is not valid JSON" in caught.value.message
-    assert "(line 2, column 1)" in caught.value.message
+    assert "trailing comma before the end of the object (line 1, column 18)" in (
+        caught.value.message)
     plugins = manager(paths, {"badschema": {"enabled": True}})
     assert plugins.load_enabled() == {}
     assert "is not valid JSON" in plugins.load_errors["badschema"]
