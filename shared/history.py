@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.files.tail import read_tail
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException
 
 from shared.history import API, ERROR, SUCCESS, WEB, HistoryReader, HistoryWriter, history_dir
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 from web_service.services import EXTENSION_KEY, WebServices
 
 logger = logging.getLogger(__name__)

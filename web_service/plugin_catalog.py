@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from shared.config.store import ConfigStore, MainSnapshot
-from shared.errors import ConfigFileInvalid, NotFoundError, ValidationError
+from shared.errors import ConfigFileInvalid, NotFoundError, PluginSchemaError, ValidationError
+from shared.ids import require_plain_segment
 from shared.paths import Paths
 from shared.plugin_system.discovery import plugins_dir_for
-from shared.plugin_system.errors import PluginSchemaError
-from shared.plugin_system.ids import require_plain_segment
 from shared.plugin_system.records import PluginEntry, installed_entries
 
 _WATCHED_FILES = ("manifest.json", "config_schema.json")

@@ -19,8 +19,6 @@ from shared.sign_in.store import CredentialStore
 from web_service.display_link import DisplayLink
 from web_service.plugin_catalog import PluginCatalog
 from web_service.settings import WebSettings
-from web_service.store.registry.catalog import Registry
-from web_service.store.registry.sources import sources as store_sources
 
 logger = logging.getLogger(__name__)
 
@@ -108,11 +106,6 @@ class WebServices:
         body = render(snapshot.data)
         self._main_body = (snapshot, body)  # one assignment: threads see old or new
         return body
-
-    def registry(self) -> Registry:
-        """Return the plugin store's registry for the sources in force now (no fetch)."""
-        config = self.store.main_snapshot().data
-        return Registry(self.settings.paths.cache_dir, store_sources(config))
 
     def notify_config_changed(self, sections: list[str]) -> dict[str, Any]:
         """Tell the display daemon that the config was saved."""

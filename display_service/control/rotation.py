@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from shared.config.limits import MIN_DISPLAY_SECONDS
 from shared.config.rotation_order import effective_order
-from shared.plugin_system.duration import MIN_DISPLAY_SECONDS
 
 DEFAULT_DURATION = 15.0
 DEFAULT_DYNAMIC_CAP = 300.0

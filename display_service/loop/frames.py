@@ -43,7 +43,7 @@ from display_service.plugins.errors import PluginErrors
 from display_service.plugins.host import PluginHost, call_display
 from display_service.plugins.updates import UpdateScheduler
 from display_service.state import FpsMeter
-from shared.plugin_system.boundary import CONTAINED, plugin_call
+from shared.plugin_api.boundary import CONTAINED, plugin_call
 
 logger = logging.getLogger(__name__)
 

@@ -31,23 +31,23 @@ from typing import Any
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
 from display_service.control.controller import ACTIVE, Controller
-from display_service.control.live import LiveWatch
 from display_service.control.on_demand import OnDemandHandler
 from display_service.loop.compose import OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.inbox import Inbox
 from display_service.loop.schedules import PanelSchedule
+from display_service.loop.status import display_state, shown
 from display_service.matrix.select import configured_brightness
 from display_service.plugins.changes import PluginChanges
 from display_service.plugins.display_manager import DisplayManager
 from display_service.plugins.errors import PluginErrors
 from display_service.plugins.host import PluginHost, rotation, update_interval
 from display_service.plugins.lifecycle import PluginHooks
+from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
 from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
-from display_service.status import display_state, shown
 from shared.bus.core import (
     CONFIG_CHANGED,
     DISPLAY_ON_DEMAND_CONFIG,

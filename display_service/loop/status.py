@@ -25,12 +25,32 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from display_service.loop.compose import FULL_SCREEN, OFF
 
-if TYPE_CHECKING:
-    from display_service.loop.render_loop import RenderLoop
+
+class RenderLoop(Protocol):
+    """What the record is read from: the render loop's parts, by name (the loop itself
+    is ``display_service.loop.render_loop.RenderLoop``, which this module never imports)."""
+
+    controller: Any
+    fps: Any
+    frames: Any
+    publisher: Any
+    started_at: float
+    clock: Any
+    panel: Any
+    backend: Any
+    config_problem: Any
+    config_seq: Any
+    on_demand: Any
+    plugins: Any
+    plugin_changes: Any
+    display: Any
+    painter: Any
+
+    def layer(self) -> str: ...
 
 
 def shown(loop: RenderLoop, now: float) -> tuple[str, str | None, str | None, float]:

@@ -1,6 +1,6 @@
 """What keeps a plugin from taking the display process down, wired for one process.
 
-- Every plugin call goes through ``shared.plugin_system.boundary``: exceptions of every
+- Every plugin call goes through ``shared.plugin_api.boundary``: exceptions of every
   kind (``sys.exit()``, ``KeyboardInterrupt`` too) end the call, not the daemon.
 - ``os._exit()`` in plugin code (a plugin call, or a thread the plugin started) raises
   ``SystemExit`` there instead of ending the process, and a signal the plugin aims at
@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 from display_service.plugins.call_trail import TRAIL_FILE, Call, CallTrail, read_leftover
 from display_service.plugins.hang_watch import HangWatch
 from display_service import sd_notify
-from shared.plugin_system import boundary
+from shared.plugin_api import boundary
 
 logger = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from display_service.matrix.panel_view import PanelView
 from display_service.matrix.protocol import MatrixBackend
 from display_service.matrix.select import configured_brightness, hardware_section
 from shared.fonts import FontManager
-from shared.plugin_system.boundary import CONTAINED, current_plugin, plugin_call
+from shared.plugin_api.boundary import CONTAINED, current_plugin, plugin_call
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from display_service.plugins.errors import PluginErrors
 from display_service.control.rotation import Entry, build_entries
-from shared.plugin_system.boundary import CONTAINED, plugin_call
+from shared.plugin_api.boundary import CONTAINED, plugin_call
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from display_service.plugins.errors import PluginErrors
-from shared.plugin_system.boundary import CONTAINED, plugin_call
+from shared.plugin_api.boundary import CONTAINED, plugin_call
 
 LIVE_POLL_INTERVAL = 5.0
 

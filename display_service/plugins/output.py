@@ -31,7 +31,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from shared.plugin_system.boundary import current_plugin
+from shared.plugin_api.boundary import current_plugin
 from shared.plugin_system.loader import ROOT_PACKAGE
 
 logger = logging.getLogger("display_service.plugins.output")

@@ -28,7 +28,7 @@ from display_service.plugins.call_trail import Leftover
 from shared.bus.core import PLUGIN_SAFE_MODE, PLUGIN_SAFE_MODE_RELEASE, Bus
 from shared.errors import AtomicWriteError
 from shared.history import PluginEvent
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 
 logger = logging.getLogger(__name__)
 

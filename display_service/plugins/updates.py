@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from display_service.plugins.errors import PluginErrors
-from shared.plugin_system.boundary import CONTAINED, plugin_call
+from shared.plugin_api.boundary import CONTAINED, plugin_call
 
 logger = logging.getLogger(__name__)
 

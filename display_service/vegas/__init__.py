@@ -76,7 +76,7 @@ panel plus ``buffer_ahead`` queued beyond it, one separator and the last frame;
 segments are dropped once scrolled past. No cache grows with time.
 
 Live priority: live content (a plugin with ``live_priority: true`` in its own section
-whose ``has_live_content()`` is True, polled by the core: ``display_service.control.live``)
+whose ``has_live_content()`` is True, polled by the core: ``display_service.plugins.live``)
 takes the whole panel through the render loop's live layer, above the full-screen mode;
 the ticker is paused meanwhile and resumes where it left off. ``VegasMode.
 allows_live_interrupt()`` says whether it may, and the loop asks it while live content

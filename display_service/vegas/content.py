@@ -47,7 +47,7 @@ from display_service.plugins.errors import one_line
 from display_service.vegas.capture import CaptureSurface, SurfaceFactory, capture_display
 from display_service.vegas.settings import MODES, Color, VegasSettings, read_settings
 from display_service.vegas.strip import Segment
-from shared.plugin_system.boundary import CONTAINED, plugin_call
+from shared.plugin_api.boundary import CONTAINED, plugin_call
 
 logger = logging.getLogger(__name__)
 

@@ -27,8 +27,7 @@ from shared.config.merge import same_json
 from shared.config.plugin_rules import installed_schemas, prepare_and_validate_sections
 from shared.config.reserved import is_plugin_key, plugin_sections, section_error
 from shared.config.sizes import size_errors
-from shared.errors import LedpanelError, ValidationError
-from shared.plugin_system.errors import PluginSchemaError
+from shared.errors import LedpanelError, PluginSchemaError, ValidationError
 from shared.schedules import section_problems
 
 JsonObject = dict[str, Any]

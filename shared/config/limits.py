@@ -20,7 +20,10 @@ from shared.config.lookup import path_lookup
 from shared.config.values import RULES, check_value
 from shared.errors import ValidationError
 from shared.hardware.rules import HARDWARE, LIBRARY_RANGES, RUNTIME, RUNTIME_RANGES
-from shared.plugin_system.duration import MIN_DISPLAY_SECONDS
+
+# The shortest a plugin is shown: shorter slots only spin the display (a core busy
+# switching plugins). Config saves refuse less; the rotation clamps older configs.
+MIN_DISPLAY_SECONDS = 1.0
 
 
 @dataclass(frozen=True)

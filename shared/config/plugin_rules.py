@@ -14,8 +14,7 @@ from typing import Any
 from shared.config.merge import deep_merge, same_json
 from shared.config.prepare import prepare_plugin_config, validate_plugin_config
 from shared.config.reserved import SECRETS_RESERVED
-from shared.errors import ValidationError
-from shared.plugin_system.errors import PluginSchemaError
+from shared.errors import PluginSchemaError, ValidationError
 
 JsonObject = dict[str, Any]
 SchemaFor = Callable[[str], "JsonObject | None"]

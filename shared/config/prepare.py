@@ -19,7 +19,7 @@ import functools
 import json
 from typing import Any
 
-from shared.plugin_system.errors import PluginSchemaError
+from shared.errors import PluginSchemaError
 
 # Per-plugin keys the core owns: accepted whatever the plugin's schema says.
 # vegas_include (bool): show this plugin in the Vegas ticker; vegas_mode ("scroll",

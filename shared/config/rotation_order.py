@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 
 KEY = "rotation_order"
 MAX_ITEMS = 200

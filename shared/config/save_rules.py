@@ -47,8 +47,7 @@ from shared.config.reserved import (
 )
 from shared.config.secrets import split_secrets
 from shared.config.template import load_template
-from shared.errors import ValidationError
-from shared.plugin_system.errors import PluginSchemaError
+from shared.errors import PluginSchemaError, ValidationError
 
 __all__ = [
     "FORM_SECTION_FIELD",

@@ -35,8 +35,8 @@ from shared.fonts.catalog import (
     scan,
 )
 from shared.fonts.validate import FontFileKind, check_font, invalid_font, kind_for_name
+from shared.ids import is_plain_segment
 from shared.paths import Paths
-from shared.plugin_system.ids import is_plain_segment
 
 logger = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ import logging
 from abc import ABC, abstractmethod
 from typing import Any
 
-from shared.plugin_system.duration import FALLBACK_DISPLAY_DURATION, DurationMixin
-from shared.plugin_system.live_priority import LivePriorityMixin
+from shared.plugin_api.duration import FALLBACK_DISPLAY_DURATION, DurationMixin
+from shared.plugin_api.live_priority import LivePriorityMixin
 
 __all__ = ["FALLBACK_DISPLAY_DURATION", "BasePlugin"]
 

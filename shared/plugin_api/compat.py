@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from types import FrameType, ModuleType
 from typing import Any
 
-from shared.plugin_system.boundary import current_plugin
+from shared.plugin_api.boundary import current_plugin
 
 ROOT = "src"
 # src name -> our module (None: a package with nothing of its own, only sub-modules).

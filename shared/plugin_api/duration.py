@@ -29,9 +29,6 @@ import math
 from typing import Any
 
 FALLBACK_DISPLAY_DURATION = 15.0
-# The shortest a plugin is shown: shorter slots only spin the display (a core busy
-# switching plugins). Config saves refuse less; the rotation clamps older configs.
-MIN_DISPLAY_SECONDS = 1.0
 
 
 class DurationMixin:

@@ -3,7 +3,7 @@
 A plugin whose config has ``live_priority: true`` and whose ``has_live_priority()``
 returns True is asked ``has_live_content()`` by the core: right after each of its
 ``update()`` calls returns, and every few seconds in between (``LIVE_POLL_INTERVAL`` in
-``display_service/control/live.py``). While it answers True, the rotation is paused and the
+``display_service/plugins/live.py``). While it answers True, the rotation is paused and the
 plugin's ``get_live_modes()`` are shown in turn (each for its usual duration); when it
 answers False again, the rotation resumes with the entry it left, for the time that
 entry had left. An on-demand request still outranks live content.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 
 INSTALLED, UPDATED, UNINSTALLED = "installed", "updated", "uninstalled"
 CHANGES = (INSTALLED, UPDATED, UNINSTALLED)

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shared.errors import ManifestError
+from shared.ids import is_plain_segment
 from shared.paths import Paths
-from shared.plugin_system.errors import ManifestError
-from shared.plugin_system.ids import is_plain_segment
 from shared.plugin_system.manifest import (
     DEFAULT_ENTRY_POINT,
     MANIFEST_FILE,

@@ -56,10 +56,10 @@ from pathlib import Path, PurePosixPath
 from types import ModuleType
 from typing import Any
 
+from shared.errors import PluginError
 from shared.plugin_api import compat
 from shared.plugin_system.core_version import check_core_version
 from shared.plugin_system.discovery import PluginInfo
-from shared.plugin_system.errors import PluginError
 
 ROOT_PACKAGE = "ledpanel_plugins"
 PROTECTED_NAMES = frozenset({"shared", "display_service", "web_service", "src", ROOT_PACKAGE})

@@ -29,14 +29,15 @@ from typing import Any
 from shared.bus.core import WEB_STATE, Bus
 from shared.bus.daemon_lock import WEB, lock_holder
 from shared.config.prepare import prepare_plugin_config
+from shared.errors import PluginError
 from shared.history import PluginEvent
+from shared.ids import require_plain_segment
 from shared.paths import Paths
+from shared.plugin_api.boundary import CONTAINED, plugin_call
 from shared.plugin_api.cache.manager import CacheManager
-from shared.plugin_system.boundary import CONTAINED, plugin_call
+from shared.plugin_api.config_manager import ConfigView
 from shared.plugin_system.changes import LOADED, NOT_LOADED, RELOADED, UNLOADED, WAITING
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
-from shared.plugin_system.errors import PluginError
-from shared.plugin_system.ids import require_plain_segment
 from shared.plugin_system.loader import (
     effective_modes,
     forget_bytecode,
@@ -49,26 +50,6 @@ from shared.plugin_system.schema import load_schema
 logger = logging.getLogger(__name__)
 
 Busy = Callable[[str], bool]
-
-
-class ConfigView:
-    """The small config-manager surface plugins use, over the manager's current config."""
-
-    def __init__(self, manager: PluginManager) -> None:
-        self._manager = manager
-
-    def load_config(self) -> dict[str, Any]:
-        """Return a copy of the current (secrets-merged) config."""
-        return copy.deepcopy(self._manager.config)
-
-    def get_timezone(self) -> str:
-        """Return the configured time zone name, else ``UTC``."""
-        config = self._manager.config
-        location = config.get("location")
-        candidates = [config.get("timezone")]
-        if isinstance(location, dict):
-            candidates.append(location.get("timezone"))
-        return next((v for v in candidates if isinstance(v, str) and v), "UTC")
 
 
 class PluginManager:

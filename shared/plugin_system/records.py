@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from shared.config.prepare import invalid_schema, prepare_plugin_config, schema_problem
+from shared.errors import PluginError
+from shared.ids import is_plain_segment
 from shared.paths import Paths
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
-from shared.plugin_system.errors import PluginError
-from shared.plugin_system.ids import is_plain_segment
 from shared.plugin_system.manifest import resolve_enabled
 from shared.plugin_system.schema import locate_schema, read_schema_file
 

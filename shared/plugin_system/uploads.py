@@ -24,7 +24,7 @@ from typing import Any
 from shared.errors import NotFoundError, ValidationError
 from shared.files.jsonfile import atomic_write_bytes, atomic_write_text
 from shared.files.regular_file import read_regular
-from shared.plugin_system.ids import is_plain_segment, require_plain_segment
+from shared.ids import is_plain_segment, require_plain_segment
 
 MAX_FILE_BYTES = 1024 * 1024  # per file; a request body is at most 2 MB in all
 INDEX_FILE = ".index.json"

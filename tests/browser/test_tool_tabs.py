@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import requests
 
+from shared.plugin_api.boundary import plugin_call
 from shared.plugin_api.cache.manager import CacheManager
-from shared.plugin_system.boundary import plugin_call
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import Daemon, running
 from tests.test_no_lost_changes import make_instance, running_state

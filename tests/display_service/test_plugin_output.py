@@ -22,7 +22,7 @@ from display_service.plugins.output import (
 )
 from shared.bus import core as keys
 from shared.bus.core import Bus
-from shared.plugin_system.boundary import plugin_call
+from shared.plugin_api.boundary import plugin_call
 from tests.daemons import ROOT, Daemon, Instance, start_display
 from tests.display_service.helpers import wait_until
 from tests.hostile import STILL, install

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from shared.plugin_api import compat
+from shared.plugin_api import boundary, compat
 from shared.plugin_api.background import callbacks as background_callbacks
 from shared.plugin_api.background import data as background_data
 from shared.plugin_api.background.data import (
@@ -25,7 +25,6 @@ from shared.plugin_api.background.data import (
     shutdown_background_service,
 )
 from shared.plugin_api.cache.manager import CacheManager
-from shared.plugin_system import boundary
 from tests.shared.loopback_http import Server, fixed, hold, serving
 
 EVENTS = {"events": [{"id": "401"}, {"id": "402"}]}

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from shared.plugin_api.boundary import plugin_call
 from shared.plugin_api.cache.manager import CacheManager
-from shared.plugin_system.boundary import plugin_call
 
 HOSTILE_KEYS = [
     "../escape", "../../../../tmp/owned", "/etc/passwd", "a/b/../../c", "a\x00b", "\x00",

@@ -21,6 +21,7 @@ from tests.store.ops_daemons import MONO, OWNER, push_plugin, serve_registry
 from tests.store.sample_plugins import plugin_files, registry, registry_entry
 from web_service.store.auto_update import auto_updater
 from web_service.store.registry import catalog as registry_module
+from web_service.store.registry.catalog import current_registry
 from web_service.store.registry.sources import DEFAULT_API_URL, api_token_for, token_refusal
 from web_service.store.update import update_plugin
 from web_service.store.work import store_context, uninstall_work
@@ -261,7 +262,7 @@ def test_a_plugin_in_a_folder_named_otherwise_is_updated_and_uninstalled(
     assert "weather" in ctx.installed_ids()
 
     push_plugin(host, "weather", version="2.0.0")
-    result = update_plugin(ctx, "weather", lambda i: svc.registry().find(i), _noop)
+    result = update_plugin(ctx, "weather", lambda i: current_registry(svc).find(i), _noop)
     assert (result["update_status"], result["version"]) == ("updated", "2.0.0")
     assert not (plugins / "ledpanel-weather").exists()
     assert json.loads((plugins / "weather" / "manifest.json").read_text())["version"] == \

@@ -15,12 +15,12 @@ from tests.store.ops_daemons import MONO, OWNER, push_plugin, serve_registry
 from tests.store.sample_plugins import plugin_files
 from web_service.store.errors import StoreError
 from web_service.store.install.folders import install_plugin, read_record
-from web_service.store.update import update_plugin
+from web_service.store.registry.catalog import current_registry
+from web_service.store.update import update_all_plugins, update_plugin
 from web_service.store.work import (
     registry_source,
     store_context,
     uninstall_work,
-    update_all_plugins,
 )
 
 pytestmark = pytest.mark.timeout(120)
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.timeout(120)
 
 def _install(web: RegistryWeb, plugin_id: str, folder: Path) -> None:
     ctx = store_context(web.app.extensions["ledpanel"])
-    entry = web.app.extensions["ledpanel"].registry().find(plugin_id)
+    entry = current_registry(web.app.extensions["ledpanel"]).find(plugin_id)
     assert entry is not None
     install_plugin(registry_source(entry, plugin_id), folder, api_url=ctx.api_url)
 
@@ -55,13 +55,13 @@ def test_updates_reach_the_development_directory_and_never_follow_a_link(
     push_plugin(host, "devpl", version="1.2.0")
     push_plugin(host, "linked", version="9.0.0")
     ctx = store_context(svc)
-    result = update_plugin(ctx, "devpl", lambda i: svc.registry().find(i), _noop)
+    result = update_plugin(ctx, "devpl", lambda i: current_registry(svc).find(i), _noop)
     assert (result["update_status"], result["version"]) == ("updated", "1.2.0")
     assert read_record(dev / "devpl")["version"] == "1.2.0"  # type: ignore[index]
     assert result["display"] is None and result["display_note"]
     assert not (registry_web.paths.plugins_dir() / "devpl").exists()
 
-    result = update_plugin(ctx, "linked", lambda i: svc.registry().find(i), _noop)
+    result = update_plugin(ctx, "linked", lambda i: current_registry(svc).find(i), _noop)
     assert result["update_status"] == "local_only"
     assert json.loads((checkout / "manifest.json").read_text())["version"] == "1.0.0"
 
@@ -174,7 +174,7 @@ def test_an_old_folder_that_cannot_be_removed_is_a_warning_of_a_done_update(
 
     monkeypatch.setattr(store_update, "uninstall_plugin", refuse)
     svc = registry_web.app.extensions["ledpanel"]
-    result = update_plugin(store_context(svc), "moved", lambda i: svc.registry().find(i),
+    result = update_plugin(store_context(svc), "moved", lambda i: current_registry(svc).find(i),
                            _noop)
     assert (result["update_status"], result["version"]) == ("updated", "1.1.0")
     assert any("ledpanel-moved/ is still there" in w for w in result["warnings"])

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from shared.bus import core as keys
+from shared.plugin_api.boundary import plugin_call
 from shared.plugin_api.cache.manager import CacheManager
-from shared.plugin_system.boundary import plugin_call
 
 URL_KEY = "https://api.example.com/scores?league=nfl&week=3"  # no plain name: hashed
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from shared.plugin_api.boundary import plugin_call
 from shared.plugin_api.cache.manager import CacheManager
-from shared.plugin_system.boundary import plugin_call
 from tests.web_service.conftest import WebEnv
 from web_service.ui.tool_partials import human_age, human_size
 

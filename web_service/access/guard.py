@@ -26,7 +26,7 @@ from flask import Flask, Response, current_app, render_template, request
 from shared import host_names
 from shared.errors import ConfigError
 from web_service.access import cross_site, page_token, sign_in
-from web_service.api.requests import MAX_FORM_FIELDS
+from web_service.access.page_token import MAX_FORM_FIELDS
 from web_service.envelope import error
 from web_service.services import EXTENSION_KEY, WebServices, services
 

@@ -23,6 +23,8 @@ TOKEN_FILE_NAME = ".page_token"
 # Where a request carries the token: a header (our scripts) or a form field (our forms).
 TOKEN_HEADER = "X-Ledpanel-Token"
 TOKEN_FIELD = "csrf_token"
+# More fields than any form of ours sends (the General tab sends about a hundred).
+MAX_FORM_FIELDS = 2000
 _MIN_LENGTH = 32
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Blueprint
 
+from shared.config.limits import MIN_DISPLAY_SECONDS
 from shared.errors import LedpanelError, ValidationError
-from shared.plugin_system.duration import MIN_DISPLAY_SECONDS
-from shared.plugin_system.ids import require_plain_segment
+from shared.ids import require_plain_segment
 from web_service.api.requests import (
     body_object,
     invalid_field,

@@ -12,7 +12,7 @@ from flask import Blueprint, request
 
 from shared import history as store
 from shared.errors import LedpanelError
-from shared.plugin_system.ids import require_plain_segment
+from shared.ids import require_plain_segment
 from web_service.api.query import query_choice, query_int
 from web_service.envelope import Reply, ok
 from web_service.history import history

@@ -14,8 +14,8 @@ from typing import Any
 from flask import Blueprint, request
 
 from shared.errors import NotFoundError, ValidationError
+from shared.ids import require_plain_segment
 from shared.plugin_system import of_the_day
-from shared.plugin_system.ids import require_plain_segment
 from shared.plugin_system.of_the_day_config import (
     Category,
     Plan,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from flask import Blueprint, current_app
 
+from shared.ids import require_plain_segment
 from shared.plugin_system import actions
-from shared.plugin_system.ids import require_plain_segment
 from web_service.api.requests import invalid_field, json_object
 from web_service.envelope import Reply, ok
 from web_service.services import services

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, request
 
 from shared.errors import NotFoundError, ValidationError
 from shared.files.regular_file import FileTooLarge, NotRegularFile, read_regular
-from shared.plugin_system.ids import is_plain_segment, require_plain_segment
+from shared.ids import is_plain_segment, require_plain_segment
 from shared.plugin_system.uploads import PluginUploads, invalid_path
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok

@@ -13,8 +13,8 @@ from pathlib import Path
 from flask import Blueprint, current_app, request
 
 from shared.errors import NotFoundError
+from shared.ids import require_plain_segment
 from shared.plugin_system import actions, calendars
-from shared.plugin_system.ids import require_plain_segment
 from web_service.api.plugin_actions import OUTPUT_LIMIT_KEY, TIMEOUT_KEY
 from web_service.envelope import Reply, ok
 from web_service.services import services

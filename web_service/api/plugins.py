@@ -11,7 +11,7 @@ from shared.config.save_rules import plan_enabled_save, plan_main_save
 from shared.config.schema_form import form_to_section
 from shared.config.secrets import mask_secrets, merge_secrets, restore_masked
 from shared.errors import ValidationError
-from shared.plugin_system.ids import require_plain_segment
+from shared.ids import require_plain_segment
 from web_service.api.requests import body_object, is_form
 from web_service.api.safe_mode import safe_mode_records
 from web_service.envelope import Reply, ok

@@ -9,7 +9,7 @@ from flask import Blueprint
 from shared.bus import core as keys
 from shared.bus.display_status import RUNNING, STARTING, safe_mode
 from shared.errors import LedpanelError
-from shared.plugin_system.ids import require_plain_segment
+from shared.ids import require_plain_segment
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok
 from web_service.services import services

@@ -12,6 +12,7 @@ from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok
 from web_service.services import services
 from web_service.store.host_status import api_token, host_status
+from web_service.store.registry.catalog import current_registry
 from web_service.store.registry.search import categories, search
 from web_service.store.registry.sources import (
     api_token_for,
@@ -39,7 +40,7 @@ def store_list() -> Reply:
     query = _text_arg("query")
     category = _text_arg("category")
     refresh = request.args.get("refresh", "").strip().lower() in _TRUE
-    view = svc.registry().entries(refresh=refresh)
+    view = current_registry(svc).entries(refresh=refresh)
     installed = {record["id"]: record.get("version") for record in svc.catalog.installed()}
     return ok({"plugins": search(view.plugins, query, category, installed),
                "stale": view.stale, "refreshing": view.refreshing, "warnings": view.warnings,

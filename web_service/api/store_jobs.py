@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, request
 
 from shared.errors import NotFoundError
-from shared.plugin_system.ids import require_plain_segment
+from shared.ids import require_plain_segment
 from web_service.api.query import query_int
 from web_service.envelope import Reply, ok
 from web_service.store.app_jobs import store_jobs

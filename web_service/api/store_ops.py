@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint
 
-from shared.plugin_system.ids import require_plain_segment
+from shared.ids import require_plain_segment
 from web_service.api.requests import (
     body_object,
     invalid_field,

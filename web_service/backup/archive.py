@@ -24,8 +24,8 @@ from typing import IO, Any
 
 from shared.errors import LedpanelError
 from shared.fonts.validate import kind_for_name
+from shared.ids import is_plain_segment
 from shared.paths import Paths
-from shared.plugin_system.ids import is_plain_segment
 from shared.plugin_system.uploads import INDEX_FILE, MAX_FILE_BYTES
 from shared.version import CORE_VERSION
 

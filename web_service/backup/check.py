@@ -22,7 +22,7 @@ from shared.files.jsontext import JsonLimitError, parse_strict
 from shared.fonts.catalog import build_index, collections, normalize
 from shared.fonts.uploads import MAX_FONT_BYTES, check_family, shipped_fonts
 from shared.fonts.validate import check_font, kind_for_name
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 from shared.plugin_system.uploads import INDEX_FILE, MAX_FILE_BYTES, sniff_image
 from web_service.backup.archive import (
     ASSETS_PREFIX,

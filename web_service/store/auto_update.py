@@ -10,7 +10,7 @@ General form and JSON save, the raw editor, a backup restore).
 When a slot is due and an on-demand session is active on the display, the run waits,
 checked again at each tick, for up to ``WAIT_LIMIT`` after the slot, then is given up
 until next week. Otherwise it submits one ``update_all`` store job whose work calls
-``web_service.store.work.update_all_plugins``; each plugin's outcome is one log line and
+``web_service.store.update.update_all_plugins``; each plugin's outcome is one log line and
 one history entry. What was handled is kept in ``<cache_dir>/store/auto_update.json``
 (written atomically before the job is submitted), so a restart never runs a slot twice.
 """
@@ -227,7 +227,7 @@ class AutoUpdater:
 
     # -- the job's work ---------------------------------------------------------------
     def _work(self, report: Report, job_ids: list[str], slot: datetime) -> dict[str, Any]:
-        from web_service.store.work import update_all_plugins
+        from web_service.store.update import update_all_plugins
 
         if self._on_demand_active():  # a session began while the job waited in the queue
             with self._lock:

@@ -31,7 +31,7 @@ from typing import Any
 
 from shared.errors import LedpanelError
 from shared.history import ERROR, STORE, SUCCESS, HistoryWriter
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 from web_service.store.jobs_file import (
     DONE,
     FAILED,

@@ -23,7 +23,7 @@ from shared.errors import AtomicWriteError
 from shared.files.jsonfile import atomic_write_json
 from shared.files.jsontext import parse_strict
 from shared.files.regular_file import read_regular
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 
 logger = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from web_service.services import EXTENSION_KEY, WebServices
 from web_service.store.errors import StoreError
 from web_service.store.install.folders import InstallSource, read_record, uninstall_plugin
 from web_service.store.jobs import Report, Work
-from web_service.store.registry.catalog import RegistryUnavailable
+from web_service.store.registry.catalog import RegistryUnavailable, current_registry
 from web_service.store.update_status import check_update
 from web_service.store.work import (
     StoreContext,
@@ -168,7 +168,7 @@ def _entry_lookup(svc: WebServices) -> EntryOf:
         nonlocal cache
         if cache is None:
             try:
-                cache = dict(svc.registry().entries().by_id)
+                cache = dict(current_registry(svc).entries().by_id)
             except RegistryUnavailable as err:
                 logger.warning("store: the registry cannot be read (%s)", err.message)
                 cache = {}

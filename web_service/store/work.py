@@ -30,13 +30,14 @@ from shared.config.reserved import SECRETS_RESERVED, is_plugin_key
 from shared.config.save_rules import changed_sections, plan_enabled_save
 from shared.config.store import ConfigStore
 from shared.errors import ConfigFileInvalid, LedpanelError, NotFoundError
+from shared.ids import require_plain_segment
 from shared.plugin_system.discovery import discover, plugins_dir_for
-from shared.plugin_system.ids import require_plain_segment
 from web_service.plugin_notify import applied_outcome, notify_plugins_changed
 from web_service.services import WebServices
 from web_service.store.errors import StoreError
 from web_service.store.install.folders import InstallSource, install_plugin, uninstall_plugin
 from web_service.store.jobs import Report, Work
+from web_service.store.registry.catalog import current_registry
 from web_service.store.registry.sources import api_token_for, api_url
 from web_service.store.repo_url import check_branch, check_plugin_path, parse_repo_url
 
@@ -129,7 +130,7 @@ def find_entry(svc: WebServices, plugin_id: str) -> dict[str, Any]:
     An id the cached registry lacks is looked up once more in a fresh fetch (a plugin
     added to a registry since it was cached).
     """
-    registry = svc.registry()
+    registry = current_registry(svc)
     entry = registry.find(plugin_id)
     if entry is None:
         entry = registry.entries(refresh=True).by_id.get(plugin_id)
@@ -316,11 +317,3 @@ def tell_display(svc: WebServices, plugin_id: str, change: str,
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def update_all_plugins(app: Any, *, source: str, report: Report | None = None
-                       ) -> list[dict[str, Any]]:
-    """Update every installed plugin (see ``web_service.store.update.update_all_plugins``)."""
-    from web_service.store.update import update_all_plugins as update_all  # imports us
-
-    return update_all(app, source=source, report=report)

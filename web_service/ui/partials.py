@@ -17,7 +17,7 @@ from flask import Blueprint, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from shared.errors import LedpanelError
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 from shared.version import CORE_VERSION
 from web_service.services import services
 from web_service.ui.plugin_form_context import plugin_form_context

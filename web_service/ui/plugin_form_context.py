@@ -16,9 +16,8 @@ from typing import Any
 
 from shared.config.prepare import prepare_plugin_config
 from shared.config.secrets import mask_secrets
-from shared.errors import ConfigFileInvalid
+from shared.errors import ConfigFileInvalid, ManifestError
 from shared.fonts.uploads import FontUploads
-from shared.plugin_system.errors import ManifestError
 from shared.plugin_system.manifest import load_manifest
 from web_service.services import services
 from web_service.ui.plugin_form import build_form, safe_link

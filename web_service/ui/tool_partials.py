@@ -16,8 +16,8 @@ from flask import request
 from shared import history as store
 from shared.errors import LedpanelError
 from shared.fonts.uploads import MAX_FONT_BYTES, FontUploads
+from shared.ids import is_plain_segment
 from shared.plugin_api.cache.entries import PluginCache
-from shared.plugin_system.ids import is_plain_segment
 from web_service.history import history
 from web_service.services import services
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.plugin_system import boundary
+from shared.plugin_api import boundary
 
 logger = logging.getLogger("shared.plugin_api.background.data")
 

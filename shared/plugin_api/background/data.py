@@ -40,10 +40,10 @@ from typing import Any
 
 import requests
 
+from shared.plugin_api import boundary
 from shared.plugin_api.background import callbacks as background_callbacks
 from shared.plugin_api.background.callbacks import CallbackDelivery, Callbacks
 from shared.plugin_api.background.fetch import fetch_events
-from shared.plugin_system import boundary
 
 logger = logging.getLogger(__name__)
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from shared.errors import LedpanelError, NotFoundError, ValidationError
+from shared.ids import is_plain_segment
 from shared.plugin_api.cache.manager import file_name_for_key
-from shared.plugin_system.ids import is_plain_segment
 
 PLUGINS_FOLDER = "plugins"
 SUFFIX = ".json"

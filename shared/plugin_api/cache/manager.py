@@ -29,8 +29,8 @@ from typing import Any
 
 from shared.errors import AtomicWriteError
 from shared.files.jsonfile import atomic_write_bytes, read_json
+from shared.plugin_api.boundary import current_plugin
 from shared.plugin_api.cache.quota import CORE_OWNER, QuotaIndex, Stored
-from shared.plugin_system.boundary import current_plugin
 
 logger = logging.getLogger(__name__)
 

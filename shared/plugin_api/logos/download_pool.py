@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from shared.plugin_system import boundary
+from shared.plugin_api import boundary
 
 logger = logging.getLogger(__name__)
 

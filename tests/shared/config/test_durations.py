@@ -13,10 +13,10 @@ import pytest
 
 from display_service.control.rotation import build_entries
 from shared.config.check import config_problems
+from shared.config.limits import MIN_DISPLAY_SECONDS
 from shared.config.save_rules import plan_main_save
 from shared.config.template import load_template
 from shared.errors import ValidationError
-from shared.plugin_system.duration import MIN_DISPLAY_SECONDS
 from tests.daemons import running
 from tests.test_no_lost_changes import make_instance, running_state, state
 

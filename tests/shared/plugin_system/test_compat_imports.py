@@ -17,9 +17,9 @@ import shared.plugin_api.cache.manager
 import shared.plugin_api.common
 import shared.plugin_api.common.scroll_helper
 import shared.plugin_system.manager
+from shared.errors import PluginError
 from shared.plugin_api import compat
 from shared.plugin_system.discovery import read_plugin
-from shared.plugin_system.errors import PluginError
 from shared.plugin_system.loader import load_plugin_class
 
 MakePlugin = Callable[..., Path]

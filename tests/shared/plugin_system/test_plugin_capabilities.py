@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from shared.plugin_api.base_plugin import BasePlugin
-from shared.plugin_system.duration import DurationMixin
-from shared.plugin_system.live_priority import LivePriorityMixin
+from shared.plugin_api.duration import DurationMixin
+from shared.plugin_api.live_priority import LivePriorityMixin
 
 
 class Minimal(BasePlugin):

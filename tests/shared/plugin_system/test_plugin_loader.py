@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from shared.errors import PluginError
 from shared.plugin_system.core_version import check_core_version
 from shared.plugin_system.discovery import PluginInfo, read_plugin
-from shared.plugin_system.errors import PluginError
 from shared.plugin_system.loader import effective_modes, load_plugin_class, package_name
 
 MakePlugin = Callable[..., Path]

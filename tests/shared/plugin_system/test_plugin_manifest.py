@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from shared.plugin_system.errors import ManifestError, PluginError
-from shared.plugin_system.ids import is_plain_segment
+from shared.errors import ManifestError, PluginError
+from shared.ids import is_plain_segment
 from shared.plugin_system.manifest import (
     check_manifest,
     load_manifest,
@@ -243,7 +243,7 @@ def test_plain_segment_rule(value: object, plain: bool) -> None:
 def test_plugin_ids_are_refused_with_one_rule_and_one_set_of_codes(value: object,
                                                                    code: str) -> None:
     from shared.errors import ValidationError
-    from shared.plugin_system.ids import require_plain_segment
+    from shared.ids import require_plain_segment
 
     with pytest.raises(ValidationError) as caught:
         require_plain_segment(value)

@@ -25,13 +25,13 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from shared.ids import is_plain_segment
 from shared.plugin_system.core_version import (
     core_is_stale,
     declared_minimums,
     minimum_of,
     parse_version,
 )
-from shared.plugin_system.ids import is_plain_segment
 from shared.plugin_system.manifest import (
     MANIFEST_FILE,
     entry_point_problem,

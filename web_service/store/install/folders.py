@@ -31,8 +31,8 @@ from typing import Any
 import requests
 
 from shared.files.jsonfile import atomic_write_bytes
+from shared.ids import is_plain_segment
 from shared.plugin_system.discovery import discover
-from shared.plugin_system.ids import is_plain_segment
 from web_service.store.errors import StoreError
 from web_service.store.install import staging
 from web_service.store.install.archive import Progress

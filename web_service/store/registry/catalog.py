@@ -33,7 +33,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import requests
 
@@ -41,6 +41,10 @@ from shared.errors import AtomicWriteError, LedpanelError
 from web_service.store.registry.cache import cache_file, read_cache, write_cache
 from web_service.store.registry.fetch import SourceError, fetch_source
 from web_service.store.registry.sources import Source
+from web_service.store.registry.sources import sources as store_sources
+
+if TYPE_CHECKING:
+    from web_service.services import WebServices
 
 logger = logging.getLogger(__name__)
 
@@ -238,3 +242,9 @@ def _lock_for(path: Path) -> threading.Lock:
 
 def _iso(stamp: float) -> str:
     return datetime.fromtimestamp(stamp, UTC).isoformat(timespec="seconds")
+
+
+def current_registry(svc: WebServices) -> Registry:
+    """Return the plugin store's registry for the sources in force now (no fetch)."""
+    config = svc.store.main_snapshot().data
+    return Registry(svc.settings.paths.cache_dir, store_sources(config))

@@ -16,7 +16,7 @@ from typing import Any
 
 from shared.config.store_urls import url_problem
 from shared.files.jsontext import parse_strict
-from shared.plugin_system.ids import is_plain_segment
+from shared.ids import is_plain_segment
 
 MAX_ID = 64
 MAX_ENTRIES = 5000
