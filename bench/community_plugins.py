@@ -31,7 +31,7 @@ from threading import Thread
 from bench.common import cpu_seconds, percentile, rss_mb
 from bench.display_daemon import SETTLE, compile_project, first_frame
 from shared.bus.core import Bus
-from tests.test_community_plugins import PLUGINS, _Services, make_instance
+from tests.system.test_community_plugins import PLUGINS, _Services, make_instance
 
 
 def load_times(base: Path, loads: int) -> list[float]:

@@ -27,7 +27,7 @@ from bench.common import summary
 from shared.bus import core as keys
 from shared.bus.core import Bus
 from tests.daemons import ROOT, Instance, start_display
-from tests.hostile import STILL, install
+from tests.hostile_plugins import STILL, install
 
 HANGS = '''
 import time

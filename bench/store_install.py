@@ -3,7 +3,7 @@
 Target (issue 10): < 2 s without dependencies. The plugin (manifest, manager.py,
 config_schema.json and 47 modules, assets and data files of 2-100 KB, no
 requirements.txt) sits at ``plugins/<id>`` of a monorepo on the store tests' loopback
-host (``tests.store.repo_host``). Each way is timed ``--runs`` times, every run a
+host (``tests.web_service.store.repo_host``). Each way is timed ``--runs`` times, every run a
 reinstall over the previous one after a push of a new version (so the swap and the
 previous folder's removal are included):
 
@@ -44,8 +44,8 @@ from bench.common import demo_instance
 from shared.bus import core as keys
 from shared.bus.core import Bus
 from tests.daemons import running
-from tests.store.repo_host import Files, RepoHost
-from tests.store.sample_plugins import plugin_files, registry, registry_entry
+from tests.web_service.store.repo_host import Files, RepoHost
+from tests.web_service.store.sample_plugins import plugin_files, registry, registry_entry
 from web_service.store.install.folders import InstallSource, install_plugin
 
 RUNS = 10

@@ -1,8 +1,8 @@
 """Plugin store list and search over a registry of 500 community-like entries.
 
 Target (issue 10): GET /api/v3/plugins/store/list p95 < 30 ms once the registry is
-cached. The loopback repository host of the store tests (``tests.store.repo_host``)
-serves a ``plugins.json`` of 500 entries (``tests.store.sample_plugins.registry_entry``,
+cached. The loopback repository host of the store tests (``tests.web_service.store.repo_host``)
+serves a ``plugins.json`` of 500 entries (``tests.web_service.store.sample_plugins.registry_entry``,
 with names, descriptions, authors, tags and categories drawn from word lists, so a query
 matches some entries and not others); the real web daemon runs as a subprocess over a
 demo instance (three installed plugins) with ``LEDPANEL_REGISTRY_URL`` and
@@ -26,8 +26,8 @@ import requests
 
 from bench.common import demo_instance, percentile, summary
 from tests.daemons import start_web
-from tests.store.repo_host import RepoHost
-from tests.store.sample_plugins import registry, registry_entry
+from tests.web_service.store.repo_host import RepoHost
+from tests.web_service.store.sample_plugins import registry, registry_entry
 
 ENTRIES = 500
 CALLS = 300

@@ -25,7 +25,7 @@ def store_on_loopback(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Point the daemons' plugin store at a loopback host with an empty registry: the
     Plugin Store tab reads the registry when it opens, and no test reaches the internet.
     A store test sets its own host over this one."""
-    from tests.store.repo_host import RepoHost
+    from tests.web_service.store.repo_host import RepoHost
 
     with RepoHost() as host:
         host.serve("plugins.json", {"version": "1.0.0", "plugins": []})

@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from tests.daemons import running
-from tests.test_no_lost_changes import make_instance, running_state, stored
+from tests.system.test_no_lost_changes import make_instance, running_state, stored
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -16,7 +16,7 @@ import pytest
 from tests.browser.test_overview_tab import wait_rows
 from tests.daemons import start_display, start_web
 from tests.display_service.helpers import wait_until as wait_for
-from tests.test_no_lost_changes import make_instance, running_state, state
+from tests.system.test_no_lost_changes import make_instance, running_state, state
 
 pytestmark = pytest.mark.timeout(120)
 

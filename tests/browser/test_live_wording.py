@@ -18,7 +18,7 @@ import requests
 
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import running
-from tests.test_no_lost_changes import make_instance, running_state
+from tests.system.test_no_lost_changes import make_instance, running_state
 from web_service.logs.daemon_logs import log_file
 
 pytestmark = pytest.mark.timeout(240)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.daemons import running
-from tests.web_service.test_plugin_errors_api import ERROR, FAILING, make_instance
+from tests.web_service.api.test_plugin_errors_api import ERROR, FAILING, make_instance
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -10,7 +10,7 @@ import pytest
 from shared.bus import core as keys
 from shared.bus.core import Bus
 from tests.daemons import running
-from tests.test_plugin_containment import killed_inside_slow, safe_mode
+from tests.system.test_plugin_containment import killed_inside_slow, safe_mode
 
 pytestmark = pytest.mark.timeout(150)
 

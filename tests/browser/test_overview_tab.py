@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.daemons import start_display, start_web
-from tests.test_no_lost_changes import make_instance, running_state
+from tests.system.test_no_lost_changes import make_instance, running_state
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -17,7 +17,7 @@ import pytest
 
 from tests.browser.test_web_ui_shell import PHONE, Watch
 from tests.daemons import running
-from tests.test_no_lost_changes import make_instance, running_state, stored
+from tests.system.test_no_lost_changes import make_instance, running_state, stored
 from tests.web_service.conftest import write_plugin
 
 pytestmark = pytest.mark.timeout(240)

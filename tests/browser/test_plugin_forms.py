@@ -14,9 +14,9 @@ import pytest
 
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch
 from tests.daemons import running
-from tests.test_no_lost_changes import make_instance, running_state, stored
+from tests.system.test_no_lost_changes import make_instance, running_state, stored
 from tests.web_service.conftest import write_plugin
-from tests.web_service.test_plugin_form import EVERY_WIDGET_SCHEMA
+from tests.web_service.ui.test_plugin_form import EVERY_WIDGET_SCHEMA
 
 pytestmark = pytest.mark.timeout(240)
 

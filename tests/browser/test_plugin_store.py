@@ -14,9 +14,9 @@ import pytest
 
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import Daemon, Instance, running
-from tests.store.repo_host import RepoHost
-from tests.store.sample_plugins import plugin_files, registry, registry_entry
-from tests.test_no_lost_changes import make_instance, running_state
+from tests.system.test_no_lost_changes import make_instance, running_state
+from tests.web_service.store.repo_host import RepoHost
+from tests.web_service.store.sample_plugins import plugin_files, registry, registry_entry
 
 pytestmark = pytest.mark.timeout(300)
 

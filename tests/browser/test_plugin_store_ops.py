@@ -12,7 +12,7 @@ import requests
 
 from tests.browser.test_plugin_store import MONO, OWNER, StoreStack, card, open_store, store_stack
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
-from tests.store.sample_plugins import plugin_files
+from tests.web_service.store.sample_plugins import plugin_files
 
 __all__ = ["store_stack"]  # the fixture, imported for these tests
 pytestmark = pytest.mark.timeout(300)

@@ -15,7 +15,7 @@ import pytest
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import running
 from tests.display_service.test_rotation_order import three_plugins
-from tests.test_no_lost_changes import running_state, stored
+from tests.system.test_no_lost_changes import running_state, stored
 
 pytestmark = pytest.mark.timeout(240)
 

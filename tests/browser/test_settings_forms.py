@@ -16,7 +16,7 @@ import pytest
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import running
 from tests.display_service.helpers import wait_until
-from tests.test_no_lost_changes import make_instance, running_state, state, stored
+from tests.system.test_no_lost_changes import make_instance, running_state, state, stored
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -14,7 +14,7 @@ from shared.plugin_api.boundary import plugin_call
 from shared.plugin_api.cache.manager import CacheManager
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import Daemon, running
-from tests.test_no_lost_changes import make_instance, running_state
+from tests.system.test_no_lost_changes import make_instance, running_state
 from tests.web_service.log_helpers import EventStream, open_stream
 
 pytestmark = pytest.mark.timeout(240)

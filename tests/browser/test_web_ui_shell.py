@@ -13,7 +13,7 @@ import pytest
 from shared.bus import core as keys
 from shared.bus.core import Bus
 from tests.daemons import running
-from tests.test_no_lost_changes import make_instance, running_state, stored
+from tests.system.test_no_lost_changes import make_instance, running_state, stored
 
 pytestmark = pytest.mark.timeout(240)
 

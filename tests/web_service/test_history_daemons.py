@@ -12,7 +12,7 @@ import requests
 
 from tests.daemons import ROOT, Instance, running, start_web
 from tests.display_service.helpers import wait_until
-from tests.hostile import STILL, install, install_hostile
+from tests.hostile_plugins import STILL, install, install_hostile
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -18,7 +18,7 @@ from shared.config.save_rules import plan_main_save
 from shared.config.template import load_template
 from shared.errors import ValidationError
 from tests.daemons import running
-from tests.test_no_lost_changes import make_instance, running_state, state
+from tests.system.test_no_lost_changes import make_instance, running_state, state
 
 SCHEMA = {"type": "object", "properties": {
     "enabled": {"type": "boolean"}, "display_duration": {"type": "number"},

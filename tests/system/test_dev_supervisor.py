@@ -1,0 +1,175 @@
+"""scripts/supervise.py: the one-process supervisor behind scripts/dev, run for real."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SUPERVISOR = Path(__file__).resolve().parents[2] / "scripts" / "supervise.py"
+
+CHILD = """
+import signal, sys, time
+name, behaviour = sys.argv[1], sys.argv[2]
+def on_term(signum, frame):
+    print(f"{name} got SIGTERM", flush=True)
+    if behaviour != "stubborn":
+        sys.exit(0)
+signal.signal(signal.SIGTERM, on_term)
+print(f"{name} ready", flush=True)
+if behaviour.startswith("exit"):
+    time.sleep(0.3)
+    print(f"{name} failing", flush=True)
+    sys.exit(int(behaviour[4:]))
+while True:
+    time.sleep(0.05)
+"""
+
+
+class Run:
+    """The supervisor as a subprocess, its output collected line by line."""
+
+    def __init__(self, tmp_path: Path, display: str, web: str, *extra: str,
+                 env: dict[str, str] | None = None) -> None:
+        child = tmp_path / "child.py"
+        child.write_text(CHILD)
+
+        def command(name: str, behaviour: str) -> str:
+            return shlex.join([sys.executable, str(child), name, behaviour])
+
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            [sys.executable, str(SUPERVISOR), "--display-cmd", command("display", display),
+             "--web-cmd", command("web", web), *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            # Log files go under the test's own cache folder, never the repository's.
+            env={**os.environ, "LEDPANEL_CACHE_DIR": str(tmp_path / "cache"), **(env or {})},
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for_line(self, text: str, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.lines:
+                return
+            time.sleep(0.02)
+        raise AssertionError(f"{text!r} never printed; output: {self.lines}")
+
+    def finish(self, timeout: float = 20) -> int:
+        code = self.process.wait(timeout)
+        self.reader.join(5)
+        return code
+
+
+@pytest.fixture
+def kill_leftovers() -> Iterator[list[Run]]:
+    runs: list[Run] = []
+    yield runs
+    for run in runs:
+        if run.process.poll() is None:
+            run.process.kill()
+            run.process.wait()
+
+
+def test_logs_of_both_daemons_are_interleaved_with_their_names(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    run = Run(tmp_path, "forever", "forever", env={"LEDPANEL_WEB_PORT": "5123"})
+    kill_leftovers.append(run)
+    run.wait_for_line("display | display ready")
+    run.wait_for_line("web     | web ready")
+    assert run.lines[0] == "ledpanel web UI: http://localhost:5123"
+    run.process.send_signal(signal.SIGINT)
+    assert run.finish() == 0
+
+
+def test_each_daemon_log_is_also_written_to_its_file_under_the_cache_folder(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    logs = tmp_path / "cache" / "logs"
+    logs.mkdir(parents=True)
+    (logs / "web.log").write_text("from the previous run\n")
+    (logs / "web.log.1").write_text("older still\n")
+    run = Run(tmp_path, "forever", "forever")
+    kill_leftovers.append(run)
+    run.wait_for_line("display | display ready")
+    run.wait_for_line("web     | web ready")
+    run.process.send_signal(signal.SIGTERM)
+    assert run.finish() == 0
+    assert (logs / "display.log").read_text() == "display ready\ndisplay got SIGTERM\n"
+    assert (logs / "web.log").read_text() == "web ready\nweb got SIGTERM\n"
+    assert not (logs / "web.log.1").exists()  # a run starts with empty files
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_both_daemons_with_sigterm(
+    tmp_path: Path, kill_leftovers: list[Run], signum: int
+) -> None:
+    run = Run(tmp_path, "forever", "forever")
+    kill_leftovers.append(run)
+    run.wait_for_line("display | display ready")
+    run.wait_for_line("web     | web ready")
+    run.process.send_signal(signum)
+    assert run.finish() == 0
+    assert "display | display got SIGTERM" in run.lines
+    assert "web     | web got SIGTERM" in run.lines
+
+
+def test_when_one_daemon_dies_the_other_is_stopped_and_the_exit_is_non_zero(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    run = Run(tmp_path, "forever", "exit3")
+    kill_leftovers.append(run)
+    assert run.finish() == 3
+    assert "ledpanel: web exited with code 3; stopping display" in run.lines
+    assert "display | display got SIGTERM" in run.lines
+    # The dead daemon's last words come before the supervisor's verdict.
+    assert run.lines.index("web     | web failing") < run.lines.index(
+        "ledpanel: web exited with code 3; stopping display")
+
+
+def test_a_daemon_exiting_cleanly_on_its_own_still_fails_the_run(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    run = Run(tmp_path, "exit0", "forever")
+    kill_leftovers.append(run)
+    assert run.finish() == 1
+    assert "ledpanel: display exited with code 0; stopping web" in run.lines
+
+
+def test_a_daemon_ignoring_sigterm_is_killed_after_the_grace_period(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    run = Run(tmp_path, "stubborn", "forever", "--grace", "0.5")
+    kill_leftovers.append(run)
+    run.wait_for_line("display | display ready")
+    run.wait_for_line("web     | web ready")
+    started = time.monotonic()
+    run.process.send_signal(signal.SIGTERM)
+    assert run.finish() == 0
+    assert time.monotonic() - started < 5
+    assert "ledpanel: display did not stop within 0.5 s; killing it" in run.lines
+
+
+def test_a_command_that_cannot_start_is_reported(tmp_path: Path) -> None:
+    process = subprocess.run(
+        [sys.executable, str(SUPERVISOR), "--display-cmd", str(tmp_path / "missing"),
+         "--web-cmd", "true"],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert process.returncode == 1
+    assert "ledpanel: cannot start display" in process.stdout
