@@ -321,24 +321,30 @@ def _fit_input(made: Field) -> None:
     would then store what the browser made of it.
     """
     if made.template == "slider":
-        low, high = made.attrs.get("minimum"), made.attrs.get("maximum")
-        number = isinstance(made.value, int | float) and not isinstance(made.value, bool)
-        if not _is_number(low) or not _is_number(high) or (
-                made.value is not None and not (number and low <= made.value <= high)):
-            made.template, made.input_type = "text", "number" if number or \
-                made.value is None else "text"
-        return
-    if made.kind == "rgb":
-        value = made.value
-        if not (isinstance(value, list) and len(value) == 3 and all(
-                isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255
-                for c in value)):
+        _fit_slider(made)
+    elif made.kind == "rgb":
+        if not _is_rgb(made.value):
             made.input_type, made.kind = "text", "json"
-        return
-    pattern = _SHOWABLE.get(made.input_type)
-    if pattern is not None and made.value is not None and not (
-            isinstance(made.value, str) and pattern.fullmatch(made.value)):
-        made.input_type = "text"
+    else:
+        pattern = _SHOWABLE.get(made.input_type)
+        if pattern is not None and made.value is not None and not (
+                isinstance(made.value, str) and pattern.fullmatch(made.value)):
+            made.input_type = "text"
+
+
+def _fit_slider(made: Field) -> None:
+    """Draw a plain input instead of a slider missing a bound or holding a value outside."""
+    low, high = made.attrs.get("minimum"), made.attrs.get("maximum")
+    number = isinstance(made.value, int | float) and not isinstance(made.value, bool)
+    if not _is_number(low) or not _is_number(high) or (
+            made.value is not None and not (number and low <= made.value <= high)):
+        made.template, made.input_type = "text", "number" if number or \
+            made.value is None else "text"
+
+
+def _is_rgb(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 3 and all(
+        isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)
 
 
 def _is_number(value: Any) -> bool:
