@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from display_service.control.controller import LIVE, ON_DEMAND, ROTATION, Controller
+from display_service.control.rotation import Entry
 from display_service.loop.frames import STATIC_INTERVAL, FramePainter
 from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.schedules import PanelSchedule
@@ -98,10 +99,13 @@ class Compositor:
             if force:
                 self.display.blank()
             self.due = now + STATIC_INTERVAL
-            return
-        if self.full_screen is not None and key == (FULL_SCREEN,):
+        elif self.full_screen is not None and key == (FULL_SCREEN,):
             self.due = self.full_screen.render(now, force)
-            return
+        else:
+            self._render_entry(entry, now, force)
+
+    def _render_entry(self, entry: Entry, now: float, force: bool) -> None:
+        """Draw an on-demand, live or rotation entry and set ``due`` for its next frame."""
         if self._starts_seen != self.controller.starts:
             self._starts_seen = self.controller.starts
             if entry.dynamic:
@@ -115,13 +119,20 @@ class Compositor:
             return
         self._blanked = False
         self.controller.had_content()
-        if entry.dynamic and self.controller.layer() in (ROTATION, LIVE) and (
-                self.painter.cycle_complete(entry)) and self.controller.cycle_complete(now):
-            following = self.controller.current(now)
-            if following is not None and following.key != entry.key:
-                self.due = now  # the next entry's first frame, at once
-                return
-            # The same entry starts a new cycle: its first frame at the usual cadence.
+        if self._hands_over(entry, now):
+            self.due = now  # the next entry's first frame, at once
+            return
         interval = self.painter.interval(entry)
         late = not (self.due <= now < self.due + interval)
         self.due = (now if late or force else self.due) + interval
+
+    def _hands_over(self, entry: Entry, now: float) -> bool:
+        """Return whether a dynamic entry's finished cycle hands the panel to another entry.
+
+        The same entry starting a new cycle draws its first frame at the usual cadence.
+        """
+        if not (entry.dynamic and self.controller.layer() in (ROTATION, LIVE)
+                and self.painter.cycle_complete(entry) and self.controller.cycle_complete(now)):
+            return False
+        following = self.controller.current(now)
+        return following is not None and following.key != entry.key

@@ -27,7 +27,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
 from display_service.control.controller import ACTIVE, Controller
@@ -181,6 +181,23 @@ class RenderLoop:
         self.writer.put(PLUGIN_ERRORS, {})
 
     def _apply_pending(self, now: float) -> None:
+        """Apply what changed since the last pass, in the order of the module docstring."""
+        self._follow_config(now)
+        if changed := self.hooks.settle():
+            self._plugins_changed(changed, now)
+        self._follow_plugin_folders(now)
+        for key, handler in self._REQUESTS:
+            if self._take(key):
+                handler(self, now)
+        self._follow_schedule(now)
+        self._follow_live(now)
+        for event in self.controller.tick(now):
+            self.publisher.mark_dirty()
+            if event == "expired":
+                self.on_demand.expired(now)
+
+    def _follow_config(self, now: float) -> None:
+        """Reload the config after a save, or after a quiet spell once the file changed."""
         if self._take(CONFIG_FILE):  # an editor writes in steps: read after a quiet spell
             self._file_due = now + DEBOUNCE
         if self._take(CONFIG_CHANGED):
@@ -188,36 +205,51 @@ class RenderLoop:
         elif self._file_due is not None and now >= self._file_due:
             self._file_due = None
             self._reload_config(now, "file changed")
-        if changed := self.hooks.settle():
-            self._plugins_changed(changed, now)
-        self._follow_plugin_folders(now)
-        if self._take(DISPLAY_ON_DEMAND_REQUEST):
-            for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
-                self.on_demand.handle(request, now)
-        if self._take(PLUGIN_ERRORS_CLEAR):
-            for request in self.bus.take_all(PLUGIN_ERRORS_CLEAR):
-                plugin_id = request.get("plugin_id")  # None: every plugin
-                if plugin_id is None or isinstance(plugin_id, str):
-                    self.errors.clear(plugin_id, request.get("request_id"))
-        if self._take(PLUGIN_SAFE_MODE_RELEASE) and self.safe_mode is not None:
-            self._unblock(self.safe_mode.take_releases(), now)
-        if self._take(PREVIEW_VIEWER):
-            self.publisher.refresh_viewer()
-        if self._take(FONTS_CHANGED):  # a font uploaded or deleted through the web
-            self.display.font_manager.reload()
-            logger.info("fonts: rescanned, %d in the catalog",
-                        len(self.display.font_manager.catalog()))
+
+    def _follow_schedule(self, now: float) -> None:
         if self.panel.due(now) and self.panel.evaluate(now):
             logger.info("schedule: panel %s", self.panel.describe())
             self._apply_display_settings()
             self.publisher.mark_dirty()
+
+    def _follow_live(self, now: float) -> None:
         if self.live.due(now, self._updates_done):
             shown = {p: i for p, i in self.plugins.instances.items() if p not in self.hooks.leaving}
             self._set_live(self.live.poll(now, shown, self._updates_done), now)
-        for event in self.controller.tick(now):
-            self.publisher.mark_dirty()
-            if event == "expired":
-                self.on_demand.expired(now)
+
+    # -- requests from the web, one handler per bus flag ----------------------
+
+    def _handle_on_demand(self, now: float) -> None:
+        for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
+            self.on_demand.handle(request, now)
+
+    def _clear_plugin_errors(self, now: float) -> None:
+        for request in self.bus.take_all(PLUGIN_ERRORS_CLEAR):
+            plugin_id = request.get("plugin_id")  # None: every plugin
+            if plugin_id is None or isinstance(plugin_id, str):
+                self.errors.clear(plugin_id, request.get("request_id"))
+
+    def _release_safe_mode(self, now: float) -> None:
+        if self.safe_mode is not None:
+            self._unblock(self.safe_mode.take_releases(), now)
+
+    def _refresh_viewer(self, now: float) -> None:
+        self.publisher.refresh_viewer()
+
+    def _reload_fonts(self, now: float) -> None:
+        """Rescan the fonts after one was uploaded or deleted through the web."""
+        self.display.font_manager.reload()
+        logger.info("fonts: rescanned, %d in the catalog",
+                    len(self.display.font_manager.catalog()))
+
+    # Applied in this order, each when its flag was set (the flag is taken either way).
+    _REQUESTS: ClassVar[tuple[tuple[str, Callable[[RenderLoop, float], None]], ...]] = (
+        (DISPLAY_ON_DEMAND_REQUEST, _handle_on_demand),
+        (PLUGIN_ERRORS_CLEAR, _clear_plugin_errors),
+        (PLUGIN_SAFE_MODE_RELEASE, _release_safe_mode),
+        (PREVIEW_VIEWER, _refresh_viewer),
+        (FONTS_CHANGED, _reload_fonts),
+    )
 
     def _run_deferred(self) -> None:
         """Run plugins' deferred work; a frame presented from another thread waits while off."""

@@ -78,22 +78,11 @@ def open_backend(
     hardware = hardware_section(config)
     effective = _size(effective_size(hardware))
     resized = [p.as_dict() for p in geometry_replacements(hardware)]
-    status: dict[str, Any] = {
-        "ok": False, "backend": HeadlessMatrix.name, "cause": None, "error": None,
-        "hint": None, "requested_size": _size(requested_size(hardware)),
-        "effective_size": effective, "warnings": list(resized), "board": None,
-        "at": time.time(), "settings": panel_settings(config),
-    }
+    status = _new_status(config, hardware, effective, resized)
     brightness = configured_brightness(config)
     emulated = emulator or _section(config, "").get("emulator") is True
     if force_headless:
-        # Asked for: a normal way to run (development, tests), not a failure.
-        status.update(ok=True, cause="forced")
-        if emulated:
-            source = "--emulator" if emulator else "display.emulator"
-            status["warnings"].append(Problem(
-                "display.emulator", f"{source} is set but --headless wins: rendering into "
-                "memory, not into the emulator", "warning").as_dict())
+        _note_forced(status, emulated=emulated, by_flag=emulator)
         return HeadlessMatrix(effective["width"], effective["height"], brightness), status
     board = board_reader()
     status["board"] = board
@@ -102,14 +91,7 @@ def open_backend(
     try:
         if emulated:
             status["warnings"] = [p.as_warning().as_dict() for p in problems] + resized
-            # The backends are imported when chosen: most starts need neither.
-            from display_service.matrix.emulator_backend import DEFAULT_ADAPTER, open_emulator
-
-            adapter = _section(config, "").get("emulator_adapter") or DEFAULT_ADAPTER
-            backend: MatrixBackend = open_emulator(
-                effective["width"], effective["height"], brightness=brightness,
-                adapter=str(adapter),
-                workdir=workdir or Path(tempfile.mkdtemp(prefix="ledpanel-emulator-")))
+            backend = _open_emulator(config, effective, brightness, workdir)
         else:
             status["warnings"] = [p.as_dict() for p in problems if p.severity == "warning"]
             backend = _open_real(config, problems, board)
@@ -120,16 +102,55 @@ def open_backend(
         status.update(cause="library", error=err.message, hint=err.hint)
         status["warnings"] += resized
     else:
-        size = {"width": backend.width, "height": backend.height}
-        if size != effective:
-            status["warnings"].append(Problem(
-                "display.hardware.pixel_mapper_config",
-                f"the matrix library reports {size['width']}x{size['height']}, the rules "
-                f"expected {effective['width']}x{effective['height']}", "warning").as_dict())
-        status.update(ok=True, backend=backend.name, effective_size=size)
+        _note_opened(status, backend, effective)
         backend.brightness = brightness
         return backend, status
     return HeadlessMatrix(effective["width"], effective["height"], brightness), status
+
+
+def _new_status(config: dict[str, Any], hardware: dict[str, Any], effective: dict[str, int],
+                resized: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the status record of a start that has not opened a backend yet."""
+    return {
+        "ok": False, "backend": HeadlessMatrix.name, "cause": None, "error": None,
+        "hint": None, "requested_size": _size(requested_size(hardware)),
+        "effective_size": effective, "warnings": list(resized), "board": None,
+        "at": time.time(), "settings": panel_settings(config),
+    }
+
+
+def _note_forced(status: dict[str, Any], *, emulated: bool, by_flag: bool) -> None:
+    """Record a ``--headless`` start: asked for (development, tests), not a failure."""
+    status.update(ok=True, cause="forced")
+    if emulated:
+        source = "--emulator" if by_flag else "display.emulator"
+        status["warnings"].append(Problem(
+            "display.emulator", f"{source} is set but --headless wins: rendering into "
+            "memory, not into the emulator", "warning").as_dict())
+
+
+def _note_opened(status: dict[str, Any], backend: MatrixBackend,
+                 effective: dict[str, int]) -> None:
+    """Record an opened backend, warning when its size is not the one the rules expect."""
+    size = {"width": backend.width, "height": backend.height}
+    if size != effective:
+        status["warnings"].append(Problem(
+            "display.hardware.pixel_mapper_config",
+            f"the matrix library reports {size['width']}x{size['height']}, the rules "
+            f"expected {effective['width']}x{effective['height']}", "warning").as_dict())
+    status.update(ok=True, backend=backend.name, effective_size=size)
+
+
+def _open_emulator(config: dict[str, Any], effective: dict[str, int], brightness: int,
+                   workdir: Path | None) -> MatrixBackend:
+    # The backends are imported when chosen: most starts need neither.
+    from display_service.matrix.emulator_backend import DEFAULT_ADAPTER, open_emulator
+
+    adapter = _section(config, "").get("emulator_adapter") or DEFAULT_ADAPTER
+    return open_emulator(
+        effective["width"], effective["height"], brightness=brightness,
+        adapter=str(adapter),
+        workdir=workdir or Path(tempfile.mkdtemp(prefix="ledpanel-emulator-")))
 
 
 def _orientation_warning(problem: Problem) -> Problem:

@@ -24,7 +24,14 @@ from display_service.vegas.capture import REGULAR_SIZE, default_font
 from display_service.vegas.content import fit_height
 from display_service.vegas.pacing import Pacer, pixel
 from display_service.vegas.settings import read_settings
-from display_service.vegas.strip import GAP, Segment, Strip, gap_segment, render_separator
+from display_service.vegas.strip import (
+    GAP,
+    Placed,
+    Segment,
+    Strip,
+    gap_segment,
+    render_separator,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -297,24 +304,33 @@ class VegasTicker:
         segment cut at ``edge``) is returned in strip order.
         """
         removed, trimmed = self._strip.trim_after(edge)
-        static_cut = trimmed is not None and trimmed.segment.mode == "static"
-        self._pacer.drop_holds_from(trimmed.x if trimmed is not None and static_cut else edge)
+        static_cut = trimmed if trimmed is not None and trimmed.segment.mode == "static" \
+            else None
+        self._pacer.drop_holds_from(static_cut.x if static_cut is not None else edge)
         newest = [p for p in removed if p.cycle == self._cycle and p.index >= 0]
+        self._rewind_cycle(newest, static_cut, edge, keep_from)
+        unseen = [p.segment for p in removed if p not in newest and _unseen(p, keep_from)]
+        if trimmed is not None and _unseen(trimmed, keep_from):
+            image = trimmed.segment.image
+            rest = image.crop((trimmed.width, 0, image.width, image.height))
+            unseen.insert(0, Segment(rest, trimmed.segment.plugin_id, "scroll"))
+        return unseen
+
+    def _rewind_cycle(self, newest: list[Placed], static_cut: Placed | None, edge: int,
+                      keep_from: int) -> None:
+        """Take the newest list's cut segments back out of the cycle's accounting.
+
+        Their static holds no longer count towards the cycle's length, the cycle's start
+        is forgotten if it was cut, and the list resumes at its first cut segment (when
+        that cycle is still to be shown).
+        """
         self._cycle_holds -= sum(1 for p in newest if p.segment.mode == "static")
-        if static_cut and trimmed is not None and trimmed.cycle == self._cycle:
+        if static_cut is not None and static_cut.cycle == self._cycle:
             self._cycle_holds -= 1
         if self._cycle_x is not None and self._cycle_x >= edge:
             self._cycle_x = None
         if newest and self._cycle >= keep_from:
             self._next = newest[0].index
-        unseen = [p.segment for p in removed if p.segment.plugin_id is not None
-                  and p not in newest and (p.index < 0 or p.cycle >= keep_from)]
-        if trimmed is not None and trimmed.segment.plugin_id is not None and (
-                trimmed.index < 0 or trimmed.cycle >= keep_from):
-            image = trimmed.segment.image
-            rest = image.crop((trimmed.width, 0, image.width, image.height))
-            unseen.insert(0, Segment(rest, trimmed.segment.plugin_id, "scroll"))
-        return unseen
 
     def _held_images(self) -> dict[int, Image.Image]:
         images: dict[int, Image.Image] = {}
@@ -326,3 +342,9 @@ class VegasTicker:
             images[id(segment.image)] = segment.image
         return images
 
+
+def _unseen(placed: Placed, keep_from: int) -> bool:
+    """Return whether cut content must still be shown: a plugin's segment put back by an
+    earlier cut (index -1) or of a cycle from ``keep_from`` on."""
+    return placed.segment.plugin_id is not None and (
+        placed.index < 0 or placed.cycle >= keep_from)

@@ -64,8 +64,18 @@ def bus_dir(flag: str | None) -> Path:
 
 def print_report(report: dict[str, Any]) -> None:
     """Print the report for a person."""
-    web = report.get("web") or {}
     display = report.get("display") or {}
+    _print_web(report)
+    _print_display(display)
+    _print_safe_mode(display.get("safe_mode"))
+    _print_hardware(report.get("hardware"))
+    _print_config(report.get("config") or {})
+    _print_host(report.get("host") or {})
+
+
+def _print_web(report: dict[str, Any]) -> None:
+    """Print the heading line: the version and whether the web service answered."""
+    web = report.get("web") or {}
     if web.get("service") == RUNNING:
         print(f"ledpanel {report.get('version', '?')}  web service at {report['url']}: running"
               f" (up {_duration(web.get('uptime_seconds'))})")
@@ -73,35 +83,51 @@ def print_report(report: dict[str, Any]) -> None:
         print(f"ledpanel {report.get('version', '?')} (installed code)  web service at "
               f"{report['url']}: not running ({web.get('error') or 'no answer'}); read the "
               f"bus in {report.get('cache_dir')}")
+
+
+def _print_display(display: dict[str, Any]) -> None:
+    """Print the display service and the panel; a running one also what it shows."""
+    running = display.get("service") == RUNNING
     service = str(display.get("service") or "unknown").replace("_", " ")
-    if display.get("service") == RUNNING:
+    if running:
         started = timestamp(display.get("started_at"))
         service += f" (pid {display.get('pid')}" + (
             f", up {_duration(time.time() - started)})" if started is not None else ")")
     _row("display service", service)
     _row("panel", str(display.get("summary") or "unknown"))
-    if display.get("service") == RUNNING:
+    if running:
         _row("on-demand", _on_demand(display.get("on_demand")))
         _row("brightness / fps", f"{_shown(display.get('brightness'))} / "
                                  f"{_shown(display.get('fps'))}")
         _plugin_errors(display.get("plugin_errors"))
-    for index, entry in enumerate(display.get("safe_mode") or []):
+
+
+def _print_safe_mode(entries: Any) -> None:
+    """Print one line per plugin held back by safe mode, with how to release it."""
+    for index, entry in enumerate(entries or []):
         if isinstance(entry, dict):
             _row("safe mode" if index == 0 else "",
                  f"{entry.get('plugin_id')}: not loaded: {entry.get('reason')} "
                  "(release: POST /api/v3/plugins/safe-mode/release)")
-    hardware = report.get("hardware")
+
+
+def _print_hardware(hardware: Any) -> None:
+    """Print the hardware summary and whether saved panel settings wait for a restart."""
     _row("hardware", str(hardware.get("summary")) if isinstance(hardware, dict)
          else "unknown (the display service has not published its hardware status)")
     if isinstance(hardware, dict) and hardware.get("restart_required"):
         _row("", "saved panel settings differ from the running ones: restart the display "
                  "service (" + ", ".join(hardware.get("restart_settings") or []) + ")")
-    config = report.get("config") or {}
+
+
+def _print_config(config: dict[str, Any]) -> None:
     problems = config.get("problems") or []
     _row("config", "ok" if not problems else f"{len(problems)} problem(s)")
     for problem in problems:
         _row("", str(problem.get("message")))
-    host = report.get("host") or {}
+
+
+def _print_host(host: dict[str, Any]) -> None:
     figures = ["load " + " ".join(str(v) for v in host.get("load") or ["?"]),
                f"memory {(host.get('memory') or {}).get('used_percent', '?')}% used"]
     if host.get("cpu_temperature_c") is not None:

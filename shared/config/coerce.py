@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from shared.config.limits import check_limit
@@ -104,45 +105,67 @@ def coerce_value(name: str, raw: Any, kind: str | None, *, form: bool = False) -
     be finite and inside the setting's range (``limits``); text must be allowed there
     (``values``: choices such as ``sync.follower_position``, times of day).
     """
-    if isinstance(raw, list) and not (kind or "").startswith("list"):
-        if form:
-            raw = raw[-1] if raw else ""
-        elif kind is not None:
-            problem = "must be an object" if kind == "object" else "must be a single value"
-            raise _invalid(name, raw, f"{problem}, not a list")
+    raw = _single(name, raw, kind, form=form)
     text = raw.strip() if isinstance(raw, str) else None
     if text == "" and name in BLANK_KEEPS_STORED:
         return KEEP
-    if kind == "bool":
-        if isinstance(raw, bool):
-            return raw
-        word = text.lower() if text is not None else str(raw)
-        if word in TRUE_WORDS or word in FALSE_WORDS:
-            return word in TRUE_WORDS
-        raise _invalid(name, raw, "must be true or false")
-    if kind in ("int", "number", "number?"):
-        number = _number(name, raw, text, kind)
-        check_limit(name, number)
-        return number
-    if kind == "str":
-        if isinstance(raw, str):
-            check_value(name, raw)
-            return raw
-        raise _invalid(name, raw, "must be text")
-    if kind is not None and kind.startswith("list"):
+    if kind is None:
+        return raw
+    if kind.startswith("list"):
         if isinstance(raw, dict):
             raise _invalid(name, raw, "must be a list, not an object")
         item_kind = kind.partition(":")[2] or None
-        items = _list(raw)
-        return [
-            coerce_value(f"{name}[{i}]", item, item_kind, form=form)
-            for i, item in enumerate(items)
-        ]
-    if kind == "object":
-        if isinstance(raw, dict):
-            return raw
-        raise _invalid(name, raw, "must be an object")
+        return [coerce_value(f"{name}[{i}]", item, item_kind, form=form)
+                for i, item in enumerate(_list(raw))]
+    convert = _CONVERTERS.get(kind)
+    return raw if convert is None else convert(name, raw, text, kind)
+
+
+def _single(name: str, raw: Any, kind: str | None, *, form: bool) -> Any:
+    """Return the one value of a field that is not a list: a form's last, else refuse."""
+    if not isinstance(raw, list) or (kind or "").startswith("list"):
+        return raw
+    if form:
+        return raw[-1] if raw else ""
+    if kind is not None:
+        problem = "must be an object" if kind == "object" else "must be a single value"
+        raise _invalid(name, raw, f"{problem}, not a list")
     return raw
+
+
+def _to_bool(name: str, raw: Any, text: str | None, kind: str) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    word = text.lower() if text is not None else str(raw)
+    if word in TRUE_WORDS or word in FALSE_WORDS:
+        return word in TRUE_WORDS
+    raise _invalid(name, raw, "must be true or false")
+
+
+def _to_number(name: str, raw: Any, text: str | None, kind: str) -> Any:
+    number = _number(name, raw, text, kind)
+    check_limit(name, number)
+    return number
+
+
+def _to_str(name: str, raw: Any, text: str | None, kind: str) -> str:
+    if isinstance(raw, str):
+        check_value(name, raw)
+        return raw
+    raise _invalid(name, raw, "must be text")
+
+
+def _to_object(name: str, raw: Any, text: str | None, kind: str) -> dict[str, Any]:
+    if isinstance(raw, dict):
+        return raw
+    raise _invalid(name, raw, "must be an object")
+
+
+# A single-valued kind -> its conversion; any other kind keeps the value as sent.
+_CONVERTERS: dict[str, Callable[[str, Any, str | None, str], Any]] = {
+    "bool": _to_bool, "int": _to_number, "number": _to_number, "number?": _to_number,
+    "str": _to_str, "object": _to_object,
+}
 
 
 _KIND_NAMES = {"bool": "true or false", "int": "a whole number", "number": "a number",
@@ -207,17 +230,7 @@ def _kind_of(value: Any) -> str | None:
 def _number(name: str, raw: Any, text: str | None, kind: str) -> Any:
     if kind == "number?" and (raw is None or text == ""):
         return None
-    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
-        raise _invalid(name, raw, "must be a number")
-    try:
-        number = float(text) if text is not None else float(raw)
-    except ValueError:
-        raise _invalid(name, raw, "must be a number") from None
-    except OverflowError:
-        # An int too large for a float (10**400): no setting can use it.
-        raise _invalid(name, raw, "is too large") from None
-    if not math.isfinite(number):
-        raise _invalid(name, raw, "must be a finite number")
+    number = _finite(name, raw, text)
     # Whole numbers keep every digit ("12345678901234567891" is not rounded).
     exact: int | None = None
     if isinstance(raw, int):
@@ -231,6 +244,22 @@ def _number(name: str, raw: Any, text: str | None, kind: str) -> Any:
             raise _invalid(name, raw, "must be a whole number")
         return int(number)
     return exact if exact is not None else number
+
+
+def _finite(name: str, raw: Any, text: str | None) -> float:
+    """Return a number or numeric text as a finite float, or refuse it naming the field."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        raise _invalid(name, raw, "must be a number")
+    try:
+        number = float(text) if text is not None else float(raw)
+    except ValueError:
+        raise _invalid(name, raw, "must be a number") from None
+    except OverflowError:
+        # An int too large for a float (10**400): no setting can use it.
+        raise _invalid(name, raw, "is too large") from None
+    if not math.isfinite(number):
+        raise _invalid(name, raw, "must be a finite number")
+    return number
 
 
 def _looks_integral(text: str) -> bool:

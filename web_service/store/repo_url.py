@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import quote, urlsplit
+from urllib.parse import SplitResult, quote, urlsplit
 
 from web_service.store.errors import StoreError
 
@@ -40,6 +40,22 @@ class RepoRef:
 
 def parse_repo_url(url: object) -> RepoRef:
     """Return the repository a URL names; raise StoreError(BAD_REPO_URL) for anything else."""
+    text, parts = _split(url)
+    segments = [s for s in parts.path.split("/")]
+    if segments and segments[0] == "":
+        segments = segments[1:]
+    if segments and segments[-1] == "":
+        segments = segments[:-1]
+    if len(segments) < 2:
+        raise StoreError(f"{_short(text)}: expected http(s)://host/owner/name", "BAD_REPO_URL")
+    owner, name = _owner_and_name(text, segments)
+    branch, plugin_path = _tree_part(text, segments[2:])
+    base = f"{parts.scheme}://{parts.netloc}"
+    return RepoRef(base=base, owner=owner, name=name, branch=branch, plugin_path=plugin_path)
+
+
+def _split(url: object) -> tuple[str, SplitResult]:
+    """Return the stripped URL and its parts: http(s), a host, no user, query or fragment."""
     if not isinstance(url, str) or not url.strip() or len(url) > MAX_URL:
         raise StoreError("repository URL is required (http(s)://host/owner/name)",
                          "BAD_REPO_URL")
@@ -50,13 +66,11 @@ def parse_repo_url(url: object) -> RepoRef:
     if parts.username or parts.password or parts.query or parts.fragment:
         raise StoreError(f"{_short(text)}: a repository URL has no user, query or fragment",
                          "BAD_REPO_URL")
-    segments = [s for s in parts.path.split("/")]
-    if segments and segments[0] == "":
-        segments = segments[1:]
-    if segments and segments[-1] == "":
-        segments = segments[:-1]
-    if len(segments) < 2:
-        raise StoreError(f"{_short(text)}: expected http(s)://host/owner/name", "BAD_REPO_URL")
+    return text, parts
+
+
+def _owner_and_name(text: str, segments: list[str]) -> tuple[str, str]:
+    """Return the first two path segments, checked; ``.git`` is dropped from a bare name."""
     owner, name = segments[0], segments[1]
     if name.endswith(".git") and len(segments) == 2:
         name = name[:-4]
@@ -64,17 +78,17 @@ def parse_repo_url(url: object) -> RepoRef:
         if not _SEGMENT.fullmatch(segment) or segment in (".", ".."):
             raise StoreError(f"{_short(text)}: {segment!r} is not a valid owner or name",
                              "BAD_REPO_URL")
-    branch: str | None = None
-    plugin_path = ""
-    rest = segments[2:]
-    if rest:
-        if rest[0] != "tree" or len(rest) < 2:
-            raise StoreError(f"{_short(text)}: expected http(s)://host/owner/name or "
-                             ".../tree/<branch>/<path>", "BAD_REPO_URL")
-        branch = check_branch(rest[1])
-        plugin_path = check_plugin_path("/".join(rest[2:]))
-    base = f"{parts.scheme}://{parts.netloc}"
-    return RepoRef(base=base, owner=owner, name=name, branch=branch, plugin_path=plugin_path)
+    return owner, name
+
+
+def _tree_part(text: str, rest: list[str]) -> tuple[str | None, str]:
+    """Return the branch and plugin folder of a ``.../tree/<branch>/<path>`` tail."""
+    if not rest:
+        return None, ""
+    if rest[0] != "tree" or len(rest) < 2:
+        raise StoreError(f"{_short(text)}: expected http(s)://host/owner/name or "
+                         ".../tree/<branch>/<path>", "BAD_REPO_URL")
+    return check_branch(rest[1]), check_plugin_path("/".join(rest[2:]))
 
 
 def check_branch(branch: object) -> str:

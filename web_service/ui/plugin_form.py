@@ -231,12 +231,35 @@ def build_field(path: list[str | int], prop: dict[str, Any], value: Any,
     return made
 
 
+_LIMITS = ("minimum", "maximum", "multipleOf", "maxLength", "minLength", "pattern")
+
+
 def _fill(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:
-    """Set the widget-specific parts of a field: options, limits, children, rows."""
+    """Set the widget-specific parts of a field: options, limits, children, rows.
+
+    The steps run in this order because each reads what the one before set: the limits
+    decide whether a slider can show the value, the input type whether a date or colour
+    can, and the options whether a stored value is still a listed choice.
+    """
     items = _items(prop)
-    for limit in ("minimum", "maximum", "multipleOf", "maxLength", "minLength", "pattern"):
+    for limit in _LIMITS:
         if limit in prop:
             made.attrs[limit] = prop[limit]
+    _choose_input(made)
+    _fit_input(made)
+    _list_options(made, prop, items, fonts)
+    _keep_stored_choices(made)
+    if made.template == "group":
+        _fill_group(made, prop, fonts)
+    if made.template == "table":
+        _fill_table(made, items, fonts)
+    if made.template in ("files", "file_manager", "notification", "json"):
+        made.kind = "json"
+
+
+def _choose_input(made: Field) -> None:
+    """Set the HTML input type: the widget's, a password for a secret, number or range
+    for a number in a text or slider widget; a colour picker on a list reads ``[r, g, b]``."""
     made.input_type = INPUT_TYPES.get(made.widget, "text")
     if made.input_type == "password" or made.secret:
         made.input_type = "password"
@@ -245,7 +268,12 @@ def _fill(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:
     if made.template in ("text", "slider") and made.kind in ("integer", "number") \
             and made.widget != "color-picker":
         made.input_type = "number" if made.template == "text" else "range"
-    _fit_input(made)
+
+
+def _list_options(made: Field, prop: dict[str, Any], items: dict[str, Any],
+                  fonts: list[str]) -> None:
+    """Set the choices: the schema's enum (with its labels), else the weekdays for a day
+    selector; a font selector also lists the installed fonts."""
     enum = prop.get("enum") or items.get("enum")
     if isinstance(enum, list):
         labels = prop.get("x-enum-labels") or prop.get("enumNames") or items.get("enumNames")
@@ -253,11 +281,20 @@ def _fill(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:
     if made.widget == "day-selector" and not made.options:
         made.options = _options(list(DAYS), [d.title() for d in DAYS])
     if made.widget == "font-selector":
-        listed = enum if isinstance(enum, list) else []  # font names: strings only
-        names = list(dict.fromkeys([*fonts, *(n for n in listed if isinstance(n, str))]))
-        made.options = made.options or _options(names, None)
-        if made.value is not None and not made.chosen(json.dumps(made.value)):
-            made.options.append((json.dumps(made.value), f"{made.value} (not installed)"))
+        _list_fonts(made, enum if isinstance(enum, list) else [], fonts)
+
+
+def _list_fonts(made: Field, listed: list[Any], fonts: list[str]) -> None:
+    """List the installed fonts and the schema's; a stored font that is neither stays."""
+    names = list(dict.fromkeys([*fonts, *(n for n in listed if isinstance(n, str))]))
+    made.options = made.options or _options(names, None)
+    if made.value is not None and not made.chosen(json.dumps(made.value)):
+        made.options.append((json.dumps(made.value), f"{made.value} (not installed)"))
+
+
+def _keep_stored_choices(made: Field) -> None:
+    """Make choice widgets read back a list or one choice, and keep every stored value
+    the schema no longer lists as an option, so a save does not drop it."""
     if made.template in ("checks", "calendars"):
         made.kind = "list"
         for item in made.value if isinstance(made.value, list) else []:
@@ -268,14 +305,7 @@ def _fill(made: Field, prop: dict[str, Any], fonts: list[str]) -> None:
         if made.value is None:
             made.options.insert(0, ("", "(choose)"))
         elif not any(made.chosen(o[0]) for o in made.options):
-            # A stored value the schema no longer lists stays selected, so a save keeps it.
             made.options.insert(0, (json.dumps(made.value), f"{made.value} (not a listed choice)"))
-    if made.template == "group":
-        _fill_group(made, prop, fonts)
-    if made.template == "table":
-        _fill_table(made, items, fonts)
-    if made.template in ("files", "file_manager", "notification", "json"):
-        made.kind = "json"
 
 
 # What a date, time or colour input can show; anything else it would rewrite on save.
@@ -291,24 +321,30 @@ def _fit_input(made: Field) -> None:
     would then store what the browser made of it.
     """
     if made.template == "slider":
-        low, high = made.attrs.get("minimum"), made.attrs.get("maximum")
-        number = isinstance(made.value, int | float) and not isinstance(made.value, bool)
-        if not _is_number(low) or not _is_number(high) or (
-                made.value is not None and not (number and low <= made.value <= high)):
-            made.template, made.input_type = "text", "number" if number or \
-                made.value is None else "text"
-        return
-    if made.kind == "rgb":
-        value = made.value
-        if not (isinstance(value, list) and len(value) == 3 and all(
-                isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255
-                for c in value)):
+        _fit_slider(made)
+    elif made.kind == "rgb":
+        if not _is_rgb(made.value):
             made.input_type, made.kind = "text", "json"
-        return
-    pattern = _SHOWABLE.get(made.input_type)
-    if pattern is not None and made.value is not None and not (
-            isinstance(made.value, str) and pattern.fullmatch(made.value)):
-        made.input_type = "text"
+    else:
+        pattern = _SHOWABLE.get(made.input_type)
+        if pattern is not None and made.value is not None and not (
+                isinstance(made.value, str) and pattern.fullmatch(made.value)):
+            made.input_type = "text"
+
+
+def _fit_slider(made: Field) -> None:
+    """Draw a plain input instead of a slider missing a bound or holding a value outside."""
+    low, high = made.attrs.get("minimum"), made.attrs.get("maximum")
+    number = isinstance(made.value, int | float) and not isinstance(made.value, bool)
+    if not _is_number(low) or not _is_number(high) or (
+            made.value is not None and not (number and low <= made.value <= high)):
+        made.template, made.input_type = "text", "number" if number or \
+            made.value is None else "text"
+
+
+def _is_rgb(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 3 and all(
+        isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)
 
 
 def _is_number(value: Any) -> bool:

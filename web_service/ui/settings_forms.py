@@ -176,6 +176,15 @@ def general_context(config: dict[str, Any], listening: int | None = None) -> dic
 
 def display_context(config: dict[str, Any]) -> dict[str, Any]:
     """The Display tab: every panel setting, with the hardware rules' limits."""
+    brightness = Field("brightness", "Brightness", "range",
+                       _at(config, "brightness", _value(config, f"{HARDWARE}.brightness")),
+                       1, 100, hint="applied at once")
+    return {"brightness": brightness, "panel": _panel_fields(config),
+            "timing": _timing_fields(config)}
+
+
+def _mapping_field(config: dict[str, Any]) -> Field:
+    """The hardware mapping select; each option carries its output count for the page."""
     mapping = _select(f"{HARDWARE}.hardware_mapping", "Hardware mapping", config,
                       [(name, f"{name} ({m.outputs} output{'s' if m.outputs > 1 else ''})")
                        for name, m in MAPPINGS.items()])
@@ -183,9 +192,12 @@ def display_context(config: dict[str, Any]) -> dict[str, Any]:
         mapping.warning = (unknown_mapping_message(mapping.value) + ". It is kept as stored "
                            "until you choose another mapping.")
     mapping.option_data = {name: m.outputs for name, m in MAPPINGS.items()}
-    brightness = Field("brightness", "Brightness", "range",
-                       _at(config, "brightness", _value(config, f"{HARDWARE}.brightness")),
-                       1, 100, hint="applied at once")
+    return mapping
+
+
+def _panel_fields(config: dict[str, Any]) -> list[Field]:
+    """The panel's geometry, wiring and orientation; parallel is capped by the mapping."""
+    mapping = _mapping_field(config)
 
     def geometry(key: str, label: str, step: str | None = None) -> Field:
         low, high = PANEL_RANGES[key]
@@ -196,7 +208,7 @@ def display_context(config: dict[str, Any]) -> dict[str, Any]:
     known = isinstance(mapping.value, str) and mapping.value in MAPPINGS  # a list: no name
     outputs = MAPPINGS[mapping.value].outputs if known else None
     sequences = ["".join(p) for p in permutations("RGB")]
-    panel = [
+    return [
         geometry("rows", "Rows per panel", "2"),
         geometry("cols", "Columns per panel"),
         geometry("chain_length", "Chain length"),
@@ -215,7 +227,11 @@ def display_context(config: dict[str, Any]) -> dict[str, Any]:
         Field("display.double_sided", "Double-sided (two back-to-back panels)", "bool",
               _value(config, "display.double_sided")),
     ]
-    timing = [
+
+
+def _timing_fields(config: dict[str, Any]) -> list[Field]:
+    """The panel's timing and driver options, and the emulator switch."""
+    return [
         _limited(f"{HARDWARE}.pwm_bits", "PWM bits", config),
         _limited(f"{HARDWARE}.pwm_lsb_nanoseconds", "PWM LSB nanoseconds", config),
         _limited(f"{HARDWARE}.pwm_dither_bits", "PWM dither bits", config),
@@ -237,7 +253,6 @@ def display_context(config: dict[str, Any]) -> dict[str, Any]:
         _select("display.emulator_adapter", "Emulator output", config,
                 [("raw", "raw (in memory)"), ("browser", "browser (port 8888)")]),
     ]
-    return {"brightness": brightness, "panel": panel, "timing": timing}
 
 
 def durations_context(config: dict[str, Any],

@@ -184,35 +184,48 @@ def _select(listing: dict[str, Any], plugin_path: str,
     tree_sha: str | None = listing.get("sha") if not plugin_path else None
     prefix = f"{plugin_path}/" if plugin_path else ""
     blobs: list[tuple[str, str, int]] = []
-    total = 0
     for entry in listing["tree"]:
         if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
             raise _Fallback("tree listing has a malformed entry")
-        path, kind = entry["path"], entry.get("type")
-        if plugin_path and path == plugin_path and kind == "tree":
+        if plugin_path and entry["path"] == plugin_path and entry.get("type") == "tree":
             tree_sha = entry.get("sha") if isinstance(entry.get("sha"), str) else None
-        if not path.startswith(prefix) or kind != "blob":
-            continue  # other folders, sub-trees, submodules (type "commit")
-        relative = safe_relative(path[len(prefix):])
-        if entry.get("mode") == "120000":
-            raise StoreError(f"{relative}: symbolic links are not accepted", "UNSAFE_ARCHIVE")
-        size, sha = entry.get("size"), entry.get("sha")
-        if not isinstance(size, int) or size < 0 or not isinstance(sha, str):
-            raise _Fallback(f"tree listing entry {path!r} lacks size or sha")
-        if size > MAX_FILE_BYTES:
-            raise StoreError(f"{relative}: {size} bytes, more than the {MAX_FILE_BYTES} "
-                             "allowed per file", "TOO_LARGE")
-        total += size
-        blobs.append((relative, sha, size))
+        blob = _blob(entry, prefix)
+        if blob is not None:
+            blobs.append(blob)
+    _check_selection(blobs, plugin_path, ref)
+    return tree_sha, blobs
+
+
+def _blob(entry: dict[str, Any], prefix: str) -> tuple[str, str, int] | None:
+    """Return a file under ``prefix`` as (relative path, sha, size), checked; None for
+    anything else: other folders, sub-trees, submodules (type "commit")."""
+    path = entry["path"]
+    if not path.startswith(prefix) or entry.get("type") != "blob":
+        return None
+    relative = safe_relative(path[len(prefix):])
+    if entry.get("mode") == "120000":
+        raise StoreError(f"{relative}: symbolic links are not accepted", "UNSAFE_ARCHIVE")
+    size, sha = entry.get("size"), entry.get("sha")
+    if not isinstance(size, int) or size < 0 or not isinstance(sha, str):
+        raise _Fallback(f"tree listing entry {path!r} lacks size or sha")
+    if size > MAX_FILE_BYTES:
+        raise StoreError(f"{relative}: {size} bytes, more than the {MAX_FILE_BYTES} "
+                         "allowed per file", "TOO_LARGE")
+    return relative, sha, size
+
+
+def _check_selection(blobs: list[tuple[str, str, int]], plugin_path: str,
+                     ref: urls.RepoRef) -> None:
+    """Refuse an empty folder, clashing paths, too many files or too many bytes."""
     if not blobs:
         where = f"folder {plugin_path!r}" if plugin_path else "repository"
         raise StoreError(f"{ref.url}: the {where} has no files", "BAD_PLUGIN")
     check_distinct_paths([relative for relative, _sha, _size in blobs])
     if len(blobs) > MAX_FILES:
         raise StoreError(f"{len(blobs)} files, more than the {MAX_FILES} allowed", "TOO_LARGE")
+    total = sum(size for _relative, _sha, size in blobs)
     if total > MAX_TOTAL_BYTES:
         raise StoreError(f"{total} bytes, more than the {MAX_TOTAL_BYTES} allowed", "TOO_LARGE")
-    return tree_sha, blobs
 
 
 def _head(http: requests.Session, api: str, ref: urls.RepoRef, branch: str,

@@ -63,24 +63,50 @@ def parse_registry(body: bytes, source_url: str) -> tuple[list[dict[str, Any]], 
 
 def clean_entry(raw: Any, source_url: str) -> tuple[dict[str, Any] | None, str]:
     """Return ``(entry, "")`` for a usable entry, or ``(None, what is wrong)``."""
+    problem = _refusal(raw)
+    if problem:
+        return None, problem
+    entry = _unknown_keys(raw)
+    _cap_text(entry, raw)
+    entry["id"] = raw["id"]
+    entry["name"] = entry["name"] or raw["id"]
+    entry["branch"] = entry.get("branch") or "main"
+    entry["plugin_path"] = raw.get("plugin_path", "").strip("/")
+    entry.update(_typed_fields(raw))
+    entry["source"] = source_url
+    return entry, ""
+
+
+def _refusal(raw: Any) -> str:
+    """Return why an entry cannot be used at all, or "" when it can."""
     if not isinstance(raw, dict):
-        return None, "is not an object"
+        return "is not an object"
     plugin_id = raw.get("id")
     if not isinstance(plugin_id, str) or len(plugin_id) > MAX_ID or \
             not is_plain_segment(plugin_id):
-        return None, "has no usable id (a plain name of at most 64 characters)"
+        return "has no usable id (a plain name of at most 64 characters)"
     if "name" in raw and not isinstance(raw["name"], str):
-        return None, "name is not text"
+        return "name is not text"
     if url_problem(raw.get("repo")) is not None:
-        return None, "repo is not an http(s) URL"
+        return "repo is not an http(s) URL"
     path = raw.get("plugin_path", "")
     if not isinstance(path, str) or not _plain_path(path):
-        return None, "plugin_path is not a relative folder path"
-    entry: dict[str, Any] = {}
-    for key, value in raw.items():
-        if isinstance(key, str) and key not in TEXT_CAPS and len(key) <= 100 and \
-                _small(value):
-            entry[key] = value  # unknown keys kept; known ones are set below
+        return "plugin_path is not a relative folder path"
+    return ""
+
+
+def _unknown_keys(raw: dict[str, Any]) -> dict[str, Any]:
+    """Return the keys of ``raw`` kept as they are: short names with small plain values.
+
+    Known keys are among them too; ``clean_entry`` sets those again from their checks.
+    """
+    return {key: value for key, value in raw.items()
+            if isinstance(key, str) and key not in TEXT_CAPS and len(key) <= 100
+            and _small(value)}
+
+
+def _cap_text(entry: dict[str, Any], raw: dict[str, Any]) -> None:
+    """Set each known text field, capped; a missing or non-text one is blank or absent."""
     for key, cap in TEXT_CAPS.items():
         value = raw.get(key)
         if isinstance(value, str):
@@ -89,23 +115,24 @@ def clean_entry(raw: Any, source_url: str) -> tuple[dict[str, Any] | None, str]:
             entry[key] = ""
         else:
             entry.pop(key, None)
-    entry["id"] = plugin_id
-    entry["name"] = entry["name"] or plugin_id
-    entry["branch"] = entry.get("branch") or "main"
-    entry["plugin_path"] = path.strip("/")
+
+
+def _typed_fields(raw: dict[str, Any]) -> dict[str, Any]:
+    """Return the tags, flags, counts and versions; a value of the wrong type is the default."""
     tags = raw.get("tags")
-    entry["tags"] = [t[:TAG_CAP] for t in tags if isinstance(t, str)][:MAX_TAGS] \
-        if isinstance(tags, list) else []
-    entry["verified"] = raw.get("verified") is True
+    versions = raw.get("versions")
+    fields: dict[str, Any] = {
+        "tags": [t[:TAG_CAP] for t in tags if isinstance(t, str)][:MAX_TAGS]
+        if isinstance(tags, list) else [],
+        "verified": raw.get("verified") is True,
+    }
     for key in ("stars", "downloads"):
         value = raw.get(key)
-        entry[key] = value if isinstance(value, int) and not isinstance(value, bool) \
+        fields[key] = value if isinstance(value, int) and not isinstance(value, bool) \
             and 0 <= value < 10**12 else 0
-    versions = raw.get("versions")
-    entry["versions"] = [v for v in versions if isinstance(v, dict)][:100] \
+    fields["versions"] = [v for v in versions if isinstance(v, dict)][:100] \
         if isinstance(versions, list) else []
-    entry["source"] = source_url
-    return entry, ""
+    return fields
 
 
 def entry_from_manifest(body: bytes, repo: str, branch: str, source_url: str,
