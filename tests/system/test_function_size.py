@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("shared", "display_service", "web_service")
 MAX_LINES = 60
 Function = ast.FunctionDef | ast.AsyncFunctionDef
