@@ -95,7 +95,8 @@ def test_the_overview_shows_a_config_file_that_does_not_parse(tmp_path: Path, pa
         shoot(page, "showing")
         (instance.config_dir / "config.json").write_text('{\n  "brightness": 50,\n}\n')
         found = wait_rows(page, lambda r: r.get("Config", "ok") != "ok")
-        assert "line 3, column 1" in found["Config"]
+        assert "trailing comma before the end of the object at line 2, column 19" in (
+            found["Config"])
         assert found["Panel"] == "showing Still"  # the panel carries on
         shoot(page, "config-broken")
     finally:

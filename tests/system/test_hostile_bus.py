@@ -127,7 +127,17 @@ def test_hostile_files_in_place_of_bus_files_leave_both_daemons_answering(
             assert requests.get(f"{url}/api/v3/display/preview", timeout=5).status_code == 200
             assert time.monotonic() - started < 5
         # The display reads the queue (and config_changed, preview_viewer on their events).
-        assert "display_state.json" in status(url)["bus"]["problems"]
+        # Its heartbeat may write display_state.json over the planted file at any moment
+        # (a rename replaces a FIFO or a link): then plant it again, until the status is
+        # read while the hostile file is in place.
+        state_file = instance.cache_dir / "display_state.json"
+
+        def listed_while_planted() -> bool:
+            if state_file.is_file() and not state_file.is_symlink():
+                plant(instance.cache_dir, kind, [state_file.name])
+            return "display_state.json" in status(url)["bus"]["problems"]
+
+        wait_for(listed_while_planted, timeout=30)
         answer = requests.post(f"{url}/api/v3/display/on-demand/stop", json={}, timeout=10)
         assert answer.status_code in (200, 202), answer.text
         status(url)

@@ -116,7 +116,7 @@ def test_plugins_printing_megabytes_get_a_few_log_lines_under_their_ids(
                    timeout=120)
         # The panel kept rotating through it all, and keeps doing so.
         for plugin_id in ("loud", "still", "threaded", "loud", "still"):
-            wait_until(lambda p=plugin_id: showing(instance, display) == p, timeout=20)
+            wait_until(lambda p=plugin_id: showing(instance, display) == p, timeout=60)
         for plugin_id in ("loud", "threaded"):
             wait_until(lambda p=plugin_id: re.search(rf"{p}: \d+ {DROPPED}", display.output()),
                        timeout=40)

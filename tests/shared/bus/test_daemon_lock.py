@@ -44,23 +44,35 @@ def test_a_killed_holder_frees_the_lock(tmp_path: Path) -> None:
 
 
 def test_someone_asking_does_not_make_a_start_fail(tmp_path: Path) -> None:
+    """``lock_holder`` takes a shared flock for a moment; a start that lands in that moment
+    must still get the lock (it retries), never fail as if another daemon ran."""
     stop = threading.Event()
+    answers: list[int | None] = []
 
     def ask() -> None:
         while not stop.is_set():
-            lock_holder(tmp_path, DISPLAY)
+            answers.append(lock_holder(tmp_path, DISPLAY))
 
     DaemonLock.acquire(tmp_path, DISPLAY).release()  # the file exists, as after a stop
     askers = [threading.Thread(target=ask) for _ in range(2)]
     for thread in askers:
         thread.start()
+    started = 0
     try:
         for _ in range(50):
-            DaemonLock.acquire(tmp_path, DISPLAY).release()
+            lock = DaemonLock.acquire(tmp_path, DISPLAY)  # raises when refused
+            started += 1
+            lock.release()
     finally:
         stop.set()
         for thread in askers:
             thread.join()
+    assert started == 50
+    assert answers, "the askers never ran beside the starts"
+    # They saw no daemon, or this process holding the lock (0: held, its pid not yet
+    # written): never another process.
+    assert set(answers) <= {None, 0, os.getpid()}
+    assert lock_holder(tmp_path, DISPLAY) is None  # and nothing is left held
 
 
 def test_a_garbled_lock_file_still_reads_as_held(tmp_path: Path) -> None:

@@ -134,11 +134,31 @@ def test_ensure_gives_up_when_the_lock_is_held_too_long(store: ConfigStore) -> N
     assert not store.paths.backups_dir.exists() or not any(store.paths.backups_dir.iterdir())
 
 
+def _other_thread_gets_the_lock(paths: Paths) -> bool:
+    got: list[bool] = []
+
+    def contender() -> None:
+        try:
+            with config_lock(paths, timeout=0.2):
+                got.append(True)
+        except ConfigError:
+            got.append(False)
+
+    thread = threading.Thread(target=contender)
+    thread.start()
+    thread.join(10)
+    return got == [True]
+
+
 def test_lock_is_reentrant_within_a_thread(paths: Paths) -> None:
-    with config_lock(paths, timeout=1), config_lock(paths, timeout=1):
-        pass
     with config_lock(paths, timeout=1):
-        pass
+        with config_lock(paths, timeout=1):  # a nested take returns at once
+            assert not _other_thread_gets_the_lock(paths)
+        # Leaving the inner block keeps the lock: the outer one still holds it.
+        assert not _other_thread_gets_the_lock(paths)
+    assert _other_thread_gets_the_lock(paths)  # the last release frees it
+    with config_lock(paths, timeout=1):  # and it can be taken again
+        assert not _other_thread_gets_the_lock(paths)
 
 
 def test_lock_excludes_other_threads(paths: Paths) -> None:
