@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import logging
 import os
 import signal
@@ -121,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     catalog = app.extensions["ledpanel"].catalog
     threading.Thread(target=_warm, args=(catalog,), name="warm-catalog", daemon=True).start()
     start_auto_update(app, config)
-    signal.signal(signal.SIGTERM, _interrupt)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, functools.partial(_interrupt, app))
     try:
         server.run()
     except KeyboardInterrupt:
@@ -200,7 +202,10 @@ def _warm(catalog: PluginCatalog) -> None:
         logger.debug("catalog warm-up failed", exc_info=True)
 
 
-def _interrupt(signum: int, frame: object) -> None:
+def _interrupt(app: Any, signum: int, frame: object) -> None:
+    from web_service.streams.routes import stop_streams  # loaded with the app already
+
+    stop_streams(app)  # open streams end now: the server's shutdown waits on none of them
     raise KeyboardInterrupt
 
 

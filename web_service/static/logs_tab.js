@@ -136,7 +136,9 @@ function openStream() {
   source.addEventListener("end", (event) => {
     let reason = "";
     try { reason = JSON.parse(event.data).reason; } catch { /* said below in general words */ }
-    if (reason !== "lifetime") {
+    if (reason === "stopping") {
+      status("The web service is stopping or restarting; trying again shortly.", true);
+    } else if (reason !== "lifetime") {
       status(`The log source stopped (${reason || "no reason given"}); trying again shortly.`, true);
     }
   });

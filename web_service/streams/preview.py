@@ -50,6 +50,7 @@ class PreviewHub:
         self._frame: Event | None = None
         self._next_state = 0.0  # the reader's own: when to read the display state next
         self._report: dict[str, Any] = {}
+        self._stopping = False
 
     @property
     def watchers(self) -> int:
@@ -66,6 +67,12 @@ class PreviewHub:
         finally:
             self._leave()
 
+    def stop(self) -> None:
+        """End every stream at once (the server stops): no stream waits out its beat."""
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+
     def _events(self, end: float, heartbeat: float) -> Iterator[Event | None]:
         seen = -1
         sent_state: dict[str, Any] | None = None
@@ -73,6 +80,8 @@ class PreviewHub:
         beat = time.monotonic() + heartbeat
         while (now := time.monotonic()) < end:  # bounded by the lifetime
             with self._cond:
+                if self._stopping:
+                    return
                 if self._version == seen:
                     self._cond.wait(max(0.0, min(end, beat) - now))
                 seen, state, latest = self._version, self._state, self._frame

@@ -62,6 +62,9 @@ class StreamSlots:
         self.limit = limit
         self.open = 0
         self._lock = threading.Lock()
+        # Set when the server stops: every open stream ends now with ``reason: stopping``,
+        # instead of holding the server's shutdown until its next beat.
+        self.stopping = threading.Event()
 
     def take(self) -> bool:
         """Take a slot; return False when all are taken."""
@@ -103,6 +106,19 @@ def install_streams(app: Flask) -> None:
     """Register the stream routes and their slot count on ``app``."""
     app.extensions[SLOTS_KEY] = StreamSlots()
     app.register_blueprint(bp)
+
+
+def stop_streams(app: Flask) -> None:
+    """End the open streams of ``app`` (call before the server stops)."""
+    app.extensions[SLOTS_KEY].stopping.set()
+    hub = app.extensions.get(HUB_KEY)
+    if hub is not None:
+        hub.stop()
+
+
+def _end(slots: StreamSlots) -> str:
+    """The last event of a stream that ran its course or was stopped."""
+    return frame("end", {"reason": "stopping" if slots.stopping.is_set() else "lifetime"})
 
 
 def _hub() -> PreviewHub:
@@ -179,14 +195,14 @@ def logs() -> Response | Reply:
                     follower.token())
         end = time.monotonic() + clock.lifetime
         beat = time.monotonic() + clock.heartbeat
-        while time.monotonic() < end and follower.alive():  # bounded by the lifetime
+        while time.monotonic() < end and follower.alive() and not slots.stopping.is_set():
             for entry, token in follower.poll(min(POLL, clock.heartbeat)):
                 yield frame("log", entry, token)
             if time.monotonic() >= beat:
                 yield ": keep-alive\n\n"
                 beat = time.monotonic() + clock.heartbeat
         if follower.alive():
-            yield frame("end", {"reason": "lifetime"})
+            yield _end(slots)
         else:
             # Perhaps it refused where we stood (a cursor of a journal since rotated
             # away): the next try starts afresh, later.
@@ -218,7 +234,7 @@ def preview() -> Response | Reply:
                 yield ": keep-alive\n\n"
             else:
                 yield frame(event.name, event.data, event.event_id)
-        yield frame("end", {"reason": "lifetime"})
+        yield _end(slots)
 
     def close() -> None:
         events.close()  # leaves the hub: the last one out lets the viewer mark lapse
@@ -243,7 +259,7 @@ def stats() -> Response | Reply:
         beat = time.monotonic() + clock.heartbeat
         due = time.monotonic()
         sequence = 0
-        while (now := time.monotonic()) < end:  # bounded by the lifetime
+        while (now := time.monotonic()) < end and not slots.stopping.is_set():
             if now >= due:
                 sequence += 1
                 yield frame("stats", stats_snapshot(svc), str(sequence))
@@ -252,7 +268,7 @@ def stats() -> Response | Reply:
             elif now >= beat:
                 yield ": keep-alive\n\n"
                 beat = now + clock.heartbeat
-            time.sleep(max(0.0, min(due, beat, end) - time.monotonic()))
-        yield frame("end", {"reason": "lifetime"})
+            slots.stopping.wait(max(0.0, min(due, beat, end) - time.monotonic()))
+        yield _end(slots)
 
     return open_stream(body, slots.give)
