@@ -203,10 +203,18 @@ def _warm(catalog: PluginCatalog) -> None:
 
 
 def _interrupt(app: Any, signum: int, frame: object) -> None:
+    """The first SIGTERM or SIGINT stops the server; more while it stops are only noted,
+    so the shutdown (lock, bus record, jobs) is never cut short half-way."""
     from web_service.streams.routes import stop_streams  # loaded with the app already
 
+    for each in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(each, _already_stopping)
     stop_streams(app)  # open streams end now: the server's shutdown waits on none of them
     raise KeyboardInterrupt
+
+
+def _already_stopping(signum: int, frame: object) -> None:
+    logger.info("already stopping (signal %d)", signum)
 
 
 if __name__ == "__main__":
