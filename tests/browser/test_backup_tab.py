@@ -32,7 +32,8 @@ def _open(page: Any, url: str) -> Any:
     page.click('.tab-bar [data-tab="backup"]')
     panel = page.locator("#tab-backup [data-backup]")
     panel.wait_for(timeout=15_000)
-    panel.locator("[data-backup-kept] li").first.wait_for(timeout=10_000)
+    # The list shows "Loading…" until the kept backups are read: wait for what replaces it.
+    panel.locator("[data-backup-kept] li:not(.loading)").first.wait_for(timeout=10_000)
     return panel
 
 
