@@ -21,6 +21,7 @@ from web_service.plugin_catalog import PluginCatalog
 from web_service.settings import WebSettings
 from web_service.store.registry.catalog import Registry
 from web_service.store.registry.sources import sources as store_sources
+from web_service.system_status import StatusBlocks
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +49,7 @@ class WebServices:
     bus: Bus
     catalog: PluginCatalog
     display: DisplayLink
+    status: StatusBlocks
     started_at: float = field(default_factory=time.time)
     # Where the server really listens ({host, port}), set once it has bound.
     listening: dict[str, Any] | None = None
@@ -59,12 +61,14 @@ class WebServices:
         """Wire the services for ``settings``."""
         store = ConfigStore(settings.paths)
         bus = Bus(settings.paths.cache_dir)
+        display = DisplayLink(bus, settings)
         return cls(
             settings=settings,
             store=store,
             bus=bus,
             catalog=PluginCatalog(settings.paths, store),
-            display=DisplayLink(bus, settings),
+            display=display,
+            status=StatusBlocks(display, store),
         )
 
     def save_config(self, plan: SavePlan, *, replace_unreadable: bool = False) -> Saved:

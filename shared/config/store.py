@@ -38,6 +38,7 @@ from shared.config.secrets import keep_secrets_secret, merge_secrets
 from shared.config.sizes import size_errors
 from shared.config.template import load_template
 from shared.errors import ConfigError, ConfigFileInvalid, LedpanelError, ValidationError
+from shared.files.file_key import file_key, settled
 from shared.files.jsonfile import (
     atomic_write_bytes,
     atomic_write_json,
@@ -77,6 +78,8 @@ class ConfigStore:
         self.lock_timeout = lock_timeout
         self._cache_lock = threading.Lock()
         self._main_cache: MainSnapshot | None = None
+        # The identity of the secrets file as last read whole and found usable.
+        self._secrets_checked: tuple[int, ...] | None = None
 
     def lock(self) -> AbstractContextManager[None]:
         """Return the config lock as a context manager (reentrant within a thread)."""
@@ -143,6 +146,24 @@ class ConfigStore:
         """Return config_secrets.json, or an empty dict when there is none."""
         stored = self._read(self.paths.secrets_file)
         return {} if stored is None else stored
+
+    def check_secrets(self) -> None:
+        """Raise ConfigError when config_secrets.json cannot be read as ``load_secrets`` would.
+
+        The file is read again only when its identity changed (``shared.files.file_key``):
+        one ``stat`` for a file already found usable, so a status can ask on every request.
+        """
+        try:
+            info = os.stat(self.paths.secrets_file)
+        except FileNotFoundError:
+            return  # no secrets file: load_secrets gives {}
+        except OSError:
+            info = None  # unreadable: load_secrets raises
+        if info is not None and file_key(info) == self._secrets_checked:
+            return
+        self.load_secrets()
+        if info is not None and settled(info):
+            self._secrets_checked = file_key(info)
 
     def read_text(self) -> str:
         """Return config.json exactly as stored, for the raw editor.
