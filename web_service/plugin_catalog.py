@@ -1,9 +1,11 @@
 """What the web knows of plugins: manifests and schemas read from disk, never plugin code.
 
-Records and schemas are recomputed only when a file they derive from changes (plugin
-folders, manifests, schemas, the config file), found by a handful of ``stat`` calls, so
-listing plugins stays fast without ever serving a stale answer. Each request refreshes
-once; a record and its schema come from the same refresh.
+Manifests and schemas are read again only when the plugin folders change (a folder, a
+manifest or a schema file: a ``stat`` each); records, which also derive from the config
+file, are recomputed from what was read when the config changes, without reading a
+plugin file. Listing plugins stays fast without ever serving a stale answer, and a
+config save costs the records, not a walk of every plugin. A record and its schema come
+from the same refresh.
 """
 
 from __future__ import annotations
@@ -20,7 +22,12 @@ from shared.paths import Paths
 from shared.plugin_system.discovery import plugins_dir_for
 from shared.plugin_system.errors import PluginSchemaError
 from shared.plugin_system.ids import require_plain_segment
-from shared.plugin_system.records import PluginEntry, installed_entries
+from shared.plugin_system.records import (
+    PluginEntry,
+    PluginFiles,
+    entry_from_files,
+    installed_files,
+)
 
 _WATCHED_FILES = ("manifest.json", "config_schema.json")
 
@@ -35,6 +42,9 @@ class PluginCatalog:
         self._snapshot: MainSnapshot | None = None
         self._plugins_dir = paths.plugins_dir()
         self._fingerprint: tuple[Any, ...] | None = None
+        self._files: list[PluginFiles] = []
+        # The snapshot the records below were computed for (None: compute them again).
+        self._records_for: MainSnapshot | None = None
         self._records: list[dict[str, Any]] = []
         self._entries: dict[str, PluginEntry] = {}
 
@@ -102,20 +112,28 @@ class PluginCatalog:
                 old = self._snapshot
                 if old is None or snapshot.key != old.key or snapshot.data != old.data:
                     self._plugins_dir = plugins_dir_for(self.paths, snapshot.data)
-                    self._fingerprint = None
+                    self._records_for = None
                 self._snapshot = snapshot
-            fingerprint = _tree_stats(self._plugins_dir) + _tree_stats(self.paths.dev_plugins_dir)
+            fingerprint = (str(self._plugins_dir), *_tree_stats(self._plugins_dir),
+                           *_tree_stats(self.paths.dev_plugins_dir))
             if fingerprint != self._fingerprint:
-                entries = installed_entries(self.paths, snapshot.data, self._plugins_dir)
-                self._records = [entry.record for entry in entries]
-                self._entries = {}
-                for entry in entries:  # a duplicate id: the first, as discovery sorts them
-                    self._entries.setdefault(entry.record["id"], entry)
+                self._files = installed_files(self.paths, self._plugins_dir)
                 self._fingerprint = fingerprint
+                self._records_for = None
+            if self._records_for is None:
+                self._set_records(snapshot)
             return self._records, self._entries
 
+    def _set_records(self, snapshot: MainSnapshot) -> None:
+        entries = [entry_from_files(files, snapshot.data) for files in self._files]
+        self._records = [entry.record for entry in entries]
+        self._entries = {}
+        for entry in entries:  # a duplicate id: the first, as discovery sorts them
+            self._entries.setdefault(entry.record["id"], entry)
+        self._records_for = snapshot
 
-def _stat(path: Path) -> tuple[int, ...] | None:
+
+def _stat(path: str) -> tuple[int, ...] | None:
     # Atomic replacement gives every saved file a new inode, so saves inside one
     # timestamp tick are still told apart.
     try:
@@ -126,14 +144,18 @@ def _stat(path: Path) -> tuple[int, ...] | None:
 
 
 def _tree_stats(directory: Path) -> tuple[Any, ...]:
+    """Return what changes when a plugin folder is added or removed, or its manifest or
+    schema file changes."""
+    top = str(directory)
     try:
-        names = sorted(os.listdir(directory))
+        names = sorted(os.listdir(top))
     except OSError:
         return (None,)
-    stats: list[Any] = [_stat(directory)]
+    stats: list[Any] = [_stat(top)]
     for name in names:
+        folder = os.path.join(top, name)
         stats.append(name)
-        stats.extend(_stat(directory / name / file) for file in _WATCHED_FILES)
+        stats.extend(_stat(os.path.join(folder, file)) for file in _WATCHED_FILES)
     return tuple(stats)
 
 

@@ -71,14 +71,16 @@ class WebServices:
             status=StatusBlocks(display, store),
         )
 
-    def save_config(self, plan: SavePlan, *, replace_unreadable: bool = False) -> Saved:
+    def save_config(self, plan: SavePlan, *, replace_unreadable: bool = False,
+                    pure: bool = False) -> Saved:
         """Apply ``plan`` to the stored config under the lock, then tell the display.
 
         ``plan(main, secrets)`` returns ``(new_main, new_secrets, changed_sections)`` or
         raises; nothing is written when it raises. A bus the save cannot be announced on
         does not fail it (``Saved.signal_problem``). Returns the changed sections and the
         main config as written (the caller owns it: no need to read the file again).
-        ``replace_unreadable``: see ``ConfigStore.update``.
+        ``replace_unreadable`` and ``pure`` (the plan changes neither argument): see
+        ``ConfigStore.update``.
         """
         changed: list[str] = []
 
@@ -88,7 +90,7 @@ class WebServices:
             changed.extend(sections)
             return new_main, new_secrets
 
-        main, _ = self.store.update(change, replace_unreadable=replace_unreadable)
+        main, _ = self.store.update(change, replace_unreadable=replace_unreadable, pure=pure)
         problem = None
         if changed:
             # The save stands either way: the display watches config.json itself, so a

@@ -49,7 +49,7 @@ def post_main() -> Reply:
         return plan_main_save(main, secrets, body, form=form, schema_for=svc.catalog.schema_for,
                               warnings=warnings, plugin_ids=svc.catalog.lazy_plugin_ids())
 
-    saved = svc.save_config(plan)
+    saved = svc.save_config(plan, pure=True)  # the plan copies only the sections it changes
     return _saved(saved, warnings, "Configuration saved")
 
 
