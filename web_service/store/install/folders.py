@@ -26,9 +26,7 @@ import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import requests
+from typing import TYPE_CHECKING, Any
 
 from shared.files.jsonfile import atomic_write_bytes
 from shared.plugin_system.discovery import discover
@@ -37,9 +35,10 @@ from web_service.store.errors import StoreError
 from web_service.store.install import staging
 from web_service.store.install.archive import Progress
 from web_service.store.install.checks import check_plugin
-from web_service.store.install.download import download_folder
-from web_service.store.install.requirements import install_requirements
 from web_service.store.install.staging import recover  # noqa: F401 (part of this module's surface)
+
+if TYPE_CHECKING:  # requests and packaging load with the first download, not at start
+    import requests
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +94,8 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         work = staging.new_work_dir(plugins_dir)
         stack.callback(staging.remove_tree, work)
         staged = work / "plugin"
+        from web_service.store.install.download import download_folder  # loads requests
+
         info = download_folder(source.repo, source.branch, source.plugin_path, staged,
                                api_url=api_url, token=token, progress=progress,
                                session=session)
@@ -117,6 +118,8 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         # it is (and keeps running) until the new one has all it needs.
         requirements = staged / "requirements.txt"
         if requirements.is_file() and not requirements.is_symlink():
+            from web_service.store.install.requirements import install_requirements
+
             install_requirements(plugin_id, requirements, python=python,
                                  timeout=pip_timeout)
         target = plugins_dir / plugin_id

@@ -33,14 +33,14 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import requests
+from typing import TYPE_CHECKING, Any
 
 from shared.errors import AtomicWriteError, LedpanelError
 from web_service.store.registry.cache import cache_file, read_cache, write_cache
-from web_service.store.registry.fetch import SourceError, fetch_source
-from web_service.store.registry.sources import Source
+from web_service.store.registry.sources import Source, SourceError
+
+if TYPE_CHECKING:  # requests is loaded by the first fetch, not with the web daemon
+    import requests
 
 logger = logging.getLogger(__name__)
 
@@ -163,6 +163,10 @@ class Registry:
         return _view({**data, "by_id": {e["id"]: e for e in merged}})
 
     def _fetch_one(self, source: Source) -> tuple[list[dict[str, Any]], list[str]]:
+        import requests
+
+        from web_service.store.registry.fetch import fetch_source
+
         session = self.session or requests.Session()
         try:
             return fetch_source(session, source)
