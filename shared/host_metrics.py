@@ -71,9 +71,10 @@ def _read(path: str) -> bytes:
         data = b""
         while len(data) < _MAX_READ:
             chunk = os.read(fd, _MAX_READ)
-            if not chunk:
-                break
             data += chunk
+            # A short read is the end of these files: the kernel hands them over whole.
+            if len(chunk) < _MAX_READ:
+                break
         return data
     finally:
         os.close(fd)
