@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from shared.config.merge import same_json
 from shared.config.store import ConfigStore, MainSnapshot
 from shared.errors import ConfigFileInvalid, NotFoundError, ValidationError
 from shared.paths import Paths
@@ -45,6 +46,8 @@ class PluginCatalog:
         self._files: list[PluginFiles] = []
         # The snapshot the records below were computed for (None: compute them again).
         self._records_for: MainSnapshot | None = None
+        # id of a PluginFiles in _files -> (the config section, the entry made from both).
+        self._made: dict[int, tuple[Any, PluginEntry]] = {}
         self._records: list[dict[str, Any]] = []
         self._entries: dict[str, PluginEntry] = {}
 
@@ -119,13 +122,26 @@ class PluginCatalog:
             if fingerprint != self._fingerprint:
                 self._files = installed_files(self.paths, self._plugins_dir)
                 self._fingerprint = fingerprint
-                self._records_for = None
+                self._records_for, self._made = None, {}
             if self._records_for is None:
                 self._set_records(snapshot)
             return self._records, self._entries
 
     def _set_records(self, snapshot: MainSnapshot) -> None:
-        entries = [entry_from_files(files, snapshot.data) for files in self._files]
+        """Make the records for ``snapshot``; a plugin whose section is as it was keeps its
+        record (a record derives from its files and its own section only)."""
+        made: dict[int, tuple[Any, PluginEntry]] = {}
+        entries = []
+        for files in self._files:
+            section = snapshot.data.get(files.info.id)
+            last = self._made.get(id(files))
+            if last is not None and same_json(last[0], section):
+                entry = last[1]
+            else:
+                entry = entry_from_files(files, snapshot.data)
+            made[id(files)] = (section, entry)
+            entries.append(entry)
+        self._made = made
         self._records = [entry.record for entry in entries]
         self._entries = {}
         for entry in entries:  # a duplicate id: the first, as discovery sorts them

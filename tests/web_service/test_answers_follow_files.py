@@ -131,3 +131,22 @@ def test_a_password_set_from_a_shell_puts_sign_in_in_force_at_once(web):
     assert _warm_get(web) == 200  # on, but nobody could sign in: not in force
     CredentialStore(web.paths).set_password("correct horse battery")
     assert web.client.get("/api/v3/config/main").status_code == 401
+
+
+def _installed(web: Any) -> dict[str, dict[str, Any]]:
+    records = web.client.get("/api/v3/plugins/installed").get_json()["data"]
+    return {record["id"]: record for record in records}
+
+
+def test_plugin_list_follows_a_config_edit_and_a_manifest_edit(web):
+    before = _installed(web)
+    assert before["clock"]["enabled"] is False
+    config = json.loads(web.paths.config_file.read_text())
+    config["clock"] = {"enabled": True}
+    web.paths.config_file.write_text(json.dumps(config))  # by hand: no save route
+    after = _installed(web)
+    assert after["clock"]["enabled"] is True and after["ticker"] == before["ticker"]
+    manifest = web.paths.plugins_dir() / "ticker" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**data, "name": "Stock Ticker"}))
+    assert _installed(web)["ticker"]["name"] == "Stock Ticker"
