@@ -95,6 +95,21 @@ class PluginCatalog:
             raise PluginSchemaError(err.message, details=err.details)
         return entry.schema
 
+    def schema_reader(self) -> Callable[[str], dict[str, Any] | None]:
+        """Return ``schema_for`` for one save: each plugin's schema is looked up once.
+
+        A save plan asks for the same schemas several times (the section, then the whole-
+        file rules); one refresh per plugin gives the plan one consistent view for less.
+        """
+        found: dict[str, dict[str, Any] | None] = {}
+
+        def schema_for(plugin_id: str) -> dict[str, Any] | None:
+            if plugin_id not in found:
+                found[plugin_id] = self.schema_for(plugin_id)  # errors are raised each time
+            return found[plugin_id]
+
+        return schema_for
+
     def _entry(self, plugin_id: str, missing_status: int) -> PluginEntry:
         require_plain_segment(plugin_id)
         entry = self._refresh()[1].get(plugin_id)
@@ -168,10 +183,11 @@ def _tree_stats(directory: Path) -> tuple[Any, ...]:
     except OSError:
         return (None,)
     stats: list[Any] = [_stat(top)]
+    append = stats.append  # a stat per file and plugin, on every refresh: kept lean
     for name in names:
-        folder = os.path.join(top, name)
-        stats.append(name)
-        stats.extend(_stat(os.path.join(folder, file)) for file in _WATCHED_FILES)
+        append(name)
+        for file in _WATCHED_FILES:
+            append(_stat(f"{top}/{name}/{file}"))
     return tuple(stats)
 
 

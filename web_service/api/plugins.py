@@ -91,7 +91,7 @@ def post_config() -> Reply:
         # A secret sent back as the mask (as GET showed it) keeps the stored one.
         stored = section_with_secrets(main, secrets, plugin_id)
         return plan_main_save(main, secrets, {plugin_id: restore_masked(partial, stored)},
-                              form=False, schema_for=svc.catalog.schema_for)
+                              form=False, schema_for=svc.catalog.schema_reader())
 
     svc.save_config(plan, pure=True)  # the plan copies only the section it changes
     return ok({"plugin_id": plugin_id}, f"{plugin_id} configuration saved")
