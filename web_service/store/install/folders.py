@@ -105,14 +105,7 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
             stack.enter_context(staging.plugin_lock(plugins_dir, plugin_id))
             refuse_local_checkout(plugin_id, dirs)
         version = manifest.get("version") if isinstance(manifest.get("version"), str) else None
-        record = {
-            "plugin_id": plugin_id, "source": source.kind,
-            "registry_url": source.registry_url, "repo": source.repo,
-            "branch": source.branch, "plugin_path": source.plugin_path,
-            "commit": info.commit, "tree_sha": info.tree_sha, "version": version,
-            "last_updated": source.last_updated,
-            "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
+        record = _install_record(source, plugin_id, info, version)
         atomic_write_bytes(staged / RECORD_FILE, json.dumps(record, indent=2).encode())
         # Dependencies first, from the staged folder: the installed plugin stays where
         # it is (and keeps running) until the new one has all it needs.
@@ -129,6 +122,19 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
                     previous, source.repo, info.method)
         return InstallResult(plugin_id, version, previous, record)
     raise AssertionError("unreachable")  # pragma: no cover (ExitStack swallows nothing)
+
+
+def _install_record(source: InstallSource, plugin_id: str, info: Any,
+                    version: str | None) -> dict[str, Any]:
+    """Return what the store keeps in an installed plugin's folder about its source."""
+    return {
+        "plugin_id": plugin_id, "source": source.kind,
+        "registry_url": source.registry_url, "repo": source.repo,
+        "branch": source.branch, "plugin_path": source.plugin_path,
+        "commit": info.commit, "tree_sha": info.tree_sha, "version": version,
+        "last_updated": source.last_updated,
+        "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
 
 
 def _swap(plugins_dir: Path, plugin_id: str, staged: Path, target: Path,
