@@ -42,7 +42,6 @@ from shared.files.file_key import file_key, settled
 from shared.files.jsonfile import (
     atomic_write_bytes,
     atomic_write_json,
-    atomic_write_text,
     decode_utf8,
     dumps,
     read_file_bytes,
@@ -333,7 +332,7 @@ class ConfigStore:
             mode = DEFAULT_MODE
         serialised = self._serialised
         text = serialised[1] if serialised is not None and serialised[0] is main else None
-        atomic_write_text(self.paths.config_file, dumps(main) if text is None else text, mode)
+        atomic_write_json(self.paths.config_file, main, mode, text=text)
 
     def _read(self, path: Path) -> JsonObject | None:
         """Return a config file's object, or None when the file does not exist."""
