@@ -27,10 +27,12 @@ from shared.bus.core import WEB_STATE, Bus
 from shared.bus.daemon_lock import WEB, AlreadyRunning, DaemonLock
 from shared.bus.dir_guard import BusDirGuard
 from shared.errors import AtomicWriteError, LedpanelError
-from shared.paths import ensure_writable_dir, export_dirs, resolve_paths
+from shared.paths import Paths, ensure_writable_dir, export_dirs, resolve_paths
 from shared.version import CORE_VERSION
 
 if TYPE_CHECKING:
+    from flask import Flask
+
     from shared.config.store import ConfigStore
     from web_service.plugin_catalog import PluginCatalog
 
@@ -71,9 +73,24 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     paths = resolve_paths(config_dir=args.config_dir, cache_dir=args.cache_dir,
                           plugins_dir=args.plugins_dir)
+    lock = _take_lock(paths)
+    if isinstance(lock, int):
+        return lock
+    built = _build_app(args, paths)
+    if isinstance(built, int):
+        return built
+    app, port, config = built
+    server = _listen(app, args.host, port, args.threads)
+    if server is None:
+        return EXIT_USAGE
+    return _serve(app, server, paths, lock, args.host, config)
+
+
+def _take_lock(paths: Paths) -> DaemonLock | int:
+    """Take the web's lock on the bus folder; an exit status when it cannot be had."""
     try:
         ensure_writable_dir(paths.cache_dir)
-        lock = DaemonLock.acquire(paths.cache_dir, WEB)
+        return DaemonLock.acquire(paths.cache_dir, WEB)
     except AlreadyRunning as err:
         logger.error("cannot start: %s", err.message)
         return EXIT_ALREADY_RUNNING
@@ -81,14 +98,14 @@ def main(argv: list[str] | None = None) -> int:
         logger.error("cannot start: %s", err.message)
         return EXIT_USAGE
 
-    from waitress import create_server
 
+def _build_app(args: argparse.Namespace, paths: Paths
+               ) -> tuple[Flask, int, dict[str, Any]] | int:
+    """Return the app, the port to listen on and the config it starts on (else exit 2)."""
     from shared.config.store import ConfigStore
     from shared.plugin_system.discovery import plugins_dir_for
     from web_service.app import create_app
     from web_service.settings import WebSettings
-    from web_service.store.app_jobs import stop_store_jobs
-    from web_service.store.auto_update import start_auto_update, stop_auto_update
 
     try:
         store = ConfigStore(paths)
@@ -100,14 +117,27 @@ def main(argv: list[str] | None = None) -> int:
     # Action scripts the web starts inherit this: they see the directories we were given.
     export_dirs(paths, plugins_dir_for(paths, config))
     _recover_store(plugins_dir_for(paths, config), paths.dev_plugins_dir)
-    app = create_app(WebSettings(paths=paths, host=args.host, port=port))
+    return create_app(WebSettings(paths=paths, host=args.host, port=port)), port, config
+
+
+def _listen(app: Flask, host: str, port: int, threads: int) -> Any:
+    """Bind the server, or say in one line why it cannot be (None)."""
+    from waitress import create_server
+
     try:
-        server = create_server(app, host=args.host, port=port, threads=args.threads,
-                               ident="ledpanel")
+        return create_server(app, host=host, port=port, threads=threads, ident="ledpanel")
     except (OSError, ValueError) as err:  # waitress: ValueError for a name it cannot resolve
-        logger.error("cannot start: %s", _bind_problem(args.host, port, err))
-        return EXIT_USAGE
-    listening = {"host": args.host, "port": int(server.effective_port)}
+        logger.error("cannot start: %s", _bind_problem(host, port, err))
+        return None
+
+
+def _serve(app: Flask, server: Any, paths: Paths, lock: DaemonLock, host: str,
+           config: dict[str, Any]) -> int:
+    """Say where we listen, start the background work and serve until interrupted."""
+    from web_service.store.app_jobs import stop_store_jobs
+    from web_service.store.auto_update import start_auto_update, stop_auto_update
+
+    listening = {"host": host, "port": int(server.effective_port)}
     app.extensions["ledpanel"].listening = listening
     bus = Bus(paths.cache_dir)
     announced = {"service": "running", "pid": os.getpid(), "started_at": time.time(),
@@ -116,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     # A bus folder deleted and made again: take the lock there again and say where we are.
     folder = BusDirGuard(paths.cache_dir, lock, lambda: _announce(bus, announced)).start()
     logger.info("ledpanel-web %s listening on http://%s:%s (config %s, bus %s)", CORE_VERSION,
-                args.host, server.effective_port, paths.config_dir, paths.cache_dir)
+                host, server.effective_port, paths.config_dir, paths.cache_dir)
     # Read the plugin catalog once in the background (it imports jsonschema), so the
     # first request does not pay for it and start-up does not wait for it.
     catalog = app.extensions["ledpanel"].catalog
@@ -185,7 +215,7 @@ def _recover_store(*plugins_dirs: Path) -> None:
 
     Cheap when there is nothing to do (two missing folders); never fatal.
     """
-    from web_service.store.install.folders import recover
+    from web_service.store.install.staging import recover
 
     for folder in dict.fromkeys(plugins_dirs):
         try:

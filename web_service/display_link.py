@@ -2,6 +2,9 @@
 
 Every read goes through ``shared.bus.core``, which takes only regular files and never blocks:
 a FIFO or folder in a bus file's place reads as absent, so no request thread waits on it.
+The records the status asks for on every request are parsed once per change of their
+file (``shared.bus.read_cache``: one ``lstat`` per read, never a stale value); callers
+only read what they get.
 """
 
 from __future__ import annotations
@@ -12,14 +15,15 @@ from typing import Any
 
 from shared.bus import core as keys
 from shared.bus.core import Bus
+from shared.bus.daemon_lock import DISPLAY, lock_holder
 from shared.bus.display_status import (
     RUNNING,
     STARTING,
     plugin_errors,
-    read_display,
     service_state,
     timestamp,
 )
+from shared.bus.read_cache import CachedReads
 from shared.config.hardware_rule import restart_settings_changed
 from shared.errors import AtomicWriteError
 from web_service.settings import WebSettings
@@ -33,10 +37,11 @@ class DisplayLink:
     def __init__(self, bus: Bus, settings: WebSettings) -> None:
         self.bus = bus
         self.settings = settings
+        self.reads = CachedReads(bus)
 
     def state(self) -> tuple[dict[str, Any] | None, int | None]:
         """Return the display's last published state and the pid holding its lock."""
-        return read_display(self.bus)
+        return self.reads.read(keys.DISPLAY_STATE), lock_holder(self.bus.directory, DISPLAY)
 
     def service_state(self) -> str:
         """Return ``running``, ``starting``, ``stopped`` or ``not_running`` (its lock)."""
@@ -53,11 +58,15 @@ class DisplayLink:
 
     def errors_record(self) -> dict[str, Any] | None:
         """Return the ``plugin_errors`` record as the display published it."""
-        return self.bus.read(keys.PLUGIN_ERRORS)
+        return self.reads.read(keys.PLUGIN_ERRORS)
 
     def hardware(self) -> dict[str, Any] | None:
         """Return the hardware status record."""
-        return self.bus.read(keys.HARDWARE_STATUS)
+        return self.reads.read(keys.HARDWARE_STATUS)
+
+    def safe_mode_record(self) -> dict[str, Any] | None:
+        """Return the ``plugin_safe_mode`` record as the display published it."""
+        return self.reads.read(keys.PLUGIN_SAFE_MODE)
 
     def restart_settings(self, config: dict[str, Any], *, service: str | None = None,
                          hardware: dict[str, Any] | None = None) -> list[str]:

@@ -1,9 +1,11 @@
 """What the web knows of plugins: manifests and schemas read from disk, never plugin code.
 
-Records and schemas are recomputed only when a file they derive from changes (plugin
-folders, manifests, schemas, the config file), found by a handful of ``stat`` calls, so
-listing plugins stays fast without ever serving a stale answer. Each request refreshes
-once; a record and its schema come from the same refresh.
+Manifests and schemas are read again only when the plugin folders change (a folder, a
+manifest or a schema file: a ``stat`` each); records, which also derive from the config
+file, are recomputed from what was read when the config changes, without reading a
+plugin file. Listing plugins stays fast without ever serving a stale answer, and a
+config save costs the records, not a walk of every plugin. A record and its schema come
+from the same refresh.
 """
 
 from __future__ import annotations
@@ -14,12 +16,18 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from shared.config.merge import same_json
 from shared.config.store import ConfigStore, MainSnapshot
 from shared.errors import ConfigFileInvalid, NotFoundError, PluginSchemaError, ValidationError
 from shared.ids import require_plain_segment
 from shared.paths import Paths
 from shared.plugin_system.discovery import plugins_dir_for
-from shared.plugin_system.records import PluginEntry, installed_entries
+from shared.plugin_system.records import (
+    PluginEntry,
+    PluginFiles,
+    entry_from_files,
+    installed_files,
+)
 
 _WATCHED_FILES = ("manifest.json", "config_schema.json")
 
@@ -34,6 +42,11 @@ class PluginCatalog:
         self._snapshot: MainSnapshot | None = None
         self._plugins_dir = paths.plugins_dir()
         self._fingerprint: tuple[Any, ...] | None = None
+        self._files: list[PluginFiles] = []
+        # The snapshot the records below were computed for (None: compute them again).
+        self._records_for: MainSnapshot | None = None
+        # id of a PluginFiles in _files -> (the config section, the entry made from both).
+        self._made: dict[int, tuple[Any, PluginEntry]] = {}
         self._records: list[dict[str, Any]] = []
         self._entries: dict[str, PluginEntry] = {}
 
@@ -81,6 +94,21 @@ class PluginCatalog:
             raise PluginSchemaError(err.message, details=err.details)
         return entry.schema
 
+    def schema_reader(self) -> Callable[[str], dict[str, Any] | None]:
+        """Return ``schema_for`` for one save: each plugin's schema is looked up once.
+
+        A save plan asks for the same schemas several times (the section, then the whole-
+        file rules); one refresh per plugin gives the plan one consistent view for less.
+        """
+        found: dict[str, dict[str, Any] | None] = {}
+
+        def schema_for(plugin_id: str) -> dict[str, Any] | None:
+            if plugin_id not in found:
+                found[plugin_id] = self.schema_for(plugin_id)  # errors are raised each time
+            return found[plugin_id]
+
+        return schema_for
+
     def _entry(self, plugin_id: str, missing_status: int) -> PluginEntry:
         require_plain_segment(plugin_id)
         entry = self._refresh()[1].get(plugin_id)
@@ -101,20 +129,41 @@ class PluginCatalog:
                 old = self._snapshot
                 if old is None or snapshot.key != old.key or snapshot.data != old.data:
                     self._plugins_dir = plugins_dir_for(self.paths, snapshot.data)
-                    self._fingerprint = None
+                    self._records_for = None
                 self._snapshot = snapshot
-            fingerprint = _tree_stats(self._plugins_dir) + _tree_stats(self.paths.dev_plugins_dir)
+            fingerprint = (str(self._plugins_dir), *_tree_stats(self._plugins_dir),
+                           *_tree_stats(self.paths.dev_plugins_dir))
             if fingerprint != self._fingerprint:
-                entries = installed_entries(self.paths, snapshot.data, self._plugins_dir)
-                self._records = [entry.record for entry in entries]
-                self._entries = {}
-                for entry in entries:  # a duplicate id: the first, as discovery sorts them
-                    self._entries.setdefault(entry.record["id"], entry)
+                self._files = installed_files(self.paths, self._plugins_dir)
                 self._fingerprint = fingerprint
+                self._records_for, self._made = None, {}
+            if self._records_for is None:
+                self._set_records(snapshot)
             return self._records, self._entries
 
+    def _set_records(self, snapshot: MainSnapshot) -> None:
+        """Make the records for ``snapshot``; a plugin whose section is as it was keeps its
+        record (a record derives from its files and its own section only)."""
+        made: dict[int, tuple[Any, PluginEntry]] = {}
+        entries = []
+        for files in self._files:
+            section = snapshot.data.get(files.info.id)
+            last = self._made.get(id(files))
+            if last is not None and same_json(last[0], section):
+                entry = last[1]
+            else:
+                entry = entry_from_files(files, snapshot.data)
+            made[id(files)] = (section, entry)
+            entries.append(entry)
+        self._made = made
+        self._records = [entry.record for entry in entries]
+        self._entries = {}
+        for entry in entries:  # a duplicate id: the first, as discovery sorts them
+            self._entries.setdefault(entry.record["id"], entry)
+        self._records_for = snapshot
 
-def _stat(path: Path) -> tuple[int, ...] | None:
+
+def _stat(path: str) -> tuple[int, ...] | None:
     # Atomic replacement gives every saved file a new inode, so saves inside one
     # timestamp tick are still told apart.
     try:
@@ -125,14 +174,19 @@ def _stat(path: Path) -> tuple[int, ...] | None:
 
 
 def _tree_stats(directory: Path) -> tuple[Any, ...]:
+    """Return what changes when a plugin folder is added or removed, or its manifest or
+    schema file changes."""
+    top = str(directory)
     try:
-        names = sorted(os.listdir(directory))
+        names = sorted(os.listdir(top))
     except OSError:
         return (None,)
-    stats: list[Any] = [_stat(directory)]
+    stats: list[Any] = [_stat(top)]
+    append = stats.append  # a stat per file and plugin, on every refresh: kept lean
     for name in names:
-        stats.append(name)
-        stats.extend(_stat(directory / name / file) for file in _WATCHED_FILES)
+        append(name)
+        for file in _WATCHED_FILES:
+            append(_stat(f"{top}/{name}/{file}"))
     return tuple(stats)
 
 

@@ -19,6 +19,7 @@ from shared.sign_in.store import CredentialStore
 from web_service.display_link import DisplayLink
 from web_service.plugin_catalog import PluginCatalog
 from web_service.settings import WebSettings
+from web_service.system_status import StatusBlocks
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ class WebServices:
     bus: Bus
     catalog: PluginCatalog
     display: DisplayLink
+    status: StatusBlocks
     started_at: float = field(default_factory=time.time)
     # Where the server really listens ({host, port}), set once it has bound.
     listening: dict[str, Any] | None = None
@@ -57,22 +59,26 @@ class WebServices:
         """Wire the services for ``settings``."""
         store = ConfigStore(settings.paths)
         bus = Bus(settings.paths.cache_dir)
+        display = DisplayLink(bus, settings)
         return cls(
             settings=settings,
             store=store,
             bus=bus,
             catalog=PluginCatalog(settings.paths, store),
-            display=DisplayLink(bus, settings),
+            display=display,
+            status=StatusBlocks(display, store),
         )
 
-    def save_config(self, plan: SavePlan, *, replace_unreadable: bool = False) -> Saved:
+    def save_config(self, plan: SavePlan, *, replace_unreadable: bool = False,
+                    pure: bool = False) -> Saved:
         """Apply ``plan`` to the stored config under the lock, then tell the display.
 
         ``plan(main, secrets)`` returns ``(new_main, new_secrets, changed_sections)`` or
         raises; nothing is written when it raises. A bus the save cannot be announced on
         does not fail it (``Saved.signal_problem``). Returns the changed sections and the
         main config as written (the caller owns it: no need to read the file again).
-        ``replace_unreadable``: see ``ConfigStore.update``.
+        ``replace_unreadable`` and ``pure`` (the plan changes neither argument): see
+        ``ConfigStore.update``.
         """
         changed: list[str] = []
 
@@ -82,7 +88,7 @@ class WebServices:
             changed.extend(sections)
             return new_main, new_secrets
 
-        main, _ = self.store.update(change, replace_unreadable=replace_unreadable)
+        main, _ = self.store.update(change, replace_unreadable=replace_unreadable, pure=pure)
         problem = None
         if changed:
             # The save stands either way: the display watches config.json itself, so a

@@ -31,8 +31,10 @@ def brightness_keys(config: dict[str, Any]) -> tuple[Any, Any]:
 def settle_brightness(stored: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """Return ``new`` with both keys set to the brightness that changed since ``stored``.
 
-    ``new`` is changed in place (and returned). Raises ValidationError when both keys
-    changed to different values.
+    ``new`` is changed in place (and returned); the ``display`` and ``hardware`` objects
+    it sets the key in are replaced by changed copies, never changed, since ``new`` may
+    share them with ``stored``. Raises ValidationError when both keys changed to
+    different values.
     """
     top, hardware = brightness_keys(new)
     old_top, old_hardware = brightness_keys(stored)
@@ -49,8 +51,8 @@ def settle_brightness(stored: dict[str, Any], new: dict[str, Any]) -> dict[str, 
     new[TOP] = value
     display = new.get("display")
     hardware_section = display.get("hardware") if isinstance(display, dict) else None
-    if isinstance(hardware_section, dict):
-        hardware_section["brightness"] = value
+    if isinstance(display, dict) and isinstance(hardware_section, dict):
+        new["display"] = {**display, "hardware": {**hardware_section, "brightness": value}}
     return new
 
 

@@ -18,7 +18,7 @@ def file_problem(store: ConfigStore) -> dict[str, Any] | None:
     """Return why config.json or the secrets file cannot be read, None when both can."""
     try:
         store.main_snapshot()
-        store.load_secrets()
+        store.check_secrets()
     except ConfigError as err:
         details = err.details if isinstance(err.details, dict) else {}
         return {"source": "file", "error_code": err.error_code, "message": err.message,

@@ -32,7 +32,7 @@ from shared.config.check import config_problems
 from shared.config.coerce import KEEP, coerce_value, kind_for
 from shared.config.core_form import FORM_SECTION_FIELD, apply_form_body, form_fields
 from shared.config.limits import check_finite
-from shared.config.merge import deep_merge
+from shared.config.merge import deep_merge, merge_changed
 from shared.config.plugin_rules import (
     enabled_only,
     installed_schemas,
@@ -73,9 +73,11 @@ def apply_json_body(
 
     Values of core keys are checked against the template's types; text that reads as
     the right type ("32", "true") is accepted, anything else raises ValidationError.
+    Only the top-level values the body touches are copies: the others are
+    ``stored_main``'s own, so change the result by assigning top-level keys only.
     """
     template = load_template() if template is None else template
-    return deep_merge(stored_main, _typed(body, "", template, stored_main))
+    return merge_changed(stored_main, _typed(body, "", template, stored_main))
 
 
 def split_plugin_sections(
@@ -118,40 +120,20 @@ def plan_main_save(
 
     Hardware warnings (rule 4) are appended to ``warnings`` when it is given.
     ``plugin_ids`` (the installed plugins) lets a misspelt key be named as such. The two
-    brightness keys stay one value (``settle_brightness``).
+    brightness keys stay one value (``settle_brightness``). Neither stored object is
+    changed; ``new_main`` shares the sections the body leaves alone with ``stored_main``.
     """
     if not isinstance(body, dict):
         raise ValidationError("the request body must be a JSON object", error_code="INVALID_JSON")
     template = load_template() if template is None else template
-    if form or FORM_SECTION_FIELD in body:
-        new_main = apply_form_body(stored_main, body, template=template, schema_for=schema_for)
-        touched = {name.split(".")[0] for name in form_fields(body)}
-        touched |= {str(s).split(".")[0] for s in _as_list(body.get(FORM_SECTION_FIELD))}
-        sections = {k: new_main[k] for k in touched if k in plugin_sections(new_main)}
-    else:
-        core, sections = split_plugin_sections(body, plugin_ids)
-        new_main = apply_json_body(stored_main, core, template=template)
+    new_main, sections = _apply_body(stored_main, body, form=form, schema_for=schema_for,
+                                     template=template, plugin_ids=plugin_ids)
     _refuse_replaced_sections(stored_main, new_main)
-    schemas: dict[str, JsonObject | None] = {}
-    for plugin_id in list(sections):
-        try:
-            schemas[plugin_id] = schema_for(plugin_id)
-        except PluginSchemaError:
-            # A broken plugin can always be switched off (or on): rule 7.
-            merged = deep_merge(_object(stored_main.get(plugin_id)), sections[plugin_id])
-            if not enabled_only(_object(stored_main.get(plugin_id)), merged):
-                raise
-            del sections[plugin_id]
-            new_main[plugin_id] = merged
+    schemas = _section_schemas(sections, stored_main, new_main, schema_for)
     prepared = prepare_and_validate_sections(
         sections, stored_main, schemas.__getitem__, stored_secrets=stored_secrets
     )
-    new_secrets = copy.deepcopy(stored_secrets)
-    for plugin_id, section in prepared.items():
-        public, secret = split_secrets(section, schemas[plugin_id])
-        new_main[plugin_id] = public
-        if secret:
-            new_secrets[plugin_id] = deep_merge(_object(new_secrets.get(plugin_id)), secret)
+    new_secrets = _store_sections(prepared, schemas, new_main, stored_secrets)
     settle_brightness(stored_main, new_main)
     # The whole-file rules on what changed, the hardware rules among them (rule 4): what
     # the raw editor and the display refuse, this save refuses too (the checks above
@@ -164,6 +146,53 @@ def plan_main_save(
     changed = changed_sections(stored_main, new_main, stored_secrets, new_secrets)
     refuse_non_finite(changed, new_main, new_secrets)
     return new_main, new_secrets, changed
+
+
+def _apply_body(
+    stored_main: JsonObject, body: JsonObject, *, form: bool, schema_for: SchemaFor,
+    template: JsonObject, plugin_ids: Collection[str] | None,
+) -> tuple[JsonObject, dict[str, JsonObject]]:
+    """Return the config with the body's core settings applied, and the plugin sections
+    it sends (form bodies: rule 2; JSON bodies: rules 1 and 3)."""
+    if form or FORM_SECTION_FIELD in body:
+        new_main = apply_form_body(stored_main, body, template=template, schema_for=schema_for)
+        touched = {name.split(".")[0] for name in form_fields(body)}
+        touched |= {str(s).split(".")[0] for s in _as_list(body.get(FORM_SECTION_FIELD))}
+        return new_main, {k: new_main[k] for k in touched if k in plugin_sections(new_main)}
+    core, sections = split_plugin_sections(body, plugin_ids)
+    return apply_json_body(stored_main, core, template=template), sections
+
+
+def _section_schemas(sections: dict[str, JsonObject], stored_main: JsonObject,
+                     new_main: JsonObject, schema_for: SchemaFor
+                     ) -> dict[str, JsonObject | None]:
+    """Return each sent section's schema. A section whose plugin's schema is broken may
+    only switch it on or off (rule 7): it is stored in ``new_main`` as it is and dropped
+    from ``sections``; any other change raises."""
+    schemas: dict[str, JsonObject | None] = {}
+    for plugin_id in list(sections):
+        try:
+            schemas[plugin_id] = schema_for(plugin_id)
+        except PluginSchemaError:
+            merged = deep_merge(_object(stored_main.get(plugin_id)), sections[plugin_id])
+            if not enabled_only(_object(stored_main.get(plugin_id)), merged):
+                raise
+            del sections[plugin_id]
+            new_main[plugin_id] = merged
+    return schemas
+
+
+def _store_sections(prepared: dict[str, JsonObject], schemas: dict[str, JsonObject | None],
+                    new_main: JsonObject, stored_secrets: JsonObject) -> JsonObject:
+    """Put each prepared section in ``new_main`` without its secrets; return the secrets
+    file's new content (``stored_secrets`` is not changed)."""
+    new_secrets = dict(stored_secrets)  # only the sections below are replaced
+    for plugin_id, section in prepared.items():
+        public, secret = split_secrets(section, schemas[plugin_id])
+        new_main[plugin_id] = public
+        if secret:
+            new_secrets[plugin_id] = deep_merge(_object(new_secrets.get(plugin_id)), secret)
+    return new_secrets
 
 
 def plan_enabled_save(

@@ -37,6 +37,14 @@ def merge_secrets(main: dict[str, Any], secrets: dict[str, Any]) -> dict[str, An
     return deep_merge(main, overlay)
 
 
+def section_with_secrets(main: dict[str, Any], secrets: dict[str, Any], key: str) -> Any:
+    """Return ``merge_secrets(main, secrets).get(key)`` without copying the other sections."""
+    def only(config: dict[str, Any]) -> dict[str, Any]:
+        return {key: config[key]} if key in config else {}
+
+    return merge_secrets(only(main), only(secrets)).get(key)
+
+
 def keep_secrets_secret(
     main: dict[str, Any], secrets: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -44,15 +52,21 @@ def keep_secrets_secret(
 
     A config read with ``load()`` (secrets merged in) and saved back must not leak the
     secrets into config.json; a changed value at such a path becomes the new secret.
+    Neither argument is changed: only the sections a value moves out of are copied, and
+    with nothing to move the very arguments are returned.
     """
-    main = copy.deepcopy(main)
-    secrets = copy.deepcopy(secrets)
+    new_main, new_secrets = main, secrets
     for key, stored in secrets.items():
         if key in SECRETS_RESERVED or not isinstance(stored, dict):
             continue
-        if isinstance(main.get(key), dict):
-            _move_known(main[key], stored)
-    return main, secrets
+        section = main.get(key)
+        if not isinstance(section, dict) or not any(name in section for name in stored):
+            continue
+        if new_main is main:
+            new_main, new_secrets = dict(main), dict(secrets)
+        new_main[key], new_secrets[key] = copy.deepcopy(section), copy.deepcopy(stored)
+        _move_known(new_main[key], new_secrets[key])
+    return new_main, new_secrets
 
 
 def mask_secrets(value: Any, schema: dict[str, Any] | None,

@@ -33,16 +33,18 @@ def section_size(section: Any) -> int:
 
 
 def size_errors(config: dict[str, Any], stored: dict[str, Any] | None = None, *,
-                file_name: str = "config.json") -> Iterator[ValidationError]:
+                file_name: str = "config.json", text: str | None = None
+                ) -> Iterator[ValidationError]:
     """Yield a CONFIG_TOO_LARGE error for each changed plugin section over its limit and
-    for the file when it grows past its limit."""
+    for the file when it grows past its limit. ``text``: ``config`` as it will be
+    written (``dumps``), when the caller has it already."""
     for plugin_id, section in plugin_sections(config).items():
         if stored is not None and same_json(stored.get(plugin_id), section):
             continue
         size = section_size(section)
         if size > MAX_SECTION_BYTES:
             yield _too_large(f"plugin section {plugin_id}", plugin_id, size, MAX_SECTION_BYTES)
-    size = file_size(config)
+    size = file_size(config) if text is None else len(text.encode("utf-8"))
     if size > MAX_FILE_BYTES and (stored is None or size > file_size(stored)):
         yield _too_large(file_name, None, size, MAX_FILE_BYTES)
 

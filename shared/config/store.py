@@ -38,6 +38,7 @@ from shared.config.secrets import keep_secrets_secret, merge_secrets
 from shared.config.sizes import size_errors
 from shared.config.template import load_template
 from shared.errors import ConfigError, ConfigFileInvalid, LedpanelError, ValidationError
+from shared.files.file_key import file_key, settled
 from shared.files.jsonfile import (
     atomic_write_bytes,
     atomic_write_json,
@@ -77,6 +78,11 @@ class ConfigStore:
         self.lock_timeout = lock_timeout
         self._cache_lock = threading.Lock()
         self._main_cache: MainSnapshot | None = None
+        # (main, its text) while a save writes it: serialised once for the size check
+        # and the write (set and read under the config lock).
+        self._serialised: tuple[JsonObject, str] | None = None
+        # The identity of the secrets file as last read whole and found usable.
+        self._secrets_checked: tuple[int, ...] | None = None
 
     def lock(self) -> AbstractContextManager[None]:
         """Return the config lock as a context manager (reentrant within a thread)."""
@@ -144,6 +150,24 @@ class ConfigStore:
         stored = self._read(self.paths.secrets_file)
         return {} if stored is None else stored
 
+    def check_secrets(self) -> None:
+        """Raise ConfigError when config_secrets.json cannot be read as ``load_secrets`` would.
+
+        The file is read again only when its identity changed (``shared.files.file_key``):
+        one ``stat`` for a file already found usable, so a status can ask on every request.
+        """
+        try:
+            info = os.stat(self.paths.secrets_file)
+        except FileNotFoundError:
+            return  # no secrets file: load_secrets gives {}
+        except OSError:
+            info = None  # unreadable: load_secrets raises
+        if info is not None and file_key(info) == self._secrets_checked:
+            return
+        self.load_secrets()
+        if info is not None and settled(info):
+            self._secrets_checked = file_key(info)
+
     def read_text(self) -> str:
         """Return config.json exactly as stored, for the raw editor.
 
@@ -170,12 +194,20 @@ class ConfigStore:
         there, see ``keep_secrets_secret``); the caller owns it. ``backup=False`` skips
         the backup (the file being replaced was kept another way).
         """
+        return self._save(main, secrets, backup=backup)
+
+    def _save(self, main: JsonObject, secrets: JsonObject | None, *, backup: bool,
+              text: str | None = None) -> JsonObject:
+        """``save``; ``text`` is ``dumps(main)`` when the caller has it (serialised once)."""
         _require_object(main, "config")
         if secrets is not None:
             _require_object(secrets, "secrets")
         with self.lock():
             current = self.load_secrets() if secrets is None else secrets
+            given = main
             main, moved = keep_secrets_secret(main, current)
+            if main is not given:  # a secret moved out: the text to write changed
+                text = None
             secrets_before: bytes | None = None
             write_secrets = secrets is not None or moved != current
             if write_secrets:
@@ -186,6 +218,8 @@ class ConfigStore:
                     atomic_write_json(self.paths.secrets_file, moved, SECRETS_MODE)
                 aside = set_aside(self.paths) if backup else []
                 taken = make_backup(self.paths, keep=None) if backup else None
+                # Under the lock: _write_main writes this text for this very object.
+                self._serialised = (main, text) if text is not None else None
                 try:
                     self._write_main(main)
                 except Exception:
@@ -198,6 +232,8 @@ class ConfigStore:
                 if write_secrets:  # one transaction: the secrets go back as they were
                     self._put_secrets_back(secrets_before)
                 raise
+            finally:
+                self._serialised = None
             drop_set_aside(aside)
             return main
 
@@ -220,7 +256,7 @@ class ConfigStore:
             raise ConfigError(f"the save failed and the secrets file could not be put back "
                               f"as it was: {err}") from err
 
-    def update(self, fn: UpdateFn, *, replace_unreadable: bool = False
+    def update(self, fn: UpdateFn, *, replace_unreadable: bool = False, pure: bool = False
                ) -> tuple[JsonObject, JsonObject]:
         """Read, change with ``fn(main, secrets)`` and save, all under the lock.
 
@@ -234,6 +270,10 @@ class ConfigStore:
         ``replace_unreadable`` (the raw editor, the one way to repair it without a
         shell): then ``fn`` gets an empty main config and the bad file is kept as
         ``backups/config.json.bad.<stamp>`` before it is replaced.
+
+        ``pure``: ``fn`` changes neither argument (it returns new objects, sharing what
+        it leaves as it was), so it is given the shared snapshot instead of a copy and
+        a save costs what it changes, not the size of the config.
         """
         with self.lock():
             unusable = False
@@ -243,8 +283,9 @@ class ConfigStore:
                 if not replace_unreadable:
                     raise
                 snapshot, unusable = MainSnapshot(None, {}), True
-            main, secrets = copy.deepcopy(snapshot.data), self.load_secrets()
-            secrets_before = copy.deepcopy(secrets)
+            main = snapshot.data if pure else copy.deepcopy(snapshot.data)
+            secrets = self.load_secrets()
+            secrets_before = secrets if pure else copy.deepcopy(secrets)
             result = fn(main, secrets)
             if result is not None:
                 main, secrets = result
@@ -252,19 +293,21 @@ class ConfigStore:
             _require_object(secrets, "secrets")
             main_changed = not same_json(main, snapshot.data)
             secrets_changed = not same_json(secrets, secrets_before)
+            write_main = main_changed or snapshot.key is None  # no file yet: create it
+            text = dumps(main) if write_main else None  # the one serialisation of a save
             # The rules refuse oversized changes already; this keeps every writer honest.
             if main_changed:
-                for error in size_errors(main, snapshot.data):
+                for error in size_errors(main, snapshot.data, text=text):
                     raise error
             if secrets_changed:
                 for error in size_errors(secrets, secrets_before,
                                          file_name=self.paths.secrets_file.name):
                     raise error
-            if main_changed or snapshot.key is None:  # no file yet: create it
+            if write_main:
                 if unusable:  # kept aside, not rotated in with the good backups
                     keep_bad_copy(self.paths)
-                main = self.save(main, secrets if secrets_changed else None,
-                                 backup=not unusable)
+                main = self._save(main, secrets if secrets_changed else None,
+                                  backup=not unusable, text=text)
             elif secrets_changed:
                 atomic_write_json(self.paths.secrets_file, secrets, SECRETS_MODE)
             return main, secrets
@@ -287,7 +330,9 @@ class ConfigStore:
             mode = self.paths.config_file.stat().st_mode & 0o777
         except OSError:
             mode = DEFAULT_MODE
-        atomic_write_json(self.paths.config_file, main, mode)
+        serialised = self._serialised
+        text = serialised[1] if serialised is not None and serialised[0] is main else None
+        atomic_write_json(self.paths.config_file, main, mode, text=text)
 
     def _read(self, path: Path) -> JsonObject | None:
         """Return a config file's object, or None when the file does not exist."""

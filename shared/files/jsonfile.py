@@ -74,9 +74,15 @@ def atomic_write_json(
     *,
     compact: bool = False,
     tmp_dir: Path | None = None,
+    text: str | None = None,
 ) -> None:
-    """Replace ``path`` with ``data`` as JSON atomically."""
-    text = json.dumps(data, separators=(",", ":")) if compact else dumps(data)
+    """Replace ``path`` with ``data`` as JSON atomically.
+
+    ``text``: ``data`` as serialised already (``dumps(data)``), for a caller that had to
+    serialise it before (to measure it): written as it is.
+    """
+    if text is None:
+        text = json.dumps(data, separators=(",", ":")) if compact else dumps(data)
     atomic_write_text(path, text, mode, tmp_dir=tmp_dir)
 
 

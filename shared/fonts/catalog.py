@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from PIL import ImageFont
-
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_FONTS_DIR = REPO_ROOT / "assets" / "fonts"
 
@@ -92,6 +90,8 @@ def probe_native_size(path: Path) -> int | None:
     """Return the one pixel size FreeType loads a bitmap font at, by trying sizes."""
     for size in range(1, PROBE_MAX_SIZE + 1):
         try:
+            from PIL import ImageFont  # only when a font is loaded: Pillow is large
+
             ImageFont.truetype(str(path), size)
         except OSError:
             continue
@@ -122,6 +122,8 @@ def describe(path: Path, family: str | None = None) -> FontInfo | None:
         return FontInfo(name, path, "bitmap", size, collection.lower())
     if suffix in OUTLINE_SUFFIXES:
         try:
+            from PIL import ImageFont
+
             own_name = ImageFont.truetype(str(path), 8).getname()[0] or name
         except OSError:
             return None

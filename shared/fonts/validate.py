@@ -16,8 +16,6 @@ import struct
 from collections.abc import Callable
 from typing import Any, Literal
 
-from PIL import BdfFontFile, ImageFont, PcfFontFile
-
 from shared.errors import ValidationError
 
 FontFileKind = Literal["bdf", "pcf", "ttf", "otf"]
@@ -86,6 +84,8 @@ def _compiled(reader: Any, data: bytes, name: str, kind: str) -> Any:
 def _check_bdf(data: bytes, name: str) -> int:
     for match in _BDF_BOX.finditer(data):
         _check_box(name, int(match.group(1)), int(match.group(2)))
+    from PIL import BdfFontFile  # only when a font is checked: Pillow is large
+
     _compiled(BdfFontFile.BdfFontFile, data, name, "BDF")
     stated = _BDF_PIXEL_SIZE.search(data)
     return _freetype_native(data, name, int(stated.group(1)) if stated else None)
@@ -94,12 +94,16 @@ def _check_bdf(data: bytes, name: str) -> int:
 def _check_pcf(data: bytes, name: str) -> int:
     for width, height in pcf_glyph_boxes(data, name):
         _check_box(name, width, height)
+    from PIL import PcfFontFile
+
     parsed = _compiled(PcfFontFile.PcfFontFile, data, name, "PCF")
     stated = parsed.info.get(b"PIXEL_SIZE") if isinstance(parsed.info, dict) else None
     return _freetype_native(data, name, stated if isinstance(stated, int) else None)
 
 
 def _check_outline(data: bytes, name: str) -> None:
+    from PIL import ImageFont
+
     try:
         for size in OUTLINE_PROBE_SIZES:
             font = ImageFont.truetype(io.BytesIO(data), size)
@@ -113,6 +117,8 @@ def _freetype_native(data: bytes, name: str, stated: int | None) -> int:
     """Return the pixel size FreeType loads a bitmap font at: the stated one, else probed."""
     sizes = [stated] if stated and 0 < stated <= MAX_NATIVE_PX else []
     sizes += [s for s in range(1, MAX_NATIVE_PX + 1) if s not in sizes]
+    from PIL import ImageFont
+
     for size in sizes:
         try:
             ImageFont.truetype(io.BytesIO(data), size).getbbox("A")

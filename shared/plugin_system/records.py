@@ -44,8 +44,12 @@ def installed_entries(
     ``config`` is only read. ``plugins_dir`` defaults to the one ``config`` names.
     """
     plugins_dir = plugins_dir_for(paths, config) if plugins_dir is None else plugins_dir
-    infos = discover(plugins_dir, log=False)
-    return [plugin_entry(info, paths, config, plugins_dir) for info in infos]
+    return [entry_from_files(files, config) for files in installed_files(paths, plugins_dir)]
+
+
+def installed_files(paths: Paths, plugins_dir: Path) -> list[PluginFiles]:
+    """Return what every discovered plugin's files say, sorted by id (no config read)."""
+    return [plugin_files(info, paths, plugins_dir) for info in discover(plugins_dir, log=False)]
 
 
 def plugin_record(
@@ -59,7 +63,23 @@ def plugin_entry(
     info: PluginInfo, paths: Paths, config: dict[str, Any], plugins_dir: Path
 ) -> PluginEntry:
     """Return the record and schema of one discovered plugin (its schema found once)."""
-    manifest = info.manifest
+    return entry_from_files(plugin_files(info, paths, plugins_dir), config)
+
+
+@dataclass(frozen=True)
+class PluginFiles:
+    """What one discovered plugin's manifest and schema file say: the part of its record
+    that no config changes (a config save recomputes records from these, reading nothing)."""
+
+    info: PluginInfo
+    schema: dict[str, Any] | None
+    schema_error: PluginError | None
+    has_schema: bool
+    errors: tuple[str, ...]
+
+
+def plugin_files(info: PluginInfo, paths: Paths, plugins_dir: Path) -> PluginFiles:
+    """Read and check one discovered plugin's schema file."""
     errors = list(info.errors)
     schema: dict[str, Any] | None = None
     schema_error: PluginError | None = None
@@ -76,6 +96,12 @@ def plugin_entry(
             schema_error = invalid_schema(info.id, problem, str(path))
         if schema_error is not None:
             errors.append(schema_error.message)
+    return PluginFiles(info, schema, schema_error, path is not None, tuple(errors))
+
+
+def entry_from_files(files: PluginFiles, config: dict[str, Any]) -> PluginEntry:
+    """Return a plugin's record and schema under ``config`` (only read)."""
+    info, manifest, schema = files.info, files.info.manifest, files.schema
     section = config.get(info.id)
     prepared = prepare_plugin_config(section if isinstance(section, dict) else {}, schema)
     record = {
@@ -91,11 +117,11 @@ def plugin_entry(
         "entry_point": info.entry_point,
         "class_name": info.class_name or "",
         "path": str(info.directory),
-        "has_config_schema": path is not None,
-        "errors": errors,
+        "has_config_schema": files.has_schema,
+        "errors": list(files.errors),
         "warnings": list(info.warnings),
     }
-    return PluginEntry(record, schema, schema_error)
+    return PluginEntry(record, schema, files.schema_error)
 
 
 def _text(value: Any) -> str:

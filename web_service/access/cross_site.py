@@ -29,6 +29,11 @@ class CrossSite:
     message: str
 
 
+def is_safe(method: str) -> bool:
+    """Return whether ``method`` changes nothing, so no cross-site check applies to it."""
+    return method.upper() in SAFE_METHODS
+
+
 def from_browser(headers: Mapping[str, str]) -> bool:
     """Return whether a browser sent the request (it says where from; curl does not)."""
     return any(name.lower() == "origin" or name.lower().startswith("sec-fetch-")
@@ -63,7 +68,7 @@ def refusal(method: str, headers: Mapping[str, str], host_header: str, *,
     another site only after a preflight this service never grants); ``token_sent``: the
     request carries our pages' token.
     """
-    if method.upper() in SAFE_METHODS or not from_browser(headers):
+    if is_safe(method) or not from_browser(headers):
         return None
     lower = {name.lower(): value for name, value in headers.items()}
     origin = lower.get("origin")

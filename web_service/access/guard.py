@@ -34,6 +34,7 @@ logger = logging.getLogger(__name__)
 
 GUARD_KEY = "ledpanel.guard"
 API_PATH = "/api/"
+MAX_HOSTS_SEEN = 64
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,19 @@ class Guard:
     token: str
     # Served under any settings: IP literals, localhost, local suffixes, this device.
     builtin: host_names.HostRules = field(default_factory=host_names.HostRules)
+    # Host values ``builtin`` serves, as seen: the rules are fixed for the app's life.
+    _builtin_seen: dict[str, bool] = field(default_factory=dict, repr=False)
     # (the ``web`` section, its rules): recomputed only when the section changes.
     _rules: tuple[Any, host_names.HostRules] | None = field(default=None, repr=False)
+
+    def builtin_allows(self, host: str) -> bool:
+        """Return whether the built-in rules serve the ``Host:`` value ``host``."""
+        allowed = self._builtin_seen.get(host)
+        if allowed is None:
+            allowed = host_names.is_allowed(host, self.builtin)
+            if len(self._builtin_seen) < MAX_HOSTS_SEEN:  # bounded: any client picks names
+                self._builtin_seen[host] = allowed
+        return allowed
 
     def host_rules(self) -> host_names.HostRules:
         """Return the Host rules of config.json as stored now.
@@ -97,7 +109,7 @@ def check_host() -> Refusal | None:
         return None
     # Names served whatever the settings say need no config read (most requests).
     guard = _state()
-    if host_names.is_allowed(host, guard.builtin) or host_names.is_allowed(
+    if guard.builtin_allows(host) or host_names.is_allowed(
             host, guard.host_rules()):
         return None
     name = (host_names.split_host(host) or host)[:100]
@@ -120,6 +132,8 @@ def check_host() -> Refusal | None:
 
 def check_cross_site() -> Refusal | None:
     """Refuse a state-changing request another site's page made a browser send."""
+    if cross_site.is_safe(request.method):  # most requests: nothing of the body is looked at
+        return None
     found = cross_site.refusal(
         request.method, dict(request.headers.items()), request.headers.get("Host", ""),
         json_body=request.mimetype == "application/json", has_body=_has_body(),

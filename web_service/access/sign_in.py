@@ -8,18 +8,25 @@ session (the ``ledpanel_session`` cookie, set by ``POST /api/v3/auth/sign-in``) 
 API token (``Authorization: Bearer <token>``);
 without one an API request gets 401 and a page is redirected to the sign-in page.
 The sign-in page and routes, static files and ``GET /api/v3/health`` stay open.
+
+Whether sign-in is in force is asked on every request, so its answer is kept with what
+it was read from (the sign-in file's identity, ``shared.files.file_key``, and
+config.json's snapshot) and worked out again as soon as either changed: a sign-in
+switched on, by a save or a hand edit, refuses the very next request.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 from urllib.parse import quote
 
 from flask import Request, Response, current_app, g, redirect
 
 from shared.errors import LedpanelError
+from shared.files.file_key import FileKey, file_key, settled
 from shared.sign_in.settings import NO_PASSWORD_ADVICE, SignInSettings, sign_in_settings
 from shared.sign_in.store import CredentialStore, Identity
 from web_service.access.sign_in_throttle import Throttle
@@ -44,6 +51,8 @@ class SignIn:
 
     credentials: CredentialStore
     throttle: Throttle = field(default_factory=Throttle)
+    # (sign-in file identity, config.json snapshot, in force): ``in_force``'s last answer.
+    last_in_force: tuple[FileKey, Any, bool] | None = field(default=None, repr=False)
 
 
 def sign_in() -> SignIn:
@@ -75,13 +84,35 @@ def in_force() -> bool:
     get in, so sign-in is not in force (the sign-in page and ``/auth/status`` say so).
     That also spares every request of a default install the config read: one ``stat``
     of the absent sign-in file is all it costs. An unreadable sign-in file counts as
-    holding credentials (``refusal`` then answers with its problem).
+    holding credentials (``refusal`` then answers with its problem). The answer is
+    reused while the sign-in file and config.json are the ones it was read from.
     """
-    credentials = sign_in().credentials
-    if not credentials.exists() or not settings().enabled:
+    state = sign_in()
+    try:
+        info = os.stat(state.credentials.path)
+    except FileNotFoundError:
+        return False
+    except OSError:  # there but not to be looked at: reading it will say why
+        return _in_force_now(state, settings())
+    try:
+        snapshot = services().store.main_snapshot()
+    except LedpanelError:  # config.json unusable: settings() decides, afresh each time
+        return _in_force_now(state, settings())
+    key = file_key(info)
+    last = state.last_in_force
+    if last is not None and last[0] == key and last[1] is snapshot:
+        return last[2]
+    answer = _in_force_now(state, sign_in_settings(snapshot.data))
+    if settled(info):
+        state.last_in_force = (key, snapshot, answer)  # one assignment: threads see old or new
+    return answer
+
+
+def _in_force_now(state: SignIn, current: SignInSettings) -> bool:
+    if not current.enabled:
         return False
     try:
-        return credentials.has_credentials()
+        return state.credentials.has_credentials()
     except LedpanelError:
         return True
 

@@ -46,10 +46,11 @@ def post_main() -> Reply:
 
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         warnings.clear()
-        return plan_main_save(main, secrets, body, form=form, schema_for=svc.catalog.schema_for,
-                              warnings=warnings, plugin_ids=svc.catalog.lazy_plugin_ids())
+        return plan_main_save(main, secrets, body, form=form,
+                              schema_for=svc.catalog.schema_reader(), warnings=warnings,
+                              plugin_ids=svc.catalog.lazy_plugin_ids())
 
-    saved = svc.save_config(plan)
+    saved = svc.save_config(plan, pure=True)  # the plan copies only the sections it changes
     return _saved(saved, warnings, "Configuration saved")
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, request
 
 from shared.errors import ValidationError
-from shared.fonts import preview
 from shared.fonts.uploads import (
     MAX_FONT_BYTES,
     FontUploads,
@@ -39,6 +38,8 @@ def font_preview() -> Response:
     """Render sample text in one font as a PNG (query ``font``, ``size``, ``text``)."""
     uploads = _uploads()
     info, _builtin = uploads.find(check_name_given(request.args.get("font")))
+    from shared.fonts import preview  # Pillow, only when a preview is drawn
+
     size = preview.preview_size(info, preview.check_size(request.args.get("size")))
     text = preview.check_text(request.args.get("text"))
     png = preview.render_png(uploads.read(info), info, size, text)

@@ -9,7 +9,7 @@ from flask import Blueprint, request
 from shared.config.prepare import prepare_plugin_config
 from shared.config.save_rules import plan_enabled_save, plan_main_save
 from shared.config.schema_form import form_to_section
-from shared.config.secrets import mask_secrets, merge_secrets, restore_masked
+from shared.config.secrets import mask_secrets, restore_masked, section_with_secrets
 from shared.errors import ValidationError
 from shared.ids import require_plain_segment
 from web_service.api.requests import body_object, is_form
@@ -89,11 +89,11 @@ def post_config() -> Reply:
 
     def plan(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict, list[str]]:
         # A secret sent back as the mask (as GET showed it) keeps the stored one.
-        stored = merge_secrets(main, secrets).get(plugin_id)
+        stored = section_with_secrets(main, secrets, plugin_id)
         return plan_main_save(main, secrets, {plugin_id: restore_masked(partial, stored)},
-                              form=False, schema_for=svc.catalog.schema_for)
+                              form=False, schema_for=svc.catalog.schema_reader())
 
-    svc.save_config(plan)
+    svc.save_config(plan, pure=True)  # the plan copies only the section it changes
     return ok({"plugin_id": plugin_id}, f"{plugin_id} configuration saved")
 
 

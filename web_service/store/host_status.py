@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import requests
-
-from shared.http_fetch import FetchError, get_bytes
+if TYPE_CHECKING:
+    import requests
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +37,10 @@ def host_status(api_url: str, token: str | None,
     headers = {"Accept": "application/vnd.github+json"}
     if token is not None:
         headers["Authorization"] = f"token {token}"
+    import requests  # loaded when the host is first asked, not with the web daemon
+
+    from shared.http_fetch import FetchError, get_bytes
+
     own = session is None
     session = session or requests.Session()
     try:

@@ -37,14 +37,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import requests
-from packaging.version import InvalidVersion, Version
+from typing import TYPE_CHECKING, Any
 
 from web_service.store.errors import StoreError
-from web_service.store.install.download import folder_tree_sha
 from web_service.store.install.folders import installed_version, read_record
+
+if TYPE_CHECKING:  # requests and packaging load with the first check, not at start
+    import requests
+    from packaging.version import Version
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,8 @@ def check_update(plugin_folder: Path, entry: dict[str, Any] | None, *, api_url: 
         return _by_version_only(folder, entry)
     remote = _remote(entry if entry is not None else record, entry)
     if isinstance(remote["repo"], str):
+        from web_service.store.install.download import folder_tree_sha  # loads requests
+
         remote["tree_sha"] = folder_tree_sha(remote["repo"], str(remote["branch"]),
                                              str(remote["plugin_path"]), api_url=api_url,
                                              token=token, session=session,
@@ -144,6 +146,8 @@ def _newer(latest: Any, installed: Any) -> bool | None:
 
 
 def _version(text: Any) -> Version | None:
+    from packaging.version import InvalidVersion, Version  # on the first check only
+
     if not isinstance(text, str) or not text.strip() or len(text) > 100:
         return None
     try:

@@ -26,9 +26,7 @@ import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import requests
+from typing import TYPE_CHECKING, Any
 
 from shared.files.jsonfile import atomic_write_bytes
 from shared.ids import is_plain_segment
@@ -37,9 +35,10 @@ from web_service.store.errors import StoreError
 from web_service.store.install import staging
 from web_service.store.install.archive import Progress
 from web_service.store.install.checks import check_plugin
-from web_service.store.install.download import download_folder
-from web_service.store.install.requirements import install_requirements
 from web_service.store.install.staging import recover  # noqa: F401 (part of this module's surface)
+
+if TYPE_CHECKING:  # requests and packaging load with the first download, not at start
+    import requests
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +94,8 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         work = staging.new_work_dir(plugins_dir)
         stack.callback(staging.remove_tree, work)
         staged = work / "plugin"
+        from web_service.store.install.download import download_folder  # loads requests
+
         info = download_folder(source.repo, source.branch, source.plugin_path, staged,
                                api_url=api_url, token=token, progress=progress,
                                session=session)
@@ -104,19 +105,14 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
             stack.enter_context(staging.plugin_lock(plugins_dir, plugin_id))
             refuse_local_checkout(plugin_id, dirs)
         version = manifest.get("version") if isinstance(manifest.get("version"), str) else None
-        record = {
-            "plugin_id": plugin_id, "source": source.kind,
-            "registry_url": source.registry_url, "repo": source.repo,
-            "branch": source.branch, "plugin_path": source.plugin_path,
-            "commit": info.commit, "tree_sha": info.tree_sha, "version": version,
-            "last_updated": source.last_updated,
-            "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
+        record = _install_record(source, plugin_id, info, version)
         atomic_write_bytes(staged / RECORD_FILE, json.dumps(record, indent=2).encode())
         # Dependencies first, from the staged folder: the installed plugin stays where
         # it is (and keeps running) until the new one has all it needs.
         requirements = staged / "requirements.txt"
         if requirements.is_file() and not requirements.is_symlink():
+            from web_service.store.install.requirements import install_requirements
+
             install_requirements(plugin_id, requirements, python=python,
                                  timeout=pip_timeout)
         target = plugins_dir / plugin_id
@@ -126,6 +122,19 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
                     previous, source.repo, info.method)
         return InstallResult(plugin_id, version, previous, record)
     raise AssertionError("unreachable")  # pragma: no cover (ExitStack swallows nothing)
+
+
+def _install_record(source: InstallSource, plugin_id: str, info: Any,
+                    version: str | None) -> dict[str, Any]:
+    """Return what the store keeps in an installed plugin's folder about its source."""
+    return {
+        "plugin_id": plugin_id, "source": source.kind,
+        "registry_url": source.registry_url, "repo": source.repo,
+        "branch": source.branch, "plugin_path": source.plugin_path,
+        "commit": info.commit, "tree_sha": info.tree_sha, "version": version,
+        "last_updated": source.last_updated,
+        "installed_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
 
 
 def _swap(plugins_dir: Path, plugin_id: str, staged: Path, target: Path,

@@ -35,15 +35,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import requests
-
 from shared.errors import AtomicWriteError, LedpanelError
 from web_service.store.registry.cache import cache_file, read_cache, write_cache
-from web_service.store.registry.fetch import SourceError, fetch_source
-from web_service.store.registry.sources import Source
+from web_service.store.registry.sources import Source, SourceError
 from web_service.store.registry.sources import sources as store_sources
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # requests is loaded by the first fetch, not with the web daemon
+    import requests
+
     from web_service.services import WebServices
 
 logger = logging.getLogger(__name__)
@@ -167,6 +166,10 @@ class Registry:
         return _view({**data, "by_id": {e["id"]: e for e in merged}})
 
     def _fetch_one(self, source: Source) -> tuple[list[dict[str, Any]], list[str]]:
+        import requests
+
+        from web_service.store.registry.fetch import fetch_source
+
         session = self.session or requests.Session()
         try:
             return fetch_source(session, source)

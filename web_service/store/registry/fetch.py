@@ -21,16 +21,12 @@ from web_service.store.registry.parse import (
     entry_from_manifest,
     parse_registry,
 )
-from web_service.store.registry.sources import Source
+from web_service.store.registry.sources import Source, SourceError
 from web_service.store.repo_url import parse_repo_url, raw_url
 
 TIMEOUT = (5.0, 15.0)  # connect, read (seconds)
 MAX_BYTES = 5 * 1024 * 1024
 MAX_MANIFEST_BYTES = 256 * 1024
-
-
-class SourceError(Exception):
-    """A source that gave no entries; the message names it and says why."""
 
 
 def fetch_source(session: requests.Session, source: Source

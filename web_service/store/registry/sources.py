@@ -25,8 +25,12 @@ from urllib.parse import urlsplit
 from shared.config.store_urls import MAX_SOURCES, SOURCE_KINDS, url_problem
 from shared.errors import ValidationError
 from web_service.store.errors import StoreError
-from web_service.store.host_status import api_token
 from web_service.store.repo_url import parse_repo_url
+
+
+class SourceError(Exception):
+    """A source that gave no entries; the message names it and says why."""
+
 
 DEFAULT_REGISTRY_URL = (
     "https://raw.githubusercontent.com/ChuckBuilds/ledmatrix-plugins/main/plugins.json")
@@ -94,6 +98,8 @@ def token_refusal(config: Mapping[str, Any], env: Mapping[str, str] | None = Non
 def api_token_for(config: Mapping[str, Any], secrets: Mapping[str, Any],
                   env: Mapping[str, str] | None = None) -> str | None:
     """Return the token to send to the API base in force, or None (none, or refused)."""
+    from web_service.store.host_status import api_token  # loads requests: on first use
+
     token = api_token(secrets)
     return token if token is not None and token_refusal(config, env) is None else None
 
