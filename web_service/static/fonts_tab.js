@@ -103,6 +103,9 @@ onDrawn("fonts", (root) => {
   preview.elements.font.addEventListener("change", () => showPreview(root, preview));
   const form = root.querySelector("[data-fonts-upload]");
   form.addEventListener("submit", (event) => { event.preventDefault(); upload(root, form); });
+  // Until now a click would have sent the form the browser's way (a page reload that
+  // loses the file): the buttons come disabled and are enabled once their handlers are on.
+  for (const button of root.querySelectorAll("[data-enabled-when-wired]")) button.disabled = false;
   root.querySelector("[data-fonts-table]").addEventListener("click", (event) => {
     const button = event.target.closest("[data-font-delete]");
     if (button) remove(root, button);
