@@ -27,8 +27,16 @@ def test_each_tool_partial_renders_with_its_script(web: WebEnv, name: str) -> No
     assert answer.status_code == 200 and answer.mimetype == "text/html"
     html = answer.get_data(as_text=True)
     assert f'data-partial="{name}"' in html
-    assert f'src="/static/{name}_tab.js"' in html and 'href="/static/tools.css"' in html
+    assert f'src="/static/{name}_tab.js"' in html
     assert web.client.get(f"/static/{name}_tab.js").status_code == 200
+
+
+def test_the_tools_stylesheet_comes_with_the_page_before_any_tab_is_drawn(web: WebEnv) -> None:
+    """Linked from a tab's partial it loaded after the tab's table was shown, which then
+    flashed unstyled (and a phone saw a wide table before its cards)."""
+    page = web.client.get("/").get_data(as_text=True)
+    assert 'href="/static/tools.css"' in page.split("</head>")[0]
+    assert web.client.get("/static/tools.css").status_code == 200
 
 
 def test_the_fonts_partial_lists_the_catalog_with_lazy_previews(web: WebEnv) -> None:
