@@ -121,10 +121,14 @@ def wait_http(url: str, timeout: float) -> None:
     """Wait until ``url`` answers 200."""
     deadline = time.monotonic() + max(timeout, 0.1)
     while True:
+        # A daemon still starting may be slow to answer its first request on a busy
+        # machine: a slow answer is waited for again, like a refused connection, until
+        # the deadline.
+        patience = min(5.0, max(1.0, deadline - time.monotonic()))
         try:
-            if requests.get(url, timeout=1).status_code == 200:
+            if requests.get(url, timeout=patience).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             pass
         if time.monotonic() > deadline:
             raise TimeoutError(f"{url} did not answer")
