@@ -7,6 +7,7 @@ file descriptors: a pathlib and text-file round trip costs several times the rea
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,8 @@ THERMAL_ZONE = Path("/sys/class/thermal/thermal_zone0/temp")
 UPTIME = "/proc/uptime"
 MEMINFO = "/proc/meminfo"
 _MAX_READ = 64 * 1024  # far more than any of these files holds
+_MEM_TOTAL = re.compile(rb"^MemTotal:\s+(\d+)", re.MULTILINE)
+_MEM_AVAILABLE = re.compile(rb"^MemAvailable:\s+(\d+)", re.MULTILINE)
 
 
 def host_metrics() -> dict[str, Any]:
@@ -42,19 +45,17 @@ def _load() -> list[float] | None:
 
 def _memory() -> dict[str, float] | None:
     try:
-        lines = _read(MEMINFO).decode("ascii", "replace").splitlines()
+        data = _read(MEMINFO)
     except OSError:
         return None
-    info: dict[str, int] = {}
-    for line in lines:
-        name, _, rest = line.partition(":")
-        if name in ("MemTotal", "MemAvailable"):
-            info[name] = int(rest.split()[0]) * 1024
-    if "MemTotal" not in info:
+    # Two fields near the top of some fifty lines: found, not split and scanned line by line.
+    total, available = _MEM_TOTAL.search(data), _MEM_AVAILABLE.search(data)
+    if total is None or int(total.group(1)) == 0:
         return None
-    total, available = info["MemTotal"], info.get("MemAvailable", 0)
-    return {"total_bytes": total, "available_bytes": available,
-            "used_percent": round(100 * (total - available) / total, 1)}
+    total_bytes = int(total.group(1)) * 1024
+    available_bytes = int(available.group(1)) * 1024 if available is not None else 0
+    return {"total_bytes": total_bytes, "available_bytes": available_bytes,
+            "used_percent": round(100 * (total_bytes - available_bytes) / total_bytes, 1)}
 
 
 def _temperature() -> float | None:
