@@ -198,6 +198,18 @@ def test_pip_that_hangs_is_stopped(host: RepoHost, plugins_dir: Path,
     assert list(plugins_dir.iterdir()) == []
 
 
+def _held(lock: Path) -> bool:
+    """Whether someone holds ``lock`` (an flock) now, read from /proc/locks: a probe that
+    took the lock itself, even for an instant, could make the install it waits for busy."""
+    try:
+        info = lock.stat()
+    except FileNotFoundError:
+        return False
+    where = f"{os.major(info.st_dev):02x}:{os.minor(info.st_dev):02x}:{info.st_ino}"
+    return any("FLOCK" in fields and where in fields
+               for fields in map(str.split, Path("/proc/locks").read_text().splitlines()))
+
+
 def test_second_install_of_one_plugin_is_busy(host: RepoHost, plugins_dir: Path) -> None:
     host.delay["/acme/ledpanel-plugins/raw/"] = 0.5
     outcome: list[object] = []
@@ -206,8 +218,11 @@ def test_second_install_of_one_plugin_is_busy(host: RepoHost, plugins_dir: Path)
     first.start()
     lock = plugins_dir / ".store-staging" / "clock.lock"
     deadline = time.monotonic() + 10
-    while not lock.exists() and time.monotonic() < deadline:
+    # Wait until the first install holds the lock, not only until its file exists (it is
+    # made a moment before it is locked).
+    while not _held(lock) and time.monotonic() < deadline:
         time.sleep(0.02)
+    assert _held(lock), "the first install never took its lock"
     with pytest.raises(StoreError) as caught:
         install_plugin(mono_source(host, "clock"), plugins_dir, api_url=host.api_url)
     assert caught.value.error_code == "BUSY"
