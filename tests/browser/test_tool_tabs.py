@@ -267,6 +267,7 @@ def test_history_shows_a_toggle_made_through_the_api_and_pages_back(
     page.goto(f"{served}/#history")
     tab = page.locator("#tab-history")
     tab.locator("[data-history-table]").wait_for()
+    tab.locator('[data-partial="history"][data-wired]').wait_for()  # its script ran
     assert tab.locator("[data-history-more]").is_hidden()  # one short page
     answer = requests.post(f"{served}/api/v3/plugins/toggle", timeout=5,
                            json={"plugin_id": "still", "enabled": False})
@@ -277,6 +278,8 @@ def test_history_shows_a_toggle_made_through_the_api_and_pages_back(
     row = tab.locator("tr[data-history-row]", has_text="plugins.toggle").first
     row.wait_for()
     assert "still" in row.text_content() and "success" in row.text_content()
+    # The script turns each time into local time once the partial settled; wait for that.
+    row.locator("time[data-local]").wait_for()
     assert row.locator("time").get_attribute("title").endswith("UTC")  # shown in local time
     shoot(page, "toggle")
 
