@@ -26,8 +26,12 @@ __all__ = ["main"]
 def build_parser() -> argparse.ArgumentParser:
     web = cli_args.OneLineParser(add_help=False)
     web.add_argument("--url", type=cli_args.web_url,
-                     help="web service base URL (default: $LEDPANEL_WEB_URL, else "
-                          "http://127.0.0.1 on $LEDPANEL_WEB_PORT or web.port from the config)")
+                     help="web service base URL (default: where the running web daemon "
+                          "says it listens, else $LEDPANEL_WEB_URL, else http://127.0.0.1 on "
+                          "$LEDPANEL_WEB_PORT or web.port from the config)")
+    web.add_argument("--cache-dir", help="bus directory: where the running web daemon "
+                                         "published its address, and what status reads "
+                                         "when the web is unreachable")
     web.add_argument("--config-dir", help="config directory, for web.port "
                                           "(default: $LEDPANEL_CONFIG_DIR or config/)")
     parser = cli_args.OneLineParser(prog="ledpanel", description="Control a ledpanel device.")
@@ -36,7 +40,6 @@ def build_parser() -> argparse.ArgumentParser:
     status = commands.add_parser("status", parents=[web], help="show what the panel does")
     status.add_argument("--json", action="store_true",
                         help="print the report as JSON (same shape with the web up or down)")
-    status.add_argument("--cache-dir", help="bus directory read when the web is unreachable")
     status.set_defaults(func=cmd_status)
     config = commands.add_parser("config", help="work with config/config.json")
     config_commands = config.add_subparsers(dest="sub", required=True, metavar="COMMAND")

@@ -26,8 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from shared.bus.core import WEB_STATE, Bus
-from shared.bus.daemon_lock import WEB, lock_holder
+from shared.bus.web_address import published_web_address
 from shared.config.prepare import prepare_plugin_config
 from shared.errors import PluginError
 from shared.history import PluginEvent
@@ -93,14 +92,7 @@ class PluginManager:
     def web_address(self) -> dict[str, Any] | None:
         """Return where the web interface listens now (``host``, ``port``), as the web
         daemon published it; None while no web daemon runs on this bus."""
-        holder = lock_holder(self.paths.cache_dir, WEB)
-        state = Bus(self.paths.cache_dir).read(WEB_STATE) if holder is not None else None
-        if not state or state.get("service") != "running" or state.get("pid") != holder:
-            return None
-        host, port = state.get("host"), state.get("port")
-        if not isinstance(host, str) or not isinstance(port, int) or isinstance(port, bool):
-            return None
-        return {"host": host, "port": port}
+        return published_web_address(self.paths.cache_dir)
 
     @property
     def plugins_dir(self) -> Path:
