@@ -9,6 +9,7 @@ command failed (its one-line reason on stderr, never a traceback), 2 for bad usa
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -66,7 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ledpanel`` command line; return the exit status."""
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, while it can still be handled
+        return code
     except SystemExit as exit_:  # argparse: --help, --version, usage errors
         return exit_.code if isinstance(exit_.code, int) else 1
     except cli_args.UsageError as err:
@@ -77,3 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (ledpanel status | head -3)
+        # Python flushes stdout again at exit: point it at nothing so that is quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

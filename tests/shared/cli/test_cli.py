@@ -537,3 +537,15 @@ def test_status_finds_a_real_web_daemon_started_on_another_port(tmp_path: Path) 
     report = json.loads(done.stdout)
     assert report["source"] == "web" and report["url"] == url, done.stderr
     assert report["web"]["service"] == "running"
+
+
+def test_a_reader_that_goes_away_gets_no_traceback(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "shared.cli", "status", "--url", closed_port_url(),
+         "--cache-dir", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # as `ledpanel status | head -0` does
+    err = process.stderr.read().decode()
+    assert process.wait(60) == 1
+    assert "Traceback" not in err and "Exception ignored" not in err
