@@ -36,7 +36,9 @@ An import failure raises PluginError carrying the exception type and message; th
 original exception is chained (``__cause__``) so the caller can log the traceback.
 A third-party package the plugin lacks (ModuleNotFoundError for a name that is
 neither ours nor the plugin's own) is named with the command that would install it;
-requirements are never installed at load (that is the store's job).
+requirements are never installed at load (that is the store's job). What the store
+installed for the plugin (``dependencies``: ``<plugin>/.ledpanel-deps``) is appended to
+``sys.path`` right before its import, after the core's site-packages.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from typing import Any
 
 from shared.errors import PluginError
 from shared.plugin_api import compat
+from shared.plugin_system import dependencies
 from shared.plugin_system.core_version import check_core_version
 from shared.plugin_system.discovery import PluginInfo
 
@@ -98,6 +101,7 @@ def import_entry_point(info: PluginInfo) -> ModuleType:
     directory = info.directory.resolve()
     compat.install()
     with _LOCK:
+        dependencies.add_to_path(directory)
         unload_package(package)
         local = local_module_names(directory)
         try:
