@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.metadata
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -43,3 +46,20 @@ def _digest(data: bytes) -> str:
 def offline_pip_env(wheels: Path) -> dict[str, str]:
     """The environment variables that make pip install only from ``wheels``."""
     return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels)}
+
+
+def remove_from_shared_environment(*names: str) -> list[str]:
+    """Uninstall any of the test distributions ``names`` that reached the environment the
+    tests run in (only a store that installs into it, the bug tested for, puts them
+    there); return those found."""
+    leaked = []
+    for name in names:
+        try:
+            importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        leaked.append(name)
+    if leaked:
+        subprocess.run([sys.executable, "-m", "pip", "uninstall", "-y", *leaked],
+                       capture_output=True, timeout=120, check=False)
+    return leaked

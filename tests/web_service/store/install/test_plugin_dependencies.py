@@ -14,13 +14,19 @@ import pytest
 from tests.daemons import ROOT
 from tests.web_service.store.install_support import leftovers, mono_source, push_mono, tree_hash
 from tests.web_service.store.repo_host import RepoHost
-from tests.web_service.store.wheels import build_wheel, offline_pip_env
+from tests.web_service.store.wheels import (
+    build_wheel,
+    offline_pip_env,
+    remove_from_shared_environment,
+)
 from web_service.store.errors import StoreError
 from web_service.store.install.folders import install_plugin, uninstall_plugin
 
 pytestmark = pytest.mark.timeout(180)
 
 PROBE = "ledpanel_probe_dep"
+TEST_DISTRIBUTIONS = ("ledpanel-probe-dep", "ledpanel-pth-probe", "ledpanel-innocent",
+                      "ledpanel-old-flask-user")
 
 
 @pytest.fixture
@@ -30,8 +36,12 @@ def host() -> Iterator[RepoHost]:
 
 
 @pytest.fixture
-def wheels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A folder of wheels pip installs from, and nothing else (its environment says so)."""
+def wheels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A folder of wheels pip installs from, and nothing else (its environment says so).
+
+    Should an install ever reach the shared environment (the bug these tests catch), the
+    test distributions are taken out of it again afterwards.
+    """
     folder = tmp_path / "wheels"
     for version in ("1.0", "2.0"):
         build_wheel(folder, "ledpanel-probe-dep", version,
@@ -45,7 +55,8 @@ def wheels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                 requires=("Flask<1",))
     for key, value in offline_pip_env(folder).items():
         monkeypatch.setenv(key, value)
-    return folder
+    yield folder
+    remove_from_shared_environment(*TEST_DISTRIBUTIONS)
 
 
 def _fresh_python(code: str) -> subprocess.CompletedProcess[str]:
