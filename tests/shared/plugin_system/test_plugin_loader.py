@@ -107,7 +107,8 @@ def test_import_error_names_type_and_message_without_traceback(
     assert caught.value.message == (
         "broken: importing manager.py failed: ModuleNotFoundError: "
         "No module named 'not_a_real_module_xyz'; missing package 'not_a_real_module_xyz' "
-        "(not installed at load): install it with: pip install not_a_real_module_xyz"
+        "(not installed at load): install it with: pip install --target "
+        f"{plugin_dir / '.ledpanel-deps'} not_a_real_module_xyz"
     )
     assert "Traceback" not in caught.value.message
     assert isinstance(caught.value.__cause__, ModuleNotFoundError)
