@@ -20,8 +20,8 @@ from shared.errors import LedpanelError
 
 DEFAULT_SESSION_DAYS = 30
 PASSWORD_FIELD = "web.sign_in.password"
-NO_PASSWORD_ADVICE = ("set a password first: POST /api/v3/auth/password, or run "
-                      "`ledpanel sign-in password` on the device")
+NO_PASSWORD_ADVICE = ("set a password first: in the Sign-in card of the General tab, or "
+                      "run `ledpanel sign-in password` on the device")
 
 
 @dataclass(frozen=True)

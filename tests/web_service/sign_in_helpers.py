@@ -33,10 +33,10 @@ def ledpanel(instance: Instance, *args: str, stdin: str = "",
 
 
 @contextmanager
-def running_web(tmp_path: Path) -> Iterator[tuple[Instance, str]]:
+def running_web(tmp_path: Path, host: str = "127.0.0.1") -> Iterator[tuple[Instance, str]]:
     """Run a web daemon over fresh directories; yield the instance and its base URL."""
     instance = Instance(tmp_path)
-    daemon, url = start_web(instance)
+    daemon, url = start_web(instance, host=host)
     try:
         yield instance, url
     finally:
