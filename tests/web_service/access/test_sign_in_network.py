@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.daemons import running
+from tests.display_service.helpers import wait_until
+from tests.system.test_no_lost_changes import make_instance, running_state, state
 from tests.web_service.sign_in_helpers import (
     PASSWORD,
     TIMEOUT,
@@ -159,7 +162,9 @@ def test_an_admin_token_may_set_the_first_password_a_read_token_may_not(
 
 
 def test_token_scopes_read_control_admin(tmp_path: Path) -> None:
-    with running_web(tmp_path) as (instance, url):
+    instance = make_instance(tmp_path)
+    with running(instance) as (display, _web, url):
+        running_state(instance, display)
         switch_on(url)
         browser = signed_in(url)
         bearer = {}
@@ -179,11 +184,15 @@ def test_token_scopes_read_control_admin(tmp_path: Path) -> None:
         assert refused.status_code == 403
         assert refused.json()["error_code"] == "TOKEN_SCOPE"
         assert "'control'" in refused.json()["message"]
-        # control: on-demand yes (the guard lets it on; the display is not running
-        # here, which the view says), config and tokens no
+        # control: on-demand yes (the running display starts and stops it), config and
+        # tokens no
         started = requests.post(f"{api}/display/on-demand/start", headers=bearer["control"],
-                                json={"plugin_id": "clock"}, timeout=TIMEOUT)
-        assert started.json()["error_code"] != "TOKEN_SCOPE", started.text
+                                json={"plugin_id": "still"}, timeout=TIMEOUT)
+        assert started.status_code == 200, started.text
+        wait_until(lambda: state(instance).get("on_demand", {}).get("state") == "active")
+        stopped = requests.post(f"{api}/display/on-demand/stop", headers=bearer["control"],
+                                timeout=TIMEOUT)
+        assert stopped.status_code == 200, stopped.text
         for path, body in (("config/main", {"brightness": 20}),
                            ("auth/tokens", {"name": "more", "scope": "read"})):
             answer = requests.post(f"{api}/{path}", json=body, headers=bearer["control"],
