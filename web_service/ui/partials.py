@@ -22,6 +22,7 @@ from shared.version import CORE_VERSION
 from web_service.services import services
 from web_service.ui.plugin_form_context import plugin_form_context
 from web_service.ui.settings_forms import SETTINGS_TABS, settings_context
+from web_service.ui.sign_in_card import access_context
 from web_service.ui.tool_partials import tool_context
 
 logger = logging.getLogger(__name__)
@@ -103,7 +104,7 @@ def partial(name: str) -> tuple[str, int]:
     if tab is None:
         return _not_found(f"There is no tab named {name!r}.")
     return _render(tab.template, version=CORE_VERSION, **_settings_context(name),
-                   **tool_context(name))
+                   **tool_context(name), **access_context(name))
 
 
 @bp.get(f"{PREFIX}/plugin/<path:plugin_id>")
