@@ -39,7 +39,7 @@ READY = {
     "schedule": 'select[data-schedule-mode][data-ready]',
     "vegas": 'form[data-settings-form][data-ready]',
     "plugin-manager": '.plugin-row[data-plugin="still"]',
-    "plugin-store": ".store-unavailable:visible",
+    "plugin-store": ".store-unavailable:visible, .store-problem:visible",
     "fonts": '[data-partial="fonts"][data-wired]',
     "logs": '[data-partial="logs"][data-wired]',
     "cache": '[data-partial="cache"][data-wired]',
@@ -54,9 +54,11 @@ PLUGIN_READY = ".plugin-config .plugin-form[data-ready]"
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Instance, str]]:
     monkeypatch.setenv("LEDPANEL_STREAM_HEARTBEAT", "0.3")
     monkeypatch.setenv("LEDPANEL_ASSETS_DIR", str(tmp_path / "assets"))
-    # Nothing listens on port 9: the store says the registry cannot be reached, naming it.
+    # Nothing listens on port 9: the store says the registry cannot be reached, naming it
+    # (a loopback host the store may fetch from, as the tests' hosts are).
     monkeypatch.setenv("LEDPANEL_REGISTRY_URL",
                        "http://127.0.0.1:9/" + "registrypathwithoutanybreaks" * 5 + ".json")
+    monkeypatch.setenv("LEDPANEL_STORE_ALLOW_HOSTS", "127.0.0.1:9")
     instance = make_instance(tmp_path)
     write_plugin(instance.plugins_dir, "widgets", schema=EVERY_WIDGET_SCHEMA)
     write_plugin(instance.plugins_dir, "clocky", schema=CLOCK_COLOURS_SCHEMA)
