@@ -95,15 +95,16 @@ class ScrollHelper(ScrollSettingsMixin):
 
     def create_scrolling_image(
         self,
-        content: str | Sequence[Image.Image],
+        content: str | Sequence[Image.Image] | None = None,
         font: Any = None,
-        color: Color = (255, 255, 255),
+        color: Any = (255, 255, 255),
         *,
         background: Color = (0, 0, 0),
         item_gap: int = 32,
         element_gap: int = 16,
         lead_gap: int | None = None,
         y: int | None = None,
+        content_items: Sequence[Image.Image] | None = None,
     ) -> Image.Image:
         """Build the strip from text (drawn in ``font``/``color``) or a list of images.
 
@@ -112,7 +113,16 @@ class ScrollHelper(ScrollSettingsMixin):
         ``lead_gap`` blank columns (default: the panel width). Text is centred
         vertically unless ``y`` gives its top row. Resets the scroll position. An empty
         list gives a blank panel-sized strip with nothing to scroll.
+
+        The existing system's form works too: ``content_items=`` for the images, and
+        ``(items, item_gap, element_gap)`` given positionally.
         """
+        if content is None:
+            content = content_items if content_items is not None else []
+        if not isinstance(content, str) and isinstance(font, int):  # (items, gap, gap)
+            item_gap, font = font, None
+            if isinstance(color, int):
+                element_gap, color = color, (255, 255, 255)
         lead = self.display_width if lead_gap is None else max(0, int(lead_gap))
         if isinstance(content, str):
             key = ("text", content, font, tuple(color), tuple(background), y,

@@ -235,3 +235,15 @@ def test_no_images_give_a_blank_strip_that_does_not_scroll() -> None:
     assert helper.scroll_position == 0.0
     frame = helper.get_visible_portion()
     assert frame is not None and same(frame, blank)
+
+
+def test_the_existing_systems_call_forms_lay_out_the_same_strip() -> None:
+    helper = ScrollHelper(WIDTH, HEIGHT)
+    red = Image.new("RGB", (4, HEIGHT), (255, 0, 0))
+    blue = Image.new("RGB", (6, HEIGHT), (0, 0, 255))
+    expected = helper.create_scrolling_image([red, blue], item_gap=3, element_gap=2)
+    by_keyword = helper.create_scrolling_image(content_items=[red, blue], item_gap=3,
+                                               element_gap=2)
+    positional = helper.create_scrolling_image([red, blue], 3, 2)
+    assert same(by_keyword, expected) and same(positional, expected)
+    assert helper.total_scroll_width == expected.width == WIDTH + 4 + 2 + 3 + 6 + 2
