@@ -5,25 +5,24 @@ mostly to check that one exists (``is None``). ledpanel draws from the Pillow im
 the array is made only when asked for and is read-only: writing into it would not
 change what the panel shows.
 
-Shape ``(height, width, 3)``, one byte per colour channel: a numpy array when numpy is
-installed (what such plugins expect to slice), else a memoryview of the same shape.
-numpy is not a dependency of ledpanel; it is imported only here and only on first use.
+Shape ``(height, width, 3)``, one byte per colour channel: a numpy array when the
+process has already imported numpy (a plugin that slices arrays imports numpy itself),
+else a memoryview of the same shape. numpy is not a dependency of ledpanel and is never
+imported here: that import takes a few hundred milliseconds on a Pi, and
+``cached_array`` is read inside ``display()``, on the render thread.
 """
 
 from __future__ import annotations
 
-import importlib
+import sys
 from typing import Any
 
 from PIL import Image
 
 
 def numpy_module() -> Any:
-    """Return the numpy module, or None when it is not installed."""
-    try:
-        return importlib.import_module("numpy")
-    except ImportError:
-        return None
+    """Return numpy when this process has already imported it, else None."""
+    return sys.modules.get("numpy")
 
 
 def strip_pixels(image: Image.Image) -> Any:

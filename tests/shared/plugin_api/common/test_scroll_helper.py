@@ -198,7 +198,7 @@ def test_cached_array_holds_the_strips_pixels_read_only() -> None:
     helper.set_scrolling_image(strip)
     pixels = helper.cached_array
     assert pixels is not None and tuple(pixels.shape) == (HEIGHT, 40, 3)
-    assert tuple(int(c) for c in pixels[0, 13]) == strip.getpixel((13, 0))
+    assert tuple(int(pixels[0, 13, c]) for c in range(3)) == strip.getpixel((13, 0))
     assert helper.cached_array is pixels  # made once per strip
     with pytest.raises((TypeError, ValueError)):
         pixels[0, 0, 0] = 1  # writing would not change the panel: refused

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from PIL import Image
 
 from shared.plugin_api.common import strip_pixels as module
 from shared.plugin_api.common.strip_pixels import strip_pixels
+from tests.daemons import ROOT
 
 
 def image() -> Image.Image:
@@ -15,7 +19,7 @@ def image() -> Image.Image:
     return picture
 
 
-def test_a_numpy_array_when_numpy_is_installed() -> None:
+def test_a_numpy_array_when_the_process_uses_numpy() -> None:
     numpy = pytest.importorskip("numpy")
     pixels = strip_pixels(image())
     assert isinstance(pixels, numpy.ndarray)
@@ -30,3 +34,15 @@ def test_a_memoryview_of_the_same_shape_without_numpy(monkeypatch: pytest.Monkey
     assert isinstance(pixels, memoryview)
     assert pixels.shape == (3, 5, 3) and pixels.readonly
     assert [pixels[2, 4, c] for c in range(3)] == [200, 100, 50]
+
+
+def test_numpy_is_never_imported_for_it() -> None:
+    # A fresh interpreter: reading the pixels must not pay for importing numpy.
+    code = ("import sys\n"
+            "from PIL import Image\n"
+            "from shared.plugin_api.common.strip_pixels import strip_pixels\n"
+            "pixels = strip_pixels(Image.new('RGB', (4, 2)))\n"
+            "print(type(pixels).__name__, 'numpy' in sys.modules)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=60, check=True)
+    assert result.stdout.split() == ["memoryview", "False"]
