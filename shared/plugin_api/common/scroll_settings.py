@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +65,7 @@ class ScrollSettingsMixin:
     clock: Callable[[], float]
     logger: logging.Logger
     _next_step: float | None
+    _last_update: float | None
     _cycle_started: float | None
     _frames_logged: tuple[float, int] | None
 
@@ -119,6 +121,27 @@ class ScrollSettingsMixin:
     def set_target_fps(self, fps: float) -> None:
         """Record the presentation rate (1-200 frames per second); informational only."""
         self.target_fps = _clamp(fps, MIN_TARGET_FPS, MAX_TARGET_FPS, self.target_fps)
+
+    @property
+    def last_update_time(self) -> float | None:
+        """The wall-clock time (``time.time()``) of the last time-paced step; None before.
+
+        Pacing itself runs on the helper's monotonic clock, so a wall clock set at boot
+        never jumps the scroll; this is a view onto it. Setting it (plugins written for
+        the existing system do, to restart pacing after a pause) moves that reference
+        by the same amount; a value that is not a finite number clears it.
+        """
+        if self._last_update is None:
+            return None
+        return time.time() - (self.clock() - self._last_update)
+
+    @last_update_time.setter
+    def last_update_time(self, value: Any) -> None:
+        seconds = _clamp(value, -math.inf, math.inf, math.nan)
+        if not math.isfinite(seconds) or isinstance(value, bool):
+            self._last_update = None
+        else:
+            self._last_update = self.clock() - (time.time() - seconds)
 
     def pixels_per_second(self) -> float:
         """Return the speed the current pacing mode gives, in pixels per second."""

@@ -4,6 +4,7 @@ pacing, speed ranges per mode, target fps, sub-pixel, the scroll info and frame 
 from __future__ import annotations
 
 import logging
+import time
 
 import pytest
 from PIL import Image
@@ -192,3 +193,22 @@ def test_log_frame_rate_logs_the_rate_every_five_seconds(
             clock.now += 0.02
     lines = [r.getMessage() for r in caplog.records if r.name == "scroll-test"]
     assert lines == ["scroll: 50.0 frames per second over 5.0 s"]
+
+
+def test_last_update_time_is_a_wall_clock_view_of_the_time_pacing() -> None:
+    clock = StepClock()
+    helper = ScrollHelper(WIDTH, HEIGHT, clock=clock)
+    helper.set_scrolling_image(striped(500))
+    helper.set_scroll_speed(100)
+    assert helper.last_update_time is None
+    helper.update_scroll_position()
+    assert helper.last_update_time == pytest.approx(time.time(), abs=0.5)
+    # A plugin saying "the last step was 0.1 s ago" gets 0.1 s worth of movement.
+    helper.last_update_time = time.time() - 0.1
+    helper.update_scroll_position()
+    assert helper.scroll_position == pytest.approx(10.0, abs=0.5)
+    for garbage in ("later", float("inf"), True):
+        helper.last_update_time = garbage
+        assert helper.last_update_time is None
+    helper.update_scroll_position()  # starts the pacing afresh: no jump
+    assert helper.scroll_position == pytest.approx(10.0, abs=0.5)
