@@ -37,6 +37,7 @@ from shared.paths import Paths
 from shared.plugin_api.boundary import CONTAINED, plugin_call
 from shared.plugin_api.cache.manager import CacheManager
 from shared.plugin_api.config_manager import ConfigView
+from shared.plugin_api.duration import display_duration_problem
 from shared.plugin_system.changes import LOADED, NOT_LOADED, RELOADED, UNLOADED, WAITING
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
 from shared.plugin_system.load_warnings import caught
@@ -337,7 +338,10 @@ class PluginManager:
         validate = getattr(instance, "validate_config", None)
         if callable(validate) and validate() is False:
             self._call(instance, "cleanup")
-            raise PluginError(f"{info.id}: validate_config() refused the config")
+            config = getattr(instance, "config", None)
+            problem = display_duration_problem(config) if isinstance(config, dict) else None
+            raise PluginError(f"{info.id}: validate_config() refused the config"
+                              + (f" ({problem})" if problem else ""))
         self._call(instance, "on_enable")
         return instance
 

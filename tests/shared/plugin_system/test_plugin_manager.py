@@ -187,6 +187,19 @@ def test_validate_config_false_keeps_a_plugin_out(
     assert plugins.load_errors == {"picky": "picky: validate_config() refused the config"}
 
 
+def test_a_display_duration_the_plugin_refuses_is_named_in_the_load_error(
+    paths: Paths, plugins_dir: Path, make_plugin: MakePlugin
+) -> None:
+    make_plugin(plugins_dir, "zero", class_name="RecordingPlugin", code=RECORDING_CODE)
+    plugins = manager(paths, {"zero": {"enabled": True, "display_duration": 0}})
+
+    assert plugins.load_enabled() == {}
+    assert plugins.load_errors["zero"] == (
+        "zero: validate_config() refused the config (display_duration must be a positive "
+        "number of seconds, not 0; set it in the plugin's settings or remove it to use the "
+        "default)")
+
+
 @pytest.mark.parametrize("bad_id", ["../x", "a/b", "", ".", "..", "a\\b", ".hidden"])
 def test_get_plugin_directory_refuses_ids_that_are_not_one_plain_segment(
     paths: Paths, bad_id: str
