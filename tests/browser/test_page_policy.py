@@ -53,9 +53,13 @@ def test_every_tab_works_under_the_policy_with_no_violation(browser: Any, served
             assert panel.locator("[data-partial-error]").count() == 0, key
             page.wait_for_timeout(300)  # let the tab's own requests settle
         assert page.evaluate("window.__violations") == []
+        assert page.locator("#header-state").inner_text() != "loading…"  # Alpine at work
+        # The other page the UI has: sign-in (its own script, no Alpine).
+        page.goto(f"{served}/sign-in")
+        page.wait_for_load_state("load")
+        assert page.evaluate("window.__violations") == []
         assert policy_words == []
         assert watch.problems == []
-        assert page.locator("#header-state").inner_text() != "loading…"  # Alpine at work
     finally:
         context.close()
 
