@@ -5,8 +5,11 @@ waitress serves every connection from one loop and stops accepting once its
 request fills that limit and blinds the UI for everyone. This layer sits where waitress
 accepts a connection (its server's ``channel_class``) and adds three bounds:
 
-- at most ``PER_ADDRESS`` connections from one client address (loopback included); one
-  more is closed at once, so the rest of the ``CONNECTION_LIMIT`` stays free for others;
+- at most ``PER_ADDRESS`` connections from one client address (loopback included; an
+  IPv6 client by its /64, the block one host can pick addresses from); one more is
+  closed at once, so the rest of the ``CONNECTION_LIMIT`` stays free for others; and
+  once the server is crowded (``RESERVE`` left) only addresses holding fewer than
+  ``FEW`` may open more, so a handful of greedy addresses cannot fill it either;
 - a request's headers must arrive within ``HEADER_SECONDS`` of its first byte (of the
   connection being opened, for a client that sends nothing), however slowly they trickle;
 - its body within ``BODY_BASE_SECONDS`` plus its declared length at ``BODY_MIN_RATE``.
@@ -17,6 +20,7 @@ to waitress's own idle timeout.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import threading
 import time
@@ -28,48 +32,75 @@ from waitress.server import BaseWSGIServer
 
 logger = logging.getLogger(__name__)
 
-CONNECTION_LIMIT = 200
+CONNECTION_LIMIT = 200  # waitress's own limit: it stops accepting there
+GUARDED_LIMIT = 190  # ours, below it, so waitress keeps accepting (and we choose)
 PER_ADDRESS = 24
+RESERVE = 60  # the last connections, kept for addresses that hold fewer than FEW
+FEW = 6  # what one browser opens to one server at most
 HEADER_SECONDS = 10.0
 BODY_BASE_SECONDS = 30.0
 BODY_MIN_RATE = 64 * 1024  # bytes per second a body must keep up on average
 UNKNOWN_BODY_BYTES = 64 * 1024 * 1024  # a chunked body: as long as the largest upload
 _WARN_EVERY = 60.0  # seconds between two warnings about one address
+_WARNED_KEPT = 1024
 
 
 class ConnectionGuard:
-    """Count the open connections per client address; say whether one more may open."""
+    """Count the open connections per client address; say whether one more may open.
 
-    def __init__(self, per_address: int = PER_ADDRESS) -> None:
-        self.per_address = per_address
+    One more is refused when its address already holds ``per_address``, when ``limit``
+    are open in all, or, once fewer than ``reserve`` are left, when its address already
+    holds ``few`` (a browser's worth): the last ones are kept for addresses with few.
+    """
+
+    def __init__(self, per_address: int = PER_ADDRESS, limit: int = GUARDED_LIMIT,
+                 reserve: int = RESERVE, few: int = FEW) -> None:
+        self.per_address, self.limit, self.reserve, self.few = per_address, limit, reserve, few
         self._open: dict[str, int] = {}
+        self._total = 0
         self._warned: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def admit(self, address: str) -> bool:
-        """Count one more connection from ``address``; False (uncounted) when it is full."""
+        """Count one more connection from ``address``; False (uncounted) when refused."""
         with self._lock:
             count = self._open.get(address, 0)
-            if count < self.per_address:
+            why = self._refusal(count)
+            if why is None:
                 self._open[address] = count + 1
+                self._total += 1
                 return True
             now = time.monotonic()
             warn = now - self._warned.get(address, -_WARN_EVERY) >= _WARN_EVERY
             if warn:
+                if len(self._warned) >= _WARNED_KEPT:  # many addresses refused: forget
+                    self._warned.clear()
                 self._warned[address] = now
         if warn:
-            logger.warning("%s holds %d connections, the most one address may; closing its "
-                           "new ones", address, self.per_address)
+            logger.warning("closing new connections from %s: %s", address, why)
         return False
+
+    def _refusal(self, count: int) -> str | None:
+        if count >= self.per_address:
+            return f"it holds {count}, the most one address may"
+        if self._total >= self.limit:
+            return f"{self._total} connections are open, the most the web serves"
+        if self._total >= self.limit - self.reserve and count >= self.few:
+            return (f"{self._total} connections are open and it holds {count}; the rest "
+                    "are kept for addresses with fewer")
+        return None
 
     def release(self, address: str) -> None:
         """One connection from ``address`` closed."""
         with self._lock:
             count = self._open.get(address, 0) - 1
+            if count < 0:
+                return
+            self._total -= 1
             if count > 0:
                 self._open[address] = count
             else:
-                self._open.pop(address, None)
+                del self._open[address]
                 self._warned.pop(address, None)
 
     def open_count(self, address: str) -> int:
@@ -126,8 +157,18 @@ class GuardedChannel(HTTPChannel):
 
 
 def _address(addr: Any) -> str:
-    """The client address a connection counts against (the host part of its peer)."""
-    return str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)
+    """The client address a connection counts against: the host part of its peer, an
+    IPv6 one by its /64 (one host may use any address in it)."""
+    host = str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)
+    if ":" not in host:
+        return host
+    try:
+        found = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        return str(found.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{found}/64", strict=False))
 
 
 def channel_factory(guard: ConnectionGuard) -> Callable[..., GuardedChannel | None]:
