@@ -51,7 +51,6 @@ def test_every_tab_works_under_the_policy_with_no_violation(browser: Any, served
         for key in TABS:
             panel = open_tab(page, key)
             assert panel.locator("[data-partial-error]").count() == 0, key
-            page.wait_for_timeout(300)  # let the tab's own requests settle
         assert page.evaluate("window.__violations") == []
         assert page.locator("#header-state").inner_text() != "loading…"  # Alpine at work
         # The other page the UI has: sign-in (its own script, no Alpine).
