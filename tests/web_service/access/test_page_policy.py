@@ -3,6 +3,7 @@ pages, partials, API answers, static files, errors and refusals (real daemon, re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,3 +48,18 @@ def test_every_answer_refuses_framing_by_another_site(web, path, headers, status
     # Scripts only from the panel itself: no inline script can run.
     assert "'unsafe-inline'" not in policy["script-src"]
     assert policy["object-src"] == ["'none'"]
+
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "web_service" / "templates"
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
+EVENT_HANDLER = re.compile(r"\son[a-z]+\s*=", re.IGNORECASE)
+
+
+def test_no_template_holds_a_script_the_policy_would_refuse():
+    templates = sorted(TEMPLATES.rglob("*.html"))
+    assert len(templates) > 10
+    for template in templates:
+        text = template.read_text(encoding="utf-8")
+        assert not INLINE_SCRIPT.search(text), f"inline <script> in {template.name}"
+        assert not EVENT_HANDLER.search(text), f"inline event handler in {template.name}"
+        assert "javascript:" not in text.lower(), f"javascript: URL in {template.name}"
