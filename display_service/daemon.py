@@ -198,7 +198,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         display=display, plugins=plugins, bus=bus, config=config, reader=source, inbox=inbox,
         started_at=started_at,
         full_screen=LazyMode(vegas_enabled, lambda current: vegas_mode(loop, current)),
-        safe_mode=safe_mode,
+        safe_mode=safe_mode, hardware=hardware,
     )
     loop.errors.on_event = history.plugin_event
     log_start(backend, hardware, plugins, paths)
