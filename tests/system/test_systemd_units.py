@@ -146,3 +146,9 @@ def test_display_unit_has_a_watchdog_the_daemon_feeds(units: dict) -> None:
     unit = units["ledpanel-display"]
     assert int(one(unit, "Service", "WatchdogSec")) >= 10
     assert one(unit, "Service", "NotifyAccess") == "main"
+
+
+def test_display_unit_keeps_its_call_trail_on_a_tmpfs_across_restarts(units: dict) -> None:
+    display = units["ledpanel-display"]
+    assert one(display, "Service", "RuntimeDirectory") == "ledpanel"
+    assert one(display, "Service", "RuntimeDirectoryPreserve") == "yes"
