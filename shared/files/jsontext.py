@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -87,10 +88,56 @@ def _parse(text: str, parse_int: Callable[[str], int],
     depth = nesting_depth(text)
     if depth > MAX_DEPTH:
         raise JsonLimitError(f"nested deeper than {MAX_DEPTH} levels ({depth})")
-    value = json.loads(text, parse_int=parse_int, parse_float=parse_float,
+    tiny: list[_TooSmall] = []
+
+    def checked_float(literal: str) -> Any:
+        value = parse_float(literal)
+        if (value == 0 and _nonzero(literal)) or 0 < abs(value) < sys.float_info.min:
+            tiny.append(_TooSmall(literal))
+            return tiny[-1]
+        return value
+
+    value = json.loads(text, parse_int=parse_int, parse_float=checked_float,
                        parse_constant=_refuse_constant)
+    if tiny:
+        where = find_path(value, lambda item: item is tiny[0])
+        raise JsonLimitError(f"{where + ': ' if where else ''}number {_shown(tiny[0].literal)}"
+                             " is too small to store (it would be kept as 0 or lose its "
+                             "digits); write 0 or a number above 1e-307")
     _refuse_lone_surrogates(value)
     return value
+
+
+class _TooSmall:
+    """Stands for a number that underflows, until its place is found."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def _nonzero(literal: str) -> bool:
+    mantissa = literal.lower().split("e", 1)[0]
+    return any(digit in mantissa for digit in "123456789")
+
+
+def find_path(value: Any, wanted: Callable[[Any], bool], prefix: str = "") -> str | None:
+    """Return the dotted path (list items as ``[i]``) of the first item ``wanted`` picks
+    in a parsed value (depth bounded by ``MAX_DEPTH``), or None; the root is ``""``."""
+    if wanted(value):
+        return prefix
+    items: Any = ()
+    if isinstance(value, dict):
+        items = ((f"{prefix}.{key}" if prefix else str(key), item)
+                 for key, item in value.items())
+    elif isinstance(value, list):
+        items = ((f"{prefix}[{index}]", item) for index, item in enumerate(value))
+    for path, item in items:
+        found = find_path(item, wanted, path)
+        if found is not None:
+            return found
+    return None
 
 
 def nesting_depth(text: str) -> int:
