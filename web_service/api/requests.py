@@ -163,6 +163,7 @@ def body_object() -> dict[str, Any]:
 def _form_pairs() -> list[tuple[str, str]]:
     """Return the form's fields in order; an urlencoded body is decoded as sent."""
     if request.mimetype == "multipart/form-data":
+        _check_multipart()
         return [(key, value) for key in request.form for value in request.form.getlist(key)]
     text = body_text()
     try:
@@ -175,6 +176,20 @@ def _form_pairs() -> list[tuple[str, str]]:
     except ValueError as err:  # too many fields
         raise ValidationError(f"form has more than {MAX_FORM_FIELDS} fields",
                               error_code="INVALID_FORM") from err
+
+
+def _check_multipart() -> None:
+    """Refuse a multipart body the parser would read as an empty form: no boundary, or
+    not one field or file in it (a save would go ahead with nothing, answered as done)."""
+    boundary = request.mimetype_params.get("boundary", "")
+    problem = None
+    if not boundary:
+        problem = "has no boundary in its Content-Type"
+    elif not request.form and not request.files:
+        problem = "holds no form field"
+    if problem is not None:
+        raise ValidationError(f"multipart form body {problem}; send the form again, or "
+                              "send JSON", error_code="INVALID_FORM")
 
 
 def optional(body: dict[str, Any], name: str, kind: type | tuple[type, ...],
