@@ -54,7 +54,7 @@ class Paths:
     @property
     def fonts_upload_dir(self) -> Path:
         """Fonts users upload (``POST /api/v3/fonts/upload``): ``<assets>/fonts_uploaded/``."""
-        return self.assets_dir / "fonts_uploaded"
+        return self.assets_dir / "fonts_uploaded"  # shared.upload_budget.FONTS_FOLDER
 
     @property
     def config_file(self) -> Path:
