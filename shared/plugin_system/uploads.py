@@ -24,6 +24,7 @@ from typing import Any
 
 from shared.errors import NotFoundError, ValidationError
 from shared.files.jsonfile import atomic_write_bytes, atomic_write_text
+from shared.files.jsontext import parse_bounded
 from shared.files.regular_file import read_regular
 from shared.ids import is_plain_segment, require_plain_segment
 from shared.upload_budget import check_room
@@ -173,8 +174,8 @@ class PluginUploads:
 
     def _index(self) -> dict[str, dict[str, Any]]:
         try:
-            data = json.loads(read_regular(self.directory / INDEX_FILE, _INDEX_LIMIT,
-                                           follow_symlinks=False))
+            data = parse_bounded(read_regular(self.directory / INDEX_FILE, _INDEX_LIMIT,
+                                              follow_symlinks=False).decode("utf-8"))
         except (OSError, ValueError):
             return {}
         if not isinstance(data, dict):
