@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shared.files.jsontext import parse_bounded
 from shared.files.tail import read_tail
 from shared.ids import is_plain_segment
 
@@ -220,8 +219,8 @@ def parse_lines(lines: Iterable[bytes]) -> Iterable[dict[str, Any]]:
     """Yield the well-formed entries among ``lines``; skip the rest."""
     for raw in lines:
         try:
-            data = parse_bounded(raw.decode("utf-8"))
-        except ValueError:  # torn, garbage, not UTF-8, a number out of range
+            data = json.loads(raw)
+        except ValueError:  # torn, garbage, not UTF-8
             continue
         entry = valid_entry(data)
         if entry is not None:
