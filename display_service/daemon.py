@@ -117,7 +117,7 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     source = ConfigSource(ConfigStore(paths))
     watchers = [bus.watch(WATCHED_KEYS, inbox.notify), source.watch(inbox.notify)]
     guard = bus_folder.follow(bus, lock, watchers[0], inbox, WATCHED_KEYS)
-    containment = Containment(paths.cache_dir, getattr(args, "hang_seconds", None)
+    containment = Containment(paths, getattr(args, "hang_seconds", None)
                               or DEFAULT_HANG_SECONDS, owner=output.owner)
     try:
         config, problem = read_config(source)
@@ -198,7 +198,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         display=display, plugins=plugins, bus=bus, config=config, reader=source, inbox=inbox,
         started_at=started_at,
         full_screen=LazyMode(vegas_enabled, lambda current: vegas_mode(loop, current)),
-        safe_mode=safe_mode,
+        safe_mode=safe_mode, hardware=hardware,
     )
     loop.errors.on_event = history.plugin_event
     log_start(backend, hardware, plugins, paths)

@@ -4,11 +4,18 @@ Precedence for each directory: command-line flag, then ``LEDPANEL_*`` environmen
 variable, then the default. Defaults are git-ignored folders under the repository, so a
 checkout runs without root; on a device the systemd units point the bus at
 ``/var/cache/ledpanel`` (systemd's ``CacheDirectory=`` exports ``CACHE_DIRECTORY``).
+
+The runtime folder holds what a daemon rewrites all the time and a crash must leave
+behind, but a reboot may forget (the display's call trail): it is a tmpfs, so those
+writes never reach the SD card. ``LEDPANEL_RUNTIME_DIR``, then systemd's
+``RuntimeDirectory=`` (``RUNTIME_DIRECTORY``), then ``$XDG_RUNTIME_DIR/ledpanel``, then
+``/dev/shm/ledpanel-<uid>``; the cache folder only where none of them exists.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +27,7 @@ DEVICE_CACHE_DIR = Path("/var/cache/ledpanel")
 DEFAULT_PLUGINS_DIRECTORY = "plugin-repos"
 DEV_PLUGINS_DIRECTORY = "plugins"
 TEMPLATE_FILE = ROOT / "config" / "config.template.json"
+SHARED_MEMORY = Path("/dev/shm")
 
 
 @dataclass(frozen=True)
@@ -31,6 +39,12 @@ class Paths:
     cache_dir: Path
     plugins_dir_override: Path | None = None
     assets_dir_override: Path | None = None
+    runtime_dir_override: Path | None = None
+
+    @property
+    def runtime_dir(self) -> Path:
+        """A tmpfs folder for files rewritten while running (module docstring)."""
+        return self.runtime_dir_override or default_runtime_dir() or self.cache_dir
 
     @property
     def assets_dir(self) -> Path:
@@ -40,7 +54,7 @@ class Paths:
     @property
     def fonts_upload_dir(self) -> Path:
         """Fonts users upload (``POST /api/v3/fonts/upload``): ``<assets>/fonts_uploaded/``."""
-        return self.assets_dir / "fonts_uploaded"
+        return self.assets_dir / "fonts_uploaded"  # shared.upload_budget.FONTS_FOLDER
 
     @property
     def config_file(self) -> Path:
@@ -99,13 +113,37 @@ def resolve_paths(
         return Path(str(value)).expanduser().resolve() if value else None
 
     cache = pick(cache_dir, "LEDPANEL_CACHE_DIR") or pick(None, "CACHE_DIRECTORY")
+    runtime = pick(None, "LEDPANEL_RUNTIME_DIR") or pick(None, "RUNTIME_DIRECTORY")
     return Paths(
         root=root,
         config_dir=pick(config_dir, "LEDPANEL_CONFIG_DIR") or root / "config",
         cache_dir=cache or root / "var" / "cache",
         plugins_dir_override=pick(plugins_dir, "LEDPANEL_PLUGINS_DIR"),
         assets_dir_override=pick(None, "LEDPANEL_ASSETS_DIR"),
+        runtime_dir_override=runtime,
     )
+
+
+def default_runtime_dir(env: Mapping[str, str] | None = None) -> Path | None:
+    """Return ``$XDG_RUNTIME_DIR/ledpanel`` or ``/dev/shm/ledpanel-<uid>`` (made if need
+    be), or None when neither is a folder only this user can write."""
+    env = os.environ if env is None else env
+    xdg = env.get("XDG_RUNTIME_DIR")
+    candidates = [Path(xdg) / "ledpanel"] if xdg and Path(xdg).is_absolute() else []
+    candidates.append(SHARED_MEMORY / f"ledpanel-{os.geteuid()}")
+    for path in candidates:
+        if not path.parent.is_dir():
+            continue
+        try:
+            path.mkdir(mode=0o700, exist_ok=True)
+            info = os.lstat(path)
+        except OSError:
+            continue
+        # In a folder every user writes (/dev/shm), someone else may have made it first.
+        if (stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid()
+                and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+            return path
+    return None
 
 
 def export_dirs(paths: Paths, plugins_dir: Path) -> None:

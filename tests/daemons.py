@@ -66,6 +66,11 @@ class Instance:
     def assets_dir(self) -> Path:
         return self.base / "assets"
 
+    @property
+    def runtime_dir(self) -> Path:
+        """The tmpfs stand-in: the call trail and what else must stay off the SD card."""
+        return self.base / "run"
+
     def dir_flags(self) -> list[str]:
         return ["--config-dir", str(self.config_dir), "--cache-dir", str(self.cache_dir),
                 "--plugins-dir", str(self.plugins_dir)]
@@ -79,6 +84,7 @@ def _spawn(name: str, args: list[str], instance: Instance | None = None) -> Daem
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if instance is not None:  # uploads and downloads stay in the test's folder, not the repo's
         env.setdefault("LEDPANEL_ASSETS_DIR", str(instance.assets_dir))
+        env.setdefault("LEDPANEL_RUNTIME_DIR", str(instance.runtime_dir))
     process = subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     daemon = Daemon(name, process)

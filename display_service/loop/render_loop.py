@@ -54,6 +54,7 @@ from shared.bus.core import (
     DISPLAY_ON_DEMAND_REQUEST,
     DISPLAY_STATE,
     FONTS_CHANGED,
+    HARDWARE_STATUS,
     PLUGIN_ERRORS,
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
@@ -85,8 +86,11 @@ class RenderLoop:
         started_at: float | None = None,
         full_screen: FullScreenMode | None = None,
         safe_mode: SafeMode | None = None,
+        hardware: dict[str, Any] | None = None,
     ) -> None:
         self.display = display
+        # The ``hardware_status`` record published at start; its brightness follows.
+        self.hardware = hardware
         self.backend = display.backend
         self.plugins = plugins
         self.bus = bus
@@ -372,6 +376,23 @@ class RenderLoop:
         brightness = self.panel.brightness(configured_brightness(self.config))
         if (applied := self.display.apply_config({**self.config, "brightness": brightness})):
             logger.info("brightness %d (%s)", applied, self.panel.describe())
+            self._publish_brightness(applied)
+
+    def _publish_brightness(self, brightness: int) -> None:
+        """Show the brightness now in force in ``hardware_status`` (the record of the
+        settings the display started with: the brightness is the one applied live)."""
+        if self.hardware is None:
+            return
+        settings = self.hardware.get("settings")
+        display = settings.get("display") if isinstance(settings, dict) else None
+        panel = display.get("hardware") if isinstance(display, dict) else None
+        if (not isinstance(settings, dict) or not isinstance(display, dict)
+                or not isinstance(panel, dict) or panel.get("brightness") == brightness):
+            return
+        panel = {**panel, "brightness": brightness}
+        self.hardware = {**self.hardware, "settings": {
+            **settings, "display": {**display, "hardware": panel}}}
+        self.writer.put(HARDWARE_STATUS, self.hardware)
 
     # -- state ---------------------------------------------------------------
 

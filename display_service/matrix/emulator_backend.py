@@ -25,8 +25,9 @@ from typing import Any
 from display_service.matrix.errors import MatrixLibraryError
 from display_service.matrix.protocol import clamp_brightness
 from display_service.matrix.rgbmatrix_backend import RGBMatrixBackend
+from shared.config.values import EMULATOR_ADAPTERS
 
-ADAPTERS = ("raw", "browser")
+ADAPTERS = EMULATOR_ADAPTERS  # the config allows only these (shared.config.values)
 DEFAULT_ADAPTER = "raw"
 DEFAULT_PORT = 8888
 INSTALL_HINT = "install the emulator: pip install 'ledpanel[emulator]' (RGBMatrixEmulator)"

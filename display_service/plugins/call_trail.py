@@ -6,15 +6,19 @@ limit, the watchdog's kill of a call that never returns. At the next start the t
 names the plugins that were in a call at that moment, so they can be put in safe mode
 instead of taking the daemon down again at every restart.
 
-The trail is one small file (``<cache dir>/display_calls``) mapped into memory: every
-``enter``/``leave`` rewrites the mapped page, which the kernel keeps when the process
-dies however it dies (no write or fsync per call; a power cut loses it, which is
-harmless). A clean stop empties it. ``convict`` adds the verdict when the daemon itself
+The trail is one small file mapped into memory: every ``enter``/``leave`` rewrites the
+mapped page, which the kernel keeps when the process dies however it dies (no write or
+fsync per call; a power cut or a reboot loses it, which is harmless). It lives in the
+runtime folder (``shared.paths``: ``/run/ledpanel`` under systemd, a tmpfs), never in
+the bus folder: there, on a Pi's SD card, the kernel would write the dirty page back
+every 30 s for as long as the display runs. Its name carries a digest of the bus folder,
+so two instances on one machine (tests, a second panel) never read each other's. A clean stop empties it. ``convict`` adds the verdict when the daemon itself
 finds the culprit (a hung call), so the next start blames that plugin alone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import mmap
@@ -25,11 +29,20 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from shared.files.jsontext import parse_bounded
+from shared.paths import Paths
+
 logger = logging.getLogger(__name__)
 
 TRAIL_FILE = "display_calls"
 SIZE = 4096
 MAX_ID = 255  # a plugin id is a folder name: never longer than this
+
+
+def trail_path(paths: Paths) -> Path:
+    """Return where the display of ``paths`` keeps its trail (read back after a crash)."""
+    digest = hashlib.sha256(os.fsencode(paths.cache_dir)).hexdigest()[:16]
+    return paths.runtime_dir / f"{TRAIL_FILE}-{digest}"
 
 
 @dataclass(frozen=True)
@@ -68,7 +81,7 @@ def read_leftover(path: Path) -> Leftover | None:
         logger.warning("call trail %s is not a %d-byte file; ignored", path, SIZE)
         return None
     try:
-        data = json.loads(path.read_bytes().rstrip(b" \0\n") or b"null")
+        data = parse_bounded(path.read_bytes().rstrip(b" \0\n").decode("utf-8") or "null")
         calls = [(str(c[0])[:MAX_ID], str(c[1])[:32]) for c in data.get("calls", [])]
         verdict = data.get("verdict")
         if verdict is not None:

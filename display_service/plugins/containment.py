@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import _thread
+import contextlib
 import logging
 import os
 import signal
@@ -27,9 +28,17 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
-from display_service.plugins.call_trail import TRAIL_FILE, Call, CallTrail, read_leftover
+from display_service.plugins.call_trail import (
+    TRAIL_FILE,
+    Call,
+    CallTrail,
+    Leftover,
+    read_leftover,
+    trail_path,
+)
 from display_service.plugins.hang_watch import HangWatch
 from display_service import sd_notify
+from shared.paths import Paths
 from shared.plugin_api import boundary
 
 logger = logging.getLogger(__name__)
@@ -43,10 +52,16 @@ Owner = Callable[[FrameType | None], "str | None"]
 class Containment:
     """The call trail, the hang watch and the exit guard of one display process."""
 
-    def __init__(self, cache_dir: Path, hang_seconds: float, owner: Owner | None = None
+    def __init__(self, paths: Paths, hang_seconds: float, owner: Owner | None = None
                  ) -> None:
-        path = cache_dir / TRAIL_FILE
-        self.leftover = read_leftover(path)
+        path = trail_path(paths)
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as err:
+            logger.warning("runtime folder %s unusable (%s); the call trail goes to the bus "
+                           "folder", path.parent, err.strerror or err)
+            path = paths.cache_dir / TRAIL_FILE
+        self.leftover = read_leftover(path) or _earlier_leftover(paths.cache_dir / TRAIL_FILE)
         self.trail = CallTrail(path)
         boundary.install(self.trail)
         guard_exits(self.trail, owner)
@@ -70,6 +85,14 @@ class Containment:
                      call.plugin_id, reason)
         self.trail.convict(call.plugin_id, call.where, reason)
         restart()
+
+
+def _earlier_leftover(path: Path) -> Leftover | None:
+    """Read and remove the trail an earlier version kept in the bus folder."""
+    leftover = read_leftover(path)
+    with contextlib.suppress(OSError):
+        path.unlink()
+    return leftover
 
 
 def restart() -> NoReturn:

@@ -7,15 +7,15 @@ observer's thread and should only set flags.
 
 Anyone who can write the directory can put anything in it, so a read takes only a
 regular file of at most ``MAX_BYTES``, without blocking (``shared.files.regular_file``):
-a FIFO, a directory, a symlink, a device, an oversized or unparsable file reads as
-absent, is logged (once per file and kind, then at most every ``REPORT_EVERY``
+a FIFO, a directory, a symlink, a device, an oversized or unparsable file, or one holding a
+number out of range (``shared.files.jsontext.parse_bounded``: NaN, 1e400, 400 digits)
+reads as absent, is logged (once per file and kind, then at most every ``REPORT_EVERY``
 seconds) and is listed by ``Bus.problems()`` until it is gone.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import stat
@@ -35,6 +35,7 @@ from shared.bus.upkeep import (
 )
 from shared.errors import AtomicWriteError
 from shared.files.jsonfile import atomic_write_json
+from shared.files.jsontext import parse_bounded
 from shared.files.regular_file import kind_of, read_regular
 
 logger = logging.getLogger(__name__)
@@ -140,7 +141,8 @@ class Bus:
         """Read ``path``; problems are reported under ``shown`` (default: ``path``)."""
         shown = shown or path
         try:
-            data = json.loads(read_regular(path, MAX_BYTES, follow_symlinks=False))
+            data = parse_bounded(read_regular(path, MAX_BYTES, follow_symlinks=False)
+                                 .decode("utf-8"))
         except FileNotFoundError:
             reports.clear(shown)
             return None

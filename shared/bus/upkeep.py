@@ -18,6 +18,7 @@ import threading
 import time
 from pathlib import Path
 
+from shared.files.jsontext import JsonLimitError
 from shared.files.regular_file import kind_of
 
 logger = logging.getLogger("shared.bus.core")
@@ -77,6 +78,8 @@ def describe(err: BaseException, path: Path | None = None) -> str:
         return err.strerror or str(err)
     if isinstance(err, RecursionError):
         return "nested too deeply to read"
+    if isinstance(err, JsonLimitError):  # valid JSON, outside what the bus accepts
+        return f"holds a value out of range: {err}"
     return f"not valid JSON: {err}"
 
 

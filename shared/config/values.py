@@ -24,6 +24,8 @@ from shared.paths import ROOT
 from shared.schedules import MODES, normalize_mode, parse_time
 
 FOLLOWER_POSITIONS = ("none", "left", "right")
+# RGBMatrixEmulator's outputs the display can open (display.emulator_adapter).
+EMULATOR_ADAPTERS = ("raw", "browser")
 
 Rule = Callable[[Any], "str | None"]  # returns what is wrong, or None
 
@@ -101,6 +103,7 @@ def _inside_install_tree(value: Any) -> str | None:
 RULES: dict[str, Rule] = {
     "sync.follower_position": _one_of(*FOLLOWER_POSITIONS),
     "display.double_sided": _boolean,
+    "display.emulator_adapter": _one_of(*EMULATOR_ADAPTERS),
     "timezone": _timezone,
     "vegas_scroll.enabled": _boolean,
     "vegas_scroll.frame_based_scrolling": _boolean,

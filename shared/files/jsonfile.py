@@ -139,19 +139,23 @@ def read_json_file(path: Path, what: str) -> Any:
 def read_file_bytes(path: Path, what: str) -> bytes:
     """Return a file's bytes; raise ConfigError ``FILE_NOT_FOUND`` or ``CONFIG_ERROR``, or
     ``CONFIG_INVALID_JSON`` for something that is not a regular file or is larger than
-    ``READ_LIMIT`` (read whole, a hand-made 300 MB file held a daemon's start for long)."""
+    ``READ_LIMIT`` (read whole, a hand-made 300 MB file held a daemon's start for long).
+
+    A symlink is not followed: a link in the config folder could make the raw editor,
+    a backup or an error message show any file the daemon can read (``/etc/shadow``)."""
     from shared.errors import ConfigError, ConfigFileInvalid
 
     path = Path(path)
     try:
-        return read_regular(path, READ_LIMIT)
+        return read_regular(path, READ_LIMIT, follow_symlinks=False)
     except FileTooLarge as err:
         raise ConfigFileInvalid(f"{what} {path.name} is larger than {READ_LIMIT} bytes, "
                                 f"more than any save writes ({path})",
                                 details={"file": str(path)}) from err
     except NotRegularFile as err:  # a FIFO in the file's place would block for ever
-        raise ConfigFileInvalid(f"{what} {path.name} is not a regular file ({path})",
-                                details={"file": str(path)}) from err
+        raise ConfigFileInvalid(f"{what} {path.name} is {err.kind}, not a regular file, and "
+                                f"is not read: put the file itself at {path}",
+                                details={"file": str(path), "kind": err.kind}) from err
     except FileNotFoundError as err:
         raise ConfigError(f"{what} {path.name} not found ({path})", error_code="FILE_NOT_FOUND",
                           details={"file": str(path)}) from err

@@ -7,6 +7,11 @@ digits), nesting deep enough to exhaust the recursion limit in whoever walks the
 value next, and lone surrogates (``"\\ud800"``), which parse but cannot be written back
 as UTF-8. ``parse_strict`` refuses each with one ``JsonLimitError`` naming it; the
 depth is measured on the text before parsing, so nothing recurses that deep.
+
+Files the daemons exchange (the bus) hold times, counters and durations, never a
+number past a 64-bit integer; ``parse_bounded`` also refuses any number larger than
+``MAX_MAGNITUDE`` either way, so whatever reads a field may turn it into a float, add
+it to a clock or wait for it without an ``OverflowError``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 # Far deeper than any config or request of ours; shallow enough that every recursive
@@ -21,6 +28,9 @@ from typing import Any, NamedTuple
 MAX_DEPTH = 64
 # A 64-bit number has 20 digits; ids held as numbers stay well under this.
 MAX_INT_DIGITS = 64
+# The largest number, either sign, a file between the daemons may hold (``parse_bounded``):
+# nanosecond clocks fit, and any sum of a few such numbers stays a finite float.
+MAX_MAGNITUDE = float(2**63)
 
 # A whole string (skipped), a bracket, or the quote of a string that never ends.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[\]{}]|"', re.DOTALL)
@@ -65,13 +75,69 @@ class JsonLimitError(ValueError):
 def parse_strict(text: str) -> Any:
     """Return the value of JSON ``text``; raise ``json.JSONDecodeError`` for bad syntax
     and ``JsonLimitError`` for a value outside the limits above."""
+    return _parse(text, _parse_int, _parse_float)
+
+
+def parse_bounded(text: str) -> Any:
+    """Like ``parse_strict``, and every number lies within ``MAX_MAGNITUDE`` either way."""
+    return _parse(text, _bounded_int, _bounded_float)
+
+
+def _parse(text: str, parse_int: Callable[[str], int],
+           parse_float: Callable[[str], float]) -> Any:
     depth = nesting_depth(text)
     if depth > MAX_DEPTH:
         raise JsonLimitError(f"nested deeper than {MAX_DEPTH} levels ({depth})")
-    value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+    tiny: list[_TooSmall] = []
+
+    def checked_float(literal: str) -> Any:
+        value = parse_float(literal)
+        if (value == 0 and _nonzero(literal)) or 0 < abs(value) < sys.float_info.min:
+            tiny.append(_TooSmall(literal))
+            return tiny[-1]
+        return value
+
+    value = json.loads(text, parse_int=parse_int, parse_float=checked_float,
                        parse_constant=_refuse_constant)
+    if tiny:
+        where = find_path(value, lambda item: item is tiny[0])
+        raise JsonLimitError(f"{where + ': ' if where else ''}number {_shown(tiny[0].literal)}"
+                             " is too small to store (it would be kept as 0 or lose its "
+                             "digits); write 0 or a number above 1e-307")
     _refuse_lone_surrogates(value)
     return value
+
+
+class _TooSmall:
+    """Stands for a number that underflows, until its place is found."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def _nonzero(literal: str) -> bool:
+    mantissa = literal.lower().split("e", 1)[0]
+    return any(digit in mantissa for digit in "123456789")
+
+
+def find_path(value: Any, wanted: Callable[[Any], bool], prefix: str = "") -> str | None:
+    """Return the dotted path (list items as ``[i]``) of the first item ``wanted`` picks
+    in a parsed value (depth bounded by ``MAX_DEPTH``), or None; the root is ``""``."""
+    if wanted(value):
+        return prefix
+    items: Any = ()
+    if isinstance(value, dict):
+        items = ((f"{prefix}.{key}" if prefix else str(key), item)
+                 for key, item in value.items())
+    elif isinstance(value, list):
+        items = ((f"{prefix}[{index}]", item) for index, item in enumerate(value))
+    for path, item in items:
+        found = find_path(item, wanted, path)
+        if found is not None:
+            return found
+    return None
 
 
 def nesting_depth(text: str) -> int:
@@ -103,6 +169,26 @@ def _parse_float(literal: str) -> float:
         raise JsonLimitError(f"number {literal[:20]}{'...' if len(literal) > 20 else ''} "
                              "is too large for a JSON number")
     return value
+
+
+def _bounded_int(literal: str) -> int:
+    value = _parse_int(literal)
+    if abs(value) > MAX_MAGNITUDE:
+        raise JsonLimitError(f"number {_shown(literal)} is out of range (at most "
+                             f"{MAX_MAGNITUDE:.3g} either way)")
+    return value
+
+
+def _bounded_float(literal: str) -> float:
+    value = _parse_float(literal)
+    if abs(value) > MAX_MAGNITUDE:
+        raise JsonLimitError(f"number {_shown(literal)} is out of range (at most "
+                             f"{MAX_MAGNITUDE:.3g} either way)")
+    return value
+
+
+def _shown(literal: str) -> str:
+    return f"{literal[:20]}{'...' if len(literal) > 20 else ''}"
 
 
 def _refuse_constant(name: str) -> Any:

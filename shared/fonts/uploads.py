@@ -37,6 +37,7 @@ from shared.fonts.catalog import (
 from shared.fonts.validate import FontFileKind, check_font, invalid_font, kind_for_name
 from shared.ids import is_plain_segment
 from shared.paths import Paths
+from shared.upload_budget import check_room
 
 logger = logging.getLogger(__name__)
 
@@ -161,6 +162,8 @@ class FontUploads:
         """Write a checked upload atomically and return its catalog entry."""
         with _lock:
             self._check_free(checked.family)  # again: another upload may have won
+            # The fonts folder is <assets>/fonts_uploaded: all uploads share one budget.
+            check_room(self.directory.parent, [len(checked.data)])
             self._ensure_dir()
             path = self.directory / checked.file_name
             atomic_write_bytes(path, checked.data, 0o644)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.files.jsonfile import atomic_write_json
+from shared.files.jsontext import parse_bounded
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ class ManifestMemo:
 
     def _load(self) -> dict[str, Problems]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = parse_bounded(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         if not isinstance(data, dict) or data.get("format") != FORMAT:

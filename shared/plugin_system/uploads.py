@@ -18,13 +18,16 @@ import secrets
 import stat
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from shared.errors import NotFoundError, ValidationError
 from shared.files.jsonfile import atomic_write_bytes, atomic_write_text
+from shared.files.jsontext import parse_bounded
 from shared.files.regular_file import read_regular
 from shared.ids import is_plain_segment, require_plain_segment
+from shared.upload_budget import check_room
 
 MAX_FILE_BYTES = 1024 * 1024  # per file; a request body is at most 2 MB in all
 INDEX_FILE = ".index.json"
@@ -63,6 +66,7 @@ class PluginUploads:
 
     def __init__(self, assets_dir: Path, plugin_id: str) -> None:
         self.plugin_id = require_plain_segment(plugin_id)
+        self.assets_dir = assets_dir
         self.directory = assets_dir / "plugins" / plugin_id / "uploads"
         self.relative = f"assets/plugins/{plugin_id}/uploads"
 
@@ -87,23 +91,37 @@ class PluginUploads:
                                   details={"file": original[:200]})
         return kind
 
+    def add_all(self, files: Sequence[tuple[str, bytes, str | None]]
+                ) -> Sequence[dict[str, Any]]:
+        """Store ``(original name, data, declared type)`` files, all or none past the
+        upload limits (``shared.upload_budget``); return their metadata."""
+        for original, data, _ in files:  # all are checked before any is stored
+            self.check(original, data)
+        with _lock:
+            check_room(self.assets_dir, [len(data) for _, data, _ in files], self.directory,
+                       f"the uploads of {self.plugin_id}")
+            return [self._add(*file) for file in files]
+
     def add(self, original: str, data: bytes, declared_type: str | None) -> dict[str, Any]:
         """Store one uploaded file; return its metadata. Bad size or type: ValidationError."""
+        return self.add_all([(original, data, declared_type)])[0]
+
+    def _add(self, original: str, data: bytes, declared_type: str | None) -> dict[str, Any]:
+        """Store one file (the caller holds ``_lock``)."""
         kind = self.check(original, data)
         self._check_dirs(create=True)
-        with _lock:
-            entries = self._index()
-            name = stored_name(original, kind[1])
-            if name in entries or os.path.lexists(self.directory / name):
-                stem, ext = name.rsplit(".", 1)
-                name = f"{stem}-{secrets.token_hex(4)}.{ext}"
-            atomic_write_bytes(self.directory / name, data)
-            entries[name] = {"name": name, "path": f"{self.relative}/{name}",
-                             "original_name": original[:200], "size": len(data),
-                             "content_type": kind[0], "declared_type": declared_type,
-                             "uploaded_at": time.time()}
-            self._save(entries)
-            return entries[name]
+        entries = self._index()
+        name = stored_name(original, kind[1])
+        if name in entries or os.path.lexists(self.directory / name):
+            stem, ext = name.rsplit(".", 1)
+            name = f"{stem}-{secrets.token_hex(4)}.{ext}"
+        atomic_write_bytes(self.directory / name, data)
+        entries[name] = {"name": name, "path": f"{self.relative}/{name}",
+                         "original_name": original[:200], "size": len(data),
+                         "content_type": kind[0], "declared_type": declared_type,
+                         "uploaded_at": time.time()}
+        self._save(entries)
+        return entries[name]
 
     def delete(self, name: str) -> dict[str, Any]:
         """Remove one stored upload by its stored name; return its metadata."""
@@ -156,8 +174,8 @@ class PluginUploads:
 
     def _index(self) -> dict[str, dict[str, Any]]:
         try:
-            data = json.loads(read_regular(self.directory / INDEX_FILE, _INDEX_LIMIT,
-                                           follow_symlinks=False))
+            data = parse_bounded(read_regular(self.directory / INDEX_FILE, _INDEX_LIMIT,
+                                              follow_symlinks=False).decode("utf-8"))
         except (OSError, ValueError):
             return {}
         if not isinstance(data, dict):

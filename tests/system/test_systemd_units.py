@@ -153,3 +153,9 @@ def test_readme_states_each_units_restart_delay(units: dict) -> None:
     display = one(units["ledpanel-display"], "Service", "RestartSec")
     web = one(units["ledpanel-web"], "Service", "RestartSec")
     assert f"display restarts on failure after {display} s and the web after {web} s" in readme
+
+
+def test_display_unit_keeps_its_call_trail_on_a_tmpfs_across_restarts(units: dict) -> None:
+    display = units["ledpanel-display"]
+    assert one(display, "Service", "RuntimeDirectory") == "ledpanel"
+    assert one(display, "Service", "RuntimeDirectoryPreserve") == "yes"

@@ -69,9 +69,10 @@ def matches(sent: str | None, token: str) -> bool:
 
 
 def _read(path: Path) -> str | None:
-    # Non-blocking and regular files only: a FIFO in its place must not hang a request.
+    # Non-blocking and regular files only: a FIFO in its place must not hang a request,
+    # and a symlink must not make another file the token.
     try:
-        text = read_regular(path, 256).decode("ascii").strip()
+        text = read_regular(path, 256, follow_symlinks=False).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
     return text if len(text) >= _MIN_LENGTH else None

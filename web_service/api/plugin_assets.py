@@ -40,10 +40,8 @@ def upload() -> Reply:
     if not files:
         raise ValidationError("no files in the upload (multipart field 'files')",
                               error_code="NO_FILES", details={"field": "files"})
-    checked = [(f.filename or "upload", f.read(), f.mimetype or None) for f in files]
-    for name, data, _ in checked:  # all are checked before any is stored
-        uploads.check(name, data)
-    stored = [uploads.add(name, data, declared) for name, data, declared in checked]
+    stored = uploads.add_all([(f.filename or "upload", f.read(), f.mimetype or None)
+                              for f in files])
     return ok({"plugin_id": uploads.plugin_id, "files": stored},
               f"{len(stored)} file(s) uploaded")
 

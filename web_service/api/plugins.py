@@ -84,6 +84,10 @@ def post_config() -> Reply:
         partial = form_to_section(body, svc.catalog.schema_for(plugin_id))
     elif isinstance(body.get("config"), dict):
         partial = body["config"]
+    elif "config" in body:  # not a setting named "config": a wrapper of the wrong kind
+        raise ValidationError("config must be an object of the plugin's settings, such as "
+                              '{"enabled": true}', error_code="INVALID_FIELD",
+                              details={"field": "config"})
     else:
         partial = {k: v for k, v in body.items() if k != "plugin_id"}
 

@@ -3,8 +3,11 @@
 Every request body is read here, and only here: the text is decoded as its
 ``Content-Type`` charset says (UTF-8 when it says none; an unknown charset is a 415,
 bytes that are not text in it a 400, never replacement characters), and JSON is
-parsed within ``shared.files.jsontext``'s limits (depth, integer digits, finite numbers, no
-lone surrogates), so a hostile body is one 400 naming the problem on every route.
+parsed within ``shared.files.jsontext``'s limits (depth, integer digits, finite numbers,
+no underflow to 0, no lone surrogates), so a hostile body is one 400 naming the problem on
+every route. Keys a browser's JavaScript treats as an object's own machinery
+(``__proto__``, ``constructor``, ``prototype``) are refused in JSON bodies and form field
+names alike: our pages would misread a setting stored under one.
 """
 
 from __future__ import annotations
@@ -19,11 +22,18 @@ from flask import g, request
 
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ValidationError
-from shared.files.jsontext import MAX_DEPTH, JsonLimitError, parse_strict, syntax_place
+from shared.files.jsontext import (
+    MAX_DEPTH,
+    JsonLimitError,
+    parse_strict,
+    syntax_place,
+)
 from web_service.access.page_token import MAX_FORM_FIELDS, TOKEN_FIELD
 
 _PARSED = "ledpanel_json_body"  # flask.g: the body parsed once per request
 _CHANGES = ("POST", "PUT", "PATCH", "DELETE")
+# Names JavaScript reads as an object's machinery, not as data.
+SCRIPT_KEYS = frozenset({"__proto__", "constructor", "prototype"})
 
 
 def check_body() -> None:
@@ -79,7 +89,7 @@ def parse_json(text: str) -> Any:
     """Parse JSON text strictly (``shared.files.jsontext``): NaN, Infinity, numbers that do not
     fit, deep nesting and lone surrogates are refused with INVALID_JSON naming them."""
     try:
-        return parse_strict(text)
+        value = parse_strict(text)
     except json.JSONDecodeError as err:
         place = syntax_place(err)
         raise ValidationError(
@@ -89,6 +99,34 @@ def parse_json(text: str) -> Any:
     except JsonLimitError as err:
         raise ValidationError(f"request body is not valid JSON: {err}",
                               error_code="INVALID_JSON") from None
+    found = _script_key(value)
+    if found is not None:
+        _refuse_script_key(*found)
+    return value
+
+
+def _script_key(value: Any, prefix: str = "") -> tuple[str, str] | None:
+    """Return the path and name of the first ``SCRIPT_KEYS`` key in a parsed body (its
+    depth is bounded by the parser), or None."""
+    items: Any = ()
+    if isinstance(value, dict):
+        for key in value:
+            if key in SCRIPT_KEYS:
+                return (f"{prefix}.{key}" if prefix else key), key
+        items = ((f"{prefix}.{key}" if prefix else key, item) for key, item in value.items())
+    elif isinstance(value, list):
+        items = ((f"{prefix}[{index}]", item) for index, item in enumerate(value))
+    for path, item in items:
+        found = _script_key(item, path)
+        if found is not None:
+            return found
+    return None
+
+
+def _refuse_script_key(field: str, key: str) -> None:
+    raise ValidationError(f"{field}: {key!r} cannot be a setting's name (web pages read it "
+                          "as part of every object); rename it", error_code="INVALID_FIELD",
+                          details={"field": field})
 
 
 def is_form() -> bool:
@@ -111,6 +149,9 @@ def body_object() -> dict[str, Any]:
         if key.count(".") >= MAX_DEPTH:
             raise ValidationError(f"form field name nested deeper than {MAX_DEPTH} levels",
                                   error_code="INVALID_FORM")
+        for part in key.split("."):
+            if part in SCRIPT_KEYS:
+                _refuse_script_key(key, part)
         if key in form:
             previous = form[key]
             form[key] = [*previous, value] if isinstance(previous, list) else [previous, value]
@@ -122,6 +163,7 @@ def body_object() -> dict[str, Any]:
 def _form_pairs() -> list[tuple[str, str]]:
     """Return the form's fields in order; an urlencoded body is decoded as sent."""
     if request.mimetype == "multipart/form-data":
+        _check_multipart()
         return [(key, value) for key in request.form for value in request.form.getlist(key)]
     text = body_text()
     try:
@@ -134,6 +176,20 @@ def _form_pairs() -> list[tuple[str, str]]:
     except ValueError as err:  # too many fields
         raise ValidationError(f"form has more than {MAX_FORM_FIELDS} fields",
                               error_code="INVALID_FORM") from err
+
+
+def _check_multipart() -> None:
+    """Refuse a multipart body the parser would read as an empty form: no boundary, or
+    not one field or file in it (a save would go ahead with nothing, answered as done)."""
+    boundary = request.mimetype_params.get("boundary", "")
+    problem = None
+    if not boundary:
+        problem = "has no boundary in its Content-Type"
+    elif not request.form and not request.files:
+        problem = "holds no form field"
+    if problem is not None:
+        raise ValidationError(f"multipart form body {problem}; send the form again, or "
+                              "send JSON", error_code="INVALID_FORM")
 
 
 def optional(body: dict[str, Any], name: str, kind: type | tuple[type, ...],

@@ -17,7 +17,6 @@ one history entry. What was handled is kept in ``<cache_dir>/store/auto_update.j
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import os
@@ -34,6 +33,7 @@ from shared.bus.display_status import RUNNING, display_report
 from shared.config.save_rules import needs_auto_update_setup
 from shared.errors import AtomicWriteError
 from shared.files.jsonfile import atomic_write_json
+from shared.files.jsontext import parse_bounded
 from shared.files.regular_file import read_regular
 from shared.history import ERROR, STORE, SUCCESS
 from web_service.history import HISTORY_KEY, WebHistory
@@ -308,7 +308,8 @@ class AutoUpdater:
     def _read_state(self) -> dict[str, Any]:
         """Return the state file's usable fields; never blocks (a FIFO is refused)."""
         try:
-            data = json.loads(read_regular(self.path, STATE_LIMIT, follow_symlinks=False))
+            data = parse_bounded(read_regular(self.path, STATE_LIMIT, follow_symlinks=False)
+                                 .decode("utf-8"))
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as err:  # UnicodeDecodeError is a ValueError

@@ -60,7 +60,7 @@ HOSTILE: dict[str, tuple[Callable[[Path], None], str]] = {
     "symlink": (_symlink, "a symlink"),
     "symlink_to_fifo": (_symlink_to_fifo, "a symlink"),
     "too_large": (_too_large, "more than the"),
-    "too_deep": (_too_deep, "nested too deeply"),
+    "too_deep": (_too_deep, "nested deeper than"),
 }
 
 

@@ -1,0 +1,43 @@
+"""Multipart bodies the form parser would read as an empty form are a 400, never "saved".
+
+The on-demand stop and the schedule routes took such a body as a form with nothing in it
+and answered as if the request was done.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+ROUTES = ("/api/v3/display/on-demand/stop", "/api/v3/config/schedule",
+          "/api/v3/config/dim-schedule")
+FIELD = b'--xyz\r\nContent-Disposition: form-data; name="enabled"\r\n\r\ntrue\r\n'
+GARBAGE = {
+    "no boundary": ("multipart/form-data", FIELD + b"--xyz--\r\n"),
+    "empty boundary": ("multipart/form-data; boundary=", FIELD + b"--xyz--\r\n"),
+    "not multipart": ("multipart/form-data; boundary=xyz", b"garbage"),
+    "binary": ("multipart/form-data; boundary=xyz", b"\xff\xfe" * 200),
+    "never closed": ("multipart/form-data; boundary=xyz", FIELD),
+    "no part": ("multipart/form-data; boundary=xyz", b"--xyz\r\n\r\n\r\n--xyz--\r\n"),
+}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("kind", sorted(GARBAGE))
+def test_garbage_multipart_bodies_answer_400_with_an_error_code(web, route: str,
+                                                                kind: str) -> None:
+    before = web.config()
+    content_type, data = GARBAGE[kind]
+    answer = web.client.post(route, data=data, content_type=content_type)
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    body = answer.get_json()
+    assert body["status"] == "error" and body["error_code"] == "INVALID_FORM", body
+    assert "multipart" in body["message"]
+    assert web.config() == before
+    assert not list(web.paths.cache_dir.glob("display_on_demand_request@*"))
+
+
+def test_a_well_formed_multipart_schedule_form_is_still_saved(web) -> None:
+    answer = web.client.post("/api/v3/config/schedule", data=FIELD + b"--xyz--\r\n",
+                             content_type="multipart/form-data; boundary=xyz")
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert web.config()["schedule"]["enabled"] is True
