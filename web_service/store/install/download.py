@@ -41,6 +41,7 @@ import urllib3
 from shared.http_fetch import FetchError, iter_body, network_words
 from shared.version import CORE_VERSION
 from web_service.store import repo_url as urls
+from web_service.store.destinations import store_session
 from web_service.store.errors import StoreError
 from web_service.store.install.archive import (
     MAX_FILE_BYTES,
@@ -93,7 +94,7 @@ def download_folder(repo: str, branch: str, plugin_path: str, dest: Path, *, api
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=False)
     own = session is None
-    http = session or requests.Session()
+    http = session or store_session()
     try:
         _report(progress, "listing", 0, 0, 0)
         try:
@@ -121,7 +122,7 @@ def folder_tree_sha(repo: str, branch: str, plugin_path: str, *, api_url: str,
     ref = urls.parse_repo_url(repo)
     api, branch = urls.api_base(api_url), urls.check_branch(branch)
     key = (api, ref.url, branch)
-    http = session or requests.Session()
+    http = session or store_session()
     try:
         if listing_cache is not None and key in listing_cache:
             listing = listing_cache[key]

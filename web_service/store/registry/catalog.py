@@ -166,11 +166,10 @@ class Registry:
         return _view({**data, "by_id": {e["id"]: e for e in merged}})
 
     def _fetch_one(self, source: Source) -> tuple[list[dict[str, Any]], list[str]]:
-        import requests
-
+        from web_service.store.destinations import store_session
         from web_service.store.registry.fetch import fetch_source
 
-        session = self.session or requests.Session()
+        session = self.session or store_session()
         try:
             return fetch_source(session, source)
         finally:
