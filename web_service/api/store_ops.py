@@ -46,7 +46,9 @@ def install() -> Reply:
     wait = _wait(body)
     if body.get("repo_url") not in (None, ""):
         source = repo_url_source(body)
-        return _run("install", source.plugin_id, install_work(services(), source, None), wait)
+        return _run("install", source.plugin_id, install_work(services(), source, None), wait,
+                    source=source.repo + (f"/tree/{source.branch}/{source.plugin_path}"
+                                          if source.plugin_path else ""))
     plugin_id = require_plain_segment(body.get("plugin_id"))
     return _run("install", plugin_id, install_work(services(), None, plugin_id), wait)
 
@@ -70,10 +72,10 @@ def uninstall() -> Reply:
     return _run("uninstall", plugin_id, uninstall_work(services(), plugin_id, remove), wait)
 
 
-def _run(kind: str, plugin_id: str | None, work: Work, wait: float) -> Reply:
+def _run(kind: str, plugin_id: str | None, work: Work, wait: float, *,
+         source: str | None = None) -> Reply:
     """Submit the job; answer with its result when it ends within ``wait`` seconds."""
-    job = submit_job(None, kind, plugin_id, work)
-    what = plugin_id or "the plugin"
+    job = submit_job(None, kind, plugin_id, work, source=source)
     deadline = time.monotonic() + wait
     store = store_jobs().store
     while time.monotonic() < deadline:
@@ -89,7 +91,7 @@ def _run(kind: str, plugin_id: str | None, work: Work, wait: float) -> Reply:
         code = job["error_code"] or "INTERNAL"
         return error(job["message"], code, _status(code), {"job_id": job["id"], "job": job})
     return ok({"job_id": job["id"], "job": job},
-              f"{kind} of {what} started (job {job['id']})", 202)
+              f"{job['description']} started (job {job['id']})", 202)
 
 
 def _wait(body: dict[str, Any]) -> float:
