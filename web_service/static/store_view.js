@@ -27,10 +27,15 @@ export function humanBytes(size) {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-// "downloading (3 of 7 files)" / "downloading (1.2 MiB)" / "queued".
+// "downloading (3 of 7 files)" / "downloading (1.2 MiB)" / "queued" / "waiting for:
+// install of clock-simple" (a queued job behind another).
 export function progressText(job) {
   if (!job) return "";
-  const step = job.state === "queued" ? "queued" : (job.step || job.state || "");
+  if (job.state === "queued") {
+    const ahead = job.waiting_for && job.waiting_for.description;
+    return ahead ? `waiting for: ${ahead}` : "queued";
+  }
+  const step = job.step || job.state || "";
   const p = job.progress || {};
   if (p.files_total) return `${step} (${p.files_done || 0} of ${p.files_total} files)`;
   if (p.bytes) return `${step} (${humanBytes(p.bytes)})`;
