@@ -14,8 +14,13 @@ the one store job runner for hours: ``LISTING_DEADLINE`` (the tree listing and t
 branch head), ``RAW_DEADLINE`` (each raw file) within ``RAW_TOTAL_DEADLINE`` (all raw
 files together, shared by the workers), ``ARCHIVE_DEADLINE`` (the ZIP archive); passing
 one is ``DOWNLOAD_FAILED`` naming the file and saying "too slow" (a slow listing falls
-back to the archive). Limits are ``archive.MAX_FILES``, ``MAX_FILE_BYTES`` and
-``MAX_TOTAL_BYTES``.
+back to the archive). Long before those deadlines, an answer whose body arrives at
+less than ``MIN_RATE`` bytes a second, averaged over each ``RATE_WINDOW`` seconds (1 KiB/s
+over 20 s: a plugin of a few hundred KiB then still arrives on the slowest link a Pi
+sees, while a host trickling bytes frees the one store job runner within 20 s instead
+of holding it and every queued job for minutes), fails the same way; tests shorten
+the window by setting the module's constant. Limits are ``archive.MAX_FILES``,
+``MAX_FILE_BYTES`` and ``MAX_TOTAL_BYTES``.
 
 ``folder_tree_sha`` takes an optional ``listing_cache`` (a dict the caller keeps for one
 run) so checking many plugins of one monorepo lists each (repository, branch) once.
@@ -61,6 +66,8 @@ LISTING_DEADLINE = 60.0  # seconds for the whole tree listing (and the branch he
 RAW_DEADLINE = 60.0  # seconds for each raw file
 RAW_TOTAL_DEADLINE = 300.0  # seconds for all raw files of one download
 ARCHIVE_DEADLINE = 300.0  # seconds for the whole ZIP archive
+MIN_RATE = 1024  # bytes a second an answer's body must average ...
+RATE_WINDOW = 20.0  # ... over each window of this many seconds
 MAX_LISTING_BYTES = 20 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024  # a whole monorepo's archive
 RAW_WORKERS = 4  # raw files fetched at once
@@ -297,15 +304,33 @@ class _Deadline:
         return time.monotonic() >= self.at
 
     def body(self, response: requests.Response, what: str) -> Iterator[bytes]:
-        """Yield the body as it arrives; raise DOWNLOAD_FAILED ("too slow") at the end."""
+        """Yield the body as it arrives; raise DOWNLOAD_FAILED ("too slow") at the
+        deadline, or when a window of ``RATE_WINDOW`` seconds brought less than
+        ``MIN_RATE`` bytes a second (silence included: no read waits past a window)."""
+        window, floor = RATE_WINDOW, MIN_RATE
+        slow = f"under {floor / 1024:g} KiB/s for {window:g} s"
+        started, received = time.monotonic(), 0
         try:
-            yield from iter_body(response, self.at, TIMEOUT[1])
+            for chunk in iter_body(response, self.at, min(TIMEOUT[1], window)):
+                received += len(chunk)
+                now = time.monotonic()
+                if now - started >= window:
+                    if received < floor * (now - started):
+                        raise StoreError(f"{what}: too slow ({slow})", "DOWNLOAD_FAILED")
+                    started, received = now, 0
+                yield chunk
         except (FetchError, *_NETWORK_ERRORS) as err:
             # the last read waits only until the deadline, so it ends as a read timeout
             if isinstance(err, FetchError) or time.monotonic() >= self.at - 0.05:
                 raise StoreError(f"{what}: too slow ({self.words})",
                                  "DOWNLOAD_FAILED") from err
+            if _timed_out(err):
+                raise StoreError(f"{what}: too slow ({slow})", "DOWNLOAD_FAILED") from err
             raise
+
+
+def _timed_out(err: BaseException) -> bool:
+    return isinstance(err, requests.Timeout | TimeoutError | urllib3.exceptions.TimeoutError)
 
 
 def _fetch(http: requests.Session, url: str, limit: int, what: str,
