@@ -9,6 +9,7 @@ Codes (the route layer maps them to HTTP statuses; ``status`` is a sensible defa
 - ``RATE_LIMITED``: the host's API quota is used up and no fallback could help.
 - ``BAD_PLUGIN``: the download is not a plugin the store accepts (manifest, class).
 - ``INCOMPATIBLE``: the plugin declares a core version range that excludes ours.
+- ``NOT_A_ZIP``: an uploaded plugin that is not a readable ZIP archive.
 - ``TOO_LARGE``: more files or bytes than the store's limits.
 - ``UNSAFE_ARCHIVE``: a path escape, absolute path, symlink or device in the download.
 - ``DEPENDENCIES_FAILED``: ``pip install -r requirements.txt`` failed; rolled back.
@@ -29,6 +30,7 @@ _STATUS = {
     "BAD_REPO_URL": 400,
     "INVALID_PLUGIN_ID": 400,
     "HOST_REFUSED": 400,
+    "NOT_A_ZIP": 400,
     "BAD_PLUGIN": 422,
     "INCOMPATIBLE": 422,
     "TOO_LARGE": 422,
