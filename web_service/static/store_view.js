@@ -70,11 +70,17 @@ export function installWords(job) {
   return r.display_note ? `${words} (${r.display_note})` : words;
 }
 
-// POST a store operation without waiting; return the job (queued, running or finished).
+// POST a store operation (a JSON body, or a FormData upload) without waiting; return the
+// job (queued, running or finished).
 // A 409 JOB_RUNNING hands back the running job's id, which is followed instead.
 export async function startJob(api, path, body) {
+  let sent = { ...body, wait: 0 };
+  if (body instanceof FormData) {  // an upload: the form itself, not its copy
+    body.set("wait", "0");
+    sent = body;
+  }
   try {
-    const answer = await api.post(path, { ...body, wait: 0 });
+    const answer = await api.post(path, sent);
     return answer.data.job || { id: answer.data.job_id, state: "queued" };
   } catch (err) {
     const running = err instanceof ApiError && err.error_code === "JOB_RUNNING"
