@@ -41,6 +41,14 @@ def test_internal_destinations_are_refused_with_a_message(host: str, guarded: No
     assert ALLOW_ENV in err.message and f"{host}:9" in err.message
 
 
+@pytest.mark.parametrize("url", ["https://127.0.0.1/owner/repo", "https://[::1]:8443/x",
+                                 "http://[::ffff:7f00:1]/x"])
+def test_https_and_spelling_variants_are_refused_too(url: str, guarded: None) -> None:
+    with store_session() as session, pytest.raises(StoreError) as caught:
+        session.get(url, timeout=(2, 2))
+    assert caught.value.error_code == "HOST_REFUSED"
+
+
 def test_a_refused_destination_is_never_connected_to(guarded: None) -> None:
     with RepoHost() as host, store_session() as session:
         host.serve("plugins.json", {"plugins": []})
