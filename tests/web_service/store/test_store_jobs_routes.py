@@ -17,6 +17,9 @@ from flask.testing import FlaskClient
 
 from shared.paths import Paths
 from tests.daemons import Instance, start_web
+from tests.web_service.store.ops_daemons import MONO, OWNER, push_plugin
+from tests.web_service.store.repo_host import RepoHost
+from tests.web_service.store.sample_plugins import registry, registry_entry
 from web_service.app import create_app
 from web_service.envelope import Reply, ok
 from web_service.settings import WebSettings
@@ -231,3 +234,57 @@ def test_a_repository_url_install_is_described_and_logged_by_its_url(
     lines = [r.getMessage() for r in caplog.records if r.name.startswith("web_service.store")]
     assert f"store job {job['id']}: install from {url} queued" in lines
     assert not any("every plugin" in line for line in lines), lines
+
+
+def test_a_trickling_repository_fails_early_and_the_queued_install_says_what_it_waits_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real web daemon, a 1 s rate window: one plugin's file trickles at 80 B/s, so its
+    install fails as too slow within seconds; the install queued behind it names it while
+    waiting, then runs."""
+    monkeypatch.setenv("LEDPANEL_STORE_RATE_WINDOW", "1")
+    with RepoHost() as host:
+        for plugin_id in ("slowpoke", "quick"):
+            push_plugin(host, plugin_id)
+        host.serve("plugins.json", registry(*(
+            registry_entry(plugin_id, host.repo_url(OWNER, MONO),
+                           plugin_path=f"plugins/{plugin_id}")
+            for plugin_id in ("slowpoke", "quick"))))
+        host.drip["plugins/slowpoke/manager.py"] = 0.1  # 8 bytes each time
+        monkeypatch.setenv("LEDPANEL_REGISTRY_URL", f"{host.url}/plugins.json")
+        monkeypatch.setenv("LEDPANEL_REPOSITORY_API_URL", host.api_url)
+        daemon, url = start_web(Instance(tmp_path))
+        try:
+            def start(plugin_id: str) -> dict[str, Any]:
+                answer = requests.post(f"{url}/api/v3/plugins/install", timeout=10,
+                                       json={"plugin_id": plugin_id, "wait": 0})
+                assert answer.status_code == 202, answer.text
+                return answer.json()["data"]["job"]
+
+            slow = start("slowpoke")
+            deadline = time.monotonic() + WAIT
+            while requests.get(f"{url}{JOBS}/{slow['id']}", timeout=10).json()["data"][
+                    "state"] == "queued" and time.monotonic() < deadline:
+                time.sleep(0.02)
+            started = time.monotonic()
+            quick = start("quick")
+            assert quick["waiting_for"] == {"job_id": slow["id"],
+                                            "description": "install of slowpoke"}
+            assert quick["step"] == "waiting for: install of slowpoke"
+
+            def ended(job_id: str) -> dict[str, Any]:
+                while time.monotonic() < started + 30:
+                    job = requests.get(f"{url}{JOBS}/{job_id}", timeout=10).json()["data"]
+                    if job["state"] in ("done", "failed"):
+                        return job
+                    time.sleep(0.05)
+                raise AssertionError(f"job {job_id} did not end")
+
+            failed = ended(slow["id"])
+            assert failed["state"] == "failed" and failed["error_code"] == "DOWNLOAD_FAILED"
+            assert failed["message"] == "manager.py: too slow (under 1 KiB/s for 1 s)"
+            assert time.monotonic() - started < 15  # not the 60 s of the file's deadline
+            assert ended(quick["id"])["state"] == "done"
+            assert (tmp_path / "plugin-repos" / "quick" / "manifest.json").is_file()
+            assert not (tmp_path / "plugin-repos" / "slowpoke").exists()
+        finally:
+            daemon.stop()

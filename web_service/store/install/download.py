@@ -18,8 +18,10 @@ back to the archive). Long before those deadlines, an answer whose body arrives 
 less than ``MIN_RATE`` bytes a second, averaged over each ``RATE_WINDOW`` seconds (1 KiB/s
 over 20 s: a plugin of a few hundred KiB then still arrives on the slowest link a Pi
 sees, while a host trickling bytes frees the one store job runner within 20 s instead
-of holding it and every queued job for minutes), fails the same way; tests shorten
-the window by setting the module's constant. Limits are ``archive.MAX_FILES``,
+of holding it and every queued job for minutes), fails the same way. The window is
+``LEDPANEL_STORE_RATE_WINDOW`` (seconds, 0.2 to 300) when the environment sets it, as
+the daemon tests do; unit tests set the module's constant. Limits are
+``archive.MAX_FILES``,
 ``MAX_FILE_BYTES`` and ``MAX_TOTAL_BYTES``.
 
 ``folder_tree_sha`` takes an optional ``listing_cache`` (a dict the caller keeps for one
@@ -68,6 +70,7 @@ RAW_TOTAL_DEADLINE = 300.0  # seconds for all raw files of one download
 ARCHIVE_DEADLINE = 300.0  # seconds for the whole ZIP archive
 MIN_RATE = 1024  # bytes a second an answer's body must average ...
 RATE_WINDOW = 20.0  # ... over each window of this many seconds
+RATE_WINDOW_ENV = "LEDPANEL_STORE_RATE_WINDOW"
 MAX_LISTING_BYTES = 20 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024  # a whole monorepo's archive
 RAW_WORKERS = 4  # raw files fetched at once
@@ -307,7 +310,7 @@ class _Deadline:
         """Yield the body as it arrives; raise DOWNLOAD_FAILED ("too slow") at the
         deadline, or when a window of ``RATE_WINDOW`` seconds brought less than
         ``MIN_RATE`` bytes a second (silence included: no read waits past a window)."""
-        window, floor = RATE_WINDOW, MIN_RATE
+        window, floor = rate_window(), MIN_RATE
         slow = f"under {floor / 1024:g} KiB/s for {window:g} s"
         started, received = time.monotonic(), 0
         try:
@@ -327,6 +330,16 @@ class _Deadline:
             if _timed_out(err):
                 raise StoreError(f"{what}: too slow ({slow})", "DOWNLOAD_FAILED") from err
             raise
+
+
+def rate_window() -> float:
+    """Seconds over which a body must average ``MIN_RATE`` (``LEDPANEL_STORE_RATE_WINDOW``,
+    0.2 to 300; a value that is no number leaves ``RATE_WINDOW``)."""
+    try:
+        value = float(os.environ.get(RATE_WINDOW_ENV) or RATE_WINDOW)
+    except ValueError:
+        return RATE_WINDOW
+    return min(max(value, 0.2), 300.0) if value == value else RATE_WINDOW
 
 
 def _timed_out(err: BaseException) -> bool:
