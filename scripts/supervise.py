@@ -23,7 +23,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+import urllib.request
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -34,6 +35,7 @@ from shared.paths import resolve_paths
 from web_service.logs.daemon_logs import LogFileWriter, log_file
 
 ROOT = Path(__file__).resolve().parent.parent
+Announce = Callable[["Child", threading.Event], None]
 NAME_WIDTH = 7  # len("display")
 _print_lock = threading.Lock()
 
@@ -143,8 +145,12 @@ def stop_all(children: Sequence[Child], grace: float) -> None:
             child.reader.join(timeout=2)
 
 
-def supervise(children: Sequence[Child], grace: float = 10.0) -> int:
-    """Run ``children`` until a signal or until one exits; return the exit status."""
+def supervise(children: Sequence[Child], grace: float = 10.0,
+              announce: Announce | None = None) -> int:
+    """Run ``children`` until a signal or until one exits; return the exit status.
+
+    ``announce``, if given, runs in a thread of its own with the last child (the web)
+    and the event set when the supervisor stops."""
     stop = threading.Event()
     received: list[int] = []
 
@@ -168,6 +174,9 @@ def supervise(children: Sequence[Child], grace: float = 10.0) -> int:
         return 1
     for child in children:
         child.start_reader()
+    if announce is not None:
+        threading.Thread(target=announce, args=(children[-1], stop), name="announce",
+                         daemon=True).start()
 
     dead: Child | None = None
     while not stop.wait(0.2):
@@ -191,6 +200,30 @@ def supervise(children: Sequence[Child], grace: float = 10.0) -> int:
     note(f"{name} received; stopping both daemons")
     stop_all(children, grace)
     return 0
+
+
+def web_announcer(host: str, port: int) -> Announce:
+    """Return the announcer that prints the web UI's address once the web answers (its
+    health check), so a web that fails at start never shows an address that is dead."""
+    connect = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "[::1]"}.get(host, host)
+    if ":" in connect and not connect.startswith("["):
+        connect = f"[{connect}]"
+    health = f"http://{connect}:{port}/api/v3/health"
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::", "") else connect
+
+    def announce(web: Child, stop: threading.Event) -> None:
+        while not stop.is_set() and web.process is not None and web.process.poll() is None:
+            try:
+                with urllib.request.urlopen(health, timeout=2) as answer:
+                    if answer.status == 200:
+                        with _print_lock:
+                            print(f"ledpanel web UI: http://{shown}:{port}", flush=True)
+                        return
+            except (OSError, ValueError):  # not listening yet, or not answering yet
+                pass
+            stop.wait(0.25)
+
+    return announce
 
 
 def build_children(args: argparse.Namespace) -> list[Child]:
@@ -250,13 +283,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    shown_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "") else args.host
-    with _print_lock:
-        print(f"ledpanel web UI: http://{shown_host}:{args.port}", flush=True)
-    note("Ctrl-C stops both daemons (a second Ctrl-C kills them)")
+    note("starting both daemons; the web UI's address follows once it answers. "
+         "Ctrl-C stops both (a second Ctrl-C kills them)")
     children = build_children(args)
     open_logs(children, resolve_paths(cache_dir=args.cache_dir).cache_dir)
-    return supervise(children, grace=args.grace)
+    return supervise(children, grace=args.grace, announce=web_announcer(args.host, args.port))
 
 
 if __name__ == "__main__":

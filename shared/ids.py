@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from shared.errors import ValidationError
 
+# The longest file name the filesystems we run on accept (NAME_MAX, in bytes): a longer
+# segment can name no file, and asking the filesystem for one fails (ENAMETOOLONG).
+SEGMENT_MAX_BYTES = 255
+
 
 def is_plain_segment(value: object) -> bool:
     """Return True when ``value`` is one plain path segment, safe to join onto a directory.
 
     Refused: non-strings, the empty string, ``.`` and ``..`` (and any other name with a
-    leading dot, which would be hidden), ``/``, ``\\`` and NUL anywhere.
+    leading dot, which would be hidden), ``/``, ``\\`` and NUL anywhere, and a name
+    longer than ``SEGMENT_MAX_BYTES`` once encoded.
     """
     if not isinstance(value, str) or not value:
         return False
-    if value.startswith("."):
+    if value.startswith(".") or len(value.encode("utf-8", "surrogatepass")) > SEGMENT_MAX_BYTES:
         return False
     return not any(ch in value for ch in ("/", "\\", "\x00"))
 

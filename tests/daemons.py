@@ -99,9 +99,11 @@ def start_display(instance: Instance, *extra: str, headless: bool = True) -> Dae
                   instance)
 
 
-def start_web(instance: Instance, timeout: float = 15) -> tuple[Daemon, str]:
-    """Start the web daemon on a free loopback port; return it and its base URL."""
-    daemon = _spawn("web", ["-m", "web_service", "--host", "127.0.0.1", "--port", "0",
+def start_web(instance: Instance, timeout: float = 15,
+              host: str = "127.0.0.1") -> tuple[Daemon, str]:
+    """Start the web daemon on a free port of ``host`` (loopback by default); return it
+    and its base URL (on 127.0.0.1, which every host tests bind answers on)."""
+    daemon = _spawn("web", ["-m", "web_service", "--host", host, "--port", "0",
                             *instance.dir_flags()], instance)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -124,11 +124,18 @@ def _listen(app: Flask, host: str, port: int, threads: int) -> Any:
     """Bind the server, or say in one line why it cannot be (None)."""
     from waitress import create_server
 
+    from web_service import connection_guard as bounds
+
+    socket_map: dict[int, Any] = {}
     try:
-        return create_server(app, host=host, port=port, threads=threads, ident="ledpanel")
+        server = create_server(app, map=socket_map, host=host, port=port, threads=threads,
+                               ident="ledpanel", connection_limit=bounds.CONNECTION_LIMIT)
     except (OSError, ValueError) as err:  # waitress: ValueError for a name it cannot resolve
         logger.error("cannot start: %s", _bind_problem(host, port, err))
         return None
+    # Slow or greedy clients get their share and a deadline, never the whole server.
+    bounds.guard_servers(socket_map, bounds.ConnectionGuard())
+    return server
 
 
 def _serve(app: Flask, server: Any, paths: Paths, lock: DaemonLock, host: str,

@@ -7,6 +7,7 @@ import logging
 from flask import Flask
 
 from web_service.access.guard import install_guard
+from web_service.access.page_policy import install_page_policy
 from web_service.api import register_api
 from web_service.envelope import install_error_handlers
 from web_service.history import install_history
@@ -30,6 +31,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     app.extensions[EXTENSION_KEY] = WebServices.build(settings)
     install_error_handlers(app)
     install_guard(app)
+    install_page_policy(app)
     register_api(app)
     install_history(app)
     install_store_jobs(app)

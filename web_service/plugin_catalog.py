@@ -63,6 +63,11 @@ class PluginCatalog:
         return [{**record, "runtime_errors": runtime_errors.get(record["id"])}
                 for record in records]
 
+    def icons(self) -> dict[str, str]:
+        """Return each installed plugin's icon-font class names, by id (the default icon
+        for a plugin whose manifest names none)."""
+        return {plugin_id: entry.icon for plugin_id, entry in self._refresh()[1].items()}
+
     def plugin_ids(self) -> frozenset[str]:
         """Return the ids of the installed plugins."""
         return frozenset(self._refresh()[1])

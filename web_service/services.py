@@ -70,7 +70,7 @@ class WebServices:
         )
 
     def save_config(self, plan: SavePlan, *, replace_unreadable: bool = False,
-                    pure: bool = False) -> Saved:
+                    pure: bool = False, switch_on: Callable[[], None] | None = None) -> Saved:
         """Apply ``plan`` to the stored config under the lock, then tell the display.
 
         ``plan(main, secrets)`` returns ``(new_main, new_secrets, changed_sections)`` or
@@ -78,13 +78,15 @@ class WebServices:
         does not fail it (``Saved.signal_problem``). Returns the changed sections and the
         main config as written (the caller owns it: no need to read the file again).
         ``replace_unreadable`` and ``pure`` (the plan changes neither argument): see
-        ``ConfigStore.update``.
+        ``ConfigStore.update``. ``switch_on``: run under the lock when the save switches
+        sign-in on (``shared.sign_in.settings.check_switch_on``).
         """
         changed: list[str] = []
 
         def change(main: dict[str, Any], secrets: dict[str, Any]) -> tuple[dict, dict]:
             new_main, new_secrets, sections = plan(main, secrets)
-            check_switch_on(main, new_main, CredentialStore(self.settings.paths).password_set)
+            check_switch_on(main, new_main, CredentialStore(self.settings.paths).password_set,
+                            switch_on)
             changed.extend(sections)
             return new_main, new_secrets
 

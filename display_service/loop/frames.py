@@ -2,7 +2,8 @@
 
 Frame cadence is declared by the plugin: static content (the default) is redrawn once
 a second (``STATIC_INTERVAL``); a plugin with the class or instance attribute
-``needs_high_fps = True``, or one that called
+``needs_high_fps = True`` (or ``enable_scrolling = True``, which tickers written for the
+existing system set to the same end), or one that called
 ``display_manager.set_scrolling_state(True)`` during its current slot, is redrawn every
 ``1 / refresh_hz`` seconds (``display.hardware.limit_refresh_rate_hz``, default 100).
 The scrolling state is cleared whenever a new slot starts. A frame identical to the one
@@ -123,7 +124,8 @@ class FramePainter:
         return min(STATIC_BUDGET, max(FAST_BUDGET_FLOOR, fast))
 
     def _fast(self, plugin: Any) -> bool:
-        fast = getattr(plugin, "needs_high_fps", False) is True
+        fast = any(getattr(plugin, name, False) is True
+                   for name in ("needs_high_fps", "enable_scrolling"))
         return fast or self.display.is_currently_scrolling()
 
     # -- slow calls ----------------------------------------------------------

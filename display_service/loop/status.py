@@ -7,9 +7,10 @@ while the panel is off), ``showing`` (``on_demand``, ``live``, ``full_screen``,
 (state block, wall-clock times), ``live_plugins``, ``power`` (``on`` or ``off``),
 ``dimmed``, ``brightness`` (the value on the matrix), ``fps``, ``config_seq``,
 ``last_request_id``, ``requests`` (outcomes by request id), ``loaded_plugins``,
-``load_errors``, ``plugins_applied`` (outcomes of the last ``plugins_changed``
-requests by request id: ``shared.plugin_system.changes``), ``backend``, ``width``,
-``height``, ``first_frame_ms``.
+``load_errors``, ``load_warnings`` (per loaded plugin, the warnings it logged while it
+loaded: ``shared.plugin_system.load_warnings``), ``plugins_applied`` (outcomes of the
+last ``plugins_changed`` requests by request id: ``shared.plugin_system.changes``),
+``backend``, ``width``, ``height``, ``first_frame_ms``.
 
 The record is written when its content changes, not on a timer; nothing in it counts
 frames. ``fps`` is republished when it moves noticeably (``state.FPS_TOLERANCE``).
@@ -98,6 +99,8 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "requests": loop.on_demand.outcomes(),
         "loaded_plugins": sorted(loop.plugins.instances),
         "load_errors": dict(getattr(loop.plugins, "load_errors", {}) or {}),
+        "load_warnings": {plugin_id: list(lines) for plugin_id, lines in
+                          (getattr(loop.plugins, "load_warnings", {}) or {}).items()},
         "plugins_applied": loop.plugin_changes.applied(),
         "backend": loop.backend.name,
         "width": loop.display.width,

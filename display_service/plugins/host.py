@@ -22,6 +22,7 @@ class PluginHost(Protocol):
 
     instances: dict[str, Any]
     load_errors: dict[str, str]
+    load_warnings: dict[str, list[str]]  # loaded plugins: what they warned about loading
     deferred: set[str]  # plugins whose hooks wait for their update() to return
     blocked: dict[str, str]  # plugins not to load (safe mode), with the reason
 

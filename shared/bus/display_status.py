@@ -82,6 +82,22 @@ def plugin_errors(record: Any) -> dict[str, dict[str, Any]]:
     return found
 
 
+MAX_LOAD_WARNINGS = 10  # per plugin, as the display keeps them
+
+
+def load_warnings(record: Any) -> dict[str, list[str]]:
+    """Return what each loaded plugin warned about while it loaded (``load_warnings`` of
+    ``display_state``): plugin id -> lines. Anything malformed is left out."""
+    found: dict[str, list[str]] = {}
+    for plugin_id, lines in (record.items() if isinstance(record, dict) else ()):
+        if isinstance(plugin_id, str) and plugin_id and isinstance(lines, list):
+            kept = [line[:MAX_ERROR_TEXT] for line in lines[:MAX_LOAD_WARNINGS]
+                    if isinstance(line, str) and line]
+            if kept:
+                found[plugin_id] = kept
+    return found
+
+
 def safe_mode(record: Any) -> list[dict[str, Any]]:
     """Return the plugins in safe mode (``plugin_safe_mode`` on the bus), by id.
 
@@ -131,6 +147,7 @@ def display_report(state: Any, holder: int | None, errors: Any = None,
         "stopped_at": timestamp(record.get("updated_at")) if service == STOPPED else None,
         "loaded_plugins": _list(record.get("loaded_plugins")) if live else None,
         "load_errors": _dict(record.get("load_errors")) if live else None,
+        "load_warnings": load_warnings(record.get("load_warnings")) if live else None,
         "config_problem": _text(record.get("config_problem")) if live else None,
         "plugin_errors": plugin_errors(errors) if live else None,
         "safe_mode": safe_mode(safe),

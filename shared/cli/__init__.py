@@ -9,6 +9,7 @@ command failed (its one-line reason on stderr, never a traceback), 2 for bad usa
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -26,8 +27,12 @@ __all__ = ["main"]
 def build_parser() -> argparse.ArgumentParser:
     web = cli_args.OneLineParser(add_help=False)
     web.add_argument("--url", type=cli_args.web_url,
-                     help="web service base URL (default: $LEDPANEL_WEB_URL, else "
-                          "http://127.0.0.1 on $LEDPANEL_WEB_PORT or web.port from the config)")
+                     help="web service base URL (default: where the running web daemon "
+                          "says it listens, else $LEDPANEL_WEB_URL, else http://127.0.0.1 on "
+                          "$LEDPANEL_WEB_PORT or web.port from the config)")
+    web.add_argument("--cache-dir", help="bus directory: where the running web daemon "
+                                         "published its address, and what status reads "
+                                         "when the web is unreachable")
     web.add_argument("--config-dir", help="config directory, for web.port "
                                           "(default: $LEDPANEL_CONFIG_DIR or config/)")
     parser = cli_args.OneLineParser(prog="ledpanel", description="Control a ledpanel device.")
@@ -36,7 +41,6 @@ def build_parser() -> argparse.ArgumentParser:
     status = commands.add_parser("status", parents=[web], help="show what the panel does")
     status.add_argument("--json", action="store_true",
                         help="print the report as JSON (same shape with the web up or down)")
-    status.add_argument("--cache-dir", help="bus directory read when the web is unreachable")
     status.set_defaults(func=cmd_status)
     config = commands.add_parser("config", help="work with config/config.json")
     config_commands = config.add_subparsers(dest="sub", required=True, metavar="COMMAND")
@@ -63,7 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ledpanel`` command line; return the exit status."""
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, while it can still be handled
+        return code
     except SystemExit as exit_:  # argparse: --help, --version, usage errors
         return exit_.code if isinstance(exit_.code, int) else 1
     except cli_args.UsageError as err:
@@ -74,3 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (ledpanel status | head -3)
+        # Python flushes stdout again at exit: point it at nothing so that is quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

@@ -6,10 +6,12 @@ import argparse
 import contextlib
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 from shared import cli_args
-from shared.paths import resolve_paths
+from shared.bus.web_address import client_url, published_web_address
+from shared.paths import DEVICE_CACHE_DIR, resolve_paths
 
 TIMEOUT = (2.0, 10.0)  # seconds to connect, seconds to read (on-demand waits for the ack)
 
@@ -25,18 +27,30 @@ class Unreachable(CliError):
 def web_url(args: argparse.Namespace) -> str:
     """Return the web service's base URL.
 
-    ``--url``, else ``LEDPANEL_WEB_URL``, else ``http://127.0.0.1:<port>`` with the port
-    from ``LEDPANEL_WEB_PORT`` or ``web.port`` in config.json (the port the web daemon
-    itself listens on), else 5000.
+    ``--url``, else the address the running web daemon published on the bus (so every
+    command works however the daemon was started, e.g. ``scripts/dev --port 5601``),
+    else ``LEDPANEL_WEB_URL``, else ``http://127.0.0.1:<port>`` with the port from
+    ``LEDPANEL_WEB_PORT`` or ``web.port`` in config.json, else 5000.
     """
     if getattr(args, "url", None):
         return str(args.url)
+    published = published_web_address(bus_dir(getattr(args, "cache_dir", None)))
+    if published is not None:
+        return client_url(published)
     url = cli_args.from_env("LEDPANEL_WEB_URL", cli_args.web_url)
     if url:
         return url
     port = cli_args.from_env("LEDPANEL_WEB_PORT", cli_args.port) or stored_port(
         getattr(args, "config_dir", None))
     return f"http://127.0.0.1:{port}"
+
+
+def bus_dir(flag: str | None) -> Path:
+    """Return the bus directory: flag or environment, else the device's, else the checkout's."""
+    if flag or os.environ.get("LEDPANEL_CACHE_DIR") or os.environ.get("CACHE_DIRECTORY"):
+        return resolve_paths(cache_dir=flag).cache_dir
+    # Over SSH on a device nothing sets the variable the units set: look where they point.
+    return DEVICE_CACHE_DIR if DEVICE_CACHE_DIR.is_dir() else resolve_paths().cache_dir
 
 
 def stored_port(config_dir: str | None) -> int:

@@ -17,7 +17,7 @@ from typing import TypeVar
 from shared.cli.common import CliError
 from shared.errors import LedpanelError
 from shared.paths import resolve_paths
-from shared.sign_in.store import CredentialStore
+from shared.sign_in.store import SCOPES, CredentialStore
 
 T = TypeVar("T")
 PERMISSION_HINT = " (the sign-in file belongs to the service user: try sudo)"
@@ -38,19 +38,20 @@ def cmd_password(args: argparse.Namespace) -> int:
 
 def cmd_token_create(args: argparse.Namespace) -> int:
     """Make an API token and print it (it cannot be shown again)."""
-    listing, token = _run(args, lambda store: store.create_token(args.name))
+    listing, token = _run(args, lambda store: store.create_token(args.name, args.scope))
     print(token)
-    print(f"token {listing['name']!r} (id {listing['id']}) made; send it as "
+    print(f"token {listing['name']!r} (id {listing['id']}, scope {listing['scope']}) made; "
+          "send it as "
           "'Authorization: Bearer <token>'; it is not shown again", file=sys.stderr)
     return 0
 
 
 def cmd_token_list(args: argparse.Namespace) -> int:
-    """List the API tokens: id, creation time, name."""
+    """List the API tokens: id, creation time, scope, name."""
     tokens = _run(args, lambda store: store.tokens())
     for token in tokens:
         made = time.strftime("%Y-%m-%d %H:%M", time.localtime(token["created_at"] or 0))
-        print(f"{token['id']}  {made}  {token['name']}")
+        print(f"{token['id']}  {made}  {token['scope']:<7}  {token['name']}")
     if not tokens:
         print("no API tokens", file=sys.stderr)
     return 0
@@ -78,6 +79,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     token_sub = token.add_subparsers(dest="token_command", required=True, metavar="COMMAND")
     create = token_sub.add_parser("create", parents=[where], help="make a token, print it")
     create.add_argument("name", help="what the token is for (home-assistant, backup-script)")
+    create.add_argument("--scope", required=True, choices=SCOPES,
+                        help="read: look only; control: also on-demand start/stop; "
+                             "admin: everything")
     create.set_defaults(func=cmd_token_create)
     token_sub.add_parser("list", parents=[where], help="list tokens").set_defaults(
         func=cmd_token_list)

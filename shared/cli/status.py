@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 from shared.bus.display_status import RUNNING, bus_status, timestamp
-from shared.cli.common import Unreachable, api, web_url
-from shared.paths import DEVICE_CACHE_DIR, resolve_paths
+from shared.cli.common import Unreachable, api, bus_dir, web_url
+from shared.paths import resolve_paths
 from shared.version import CORE_VERSION
 
 EXIT_DOWN = 3
@@ -52,14 +50,6 @@ def bus_report(args: argparse.Namespace, url: str, reason: str) -> dict[str, Any
     return {"source": "bus", "url": url, "cache_dir": str(cache_dir), "version": CORE_VERSION,
             **blocks, "config": config_report(ConfigStore(paths), blocks["display"]),
             "web": {"service": "not_running", "error": reason}, "host": host_metrics()}
-
-
-def bus_dir(flag: str | None) -> Path:
-    """Return the bus directory: flag or environment, else the device's, else the checkout's."""
-    if flag or os.environ.get("LEDPANEL_CACHE_DIR") or os.environ.get("CACHE_DIRECTORY"):
-        return resolve_paths(cache_dir=flag).cache_dir
-    # Over SSH on a device nothing sets the variable the units set: look where they point.
-    return DEVICE_CACHE_DIR if DEVICE_CACHE_DIR.is_dir() else resolve_paths().cache_dir
 
 
 def print_report(report: dict[str, Any]) -> None:

@@ -32,6 +32,15 @@ class NotRegularFile(OSError):
         self.kind = kind
 
 
+class NameTooLong(FileNotFoundError):
+    """A path with a name longer than the filesystem allows: no such file can exist, so
+    it is "not found" to every caller (the OS says ENAMETOOLONG)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(errno.ENAMETOOLONG, "a name in the path is too long for any file",
+                         str(path))
+
+
 class FileTooLarge(OSError):
     """A regular file larger than the reader accepts."""
 
@@ -53,7 +62,8 @@ def kind_of(mode: int) -> str:
 def read_regular(path: Path, limit: int | None = None, *, follow_symlinks: bool = True) -> bytes:
     """Return the bytes of the regular file ``path``.
 
-    Raises FileNotFoundError when absent, NotRegularFile for anything else in its place
+    Raises FileNotFoundError when absent (NameTooLong, one, when a name in the path is
+    longer than any file's can be), NotRegularFile for anything else in its place
     (a symlink too, unless ``follow_symlinks``), FileTooLarge past ``limit`` bytes, and
     OSError as it comes. The open itself cannot block: ``O_NONBLOCK`` makes a FIFO open
     return at once, and ``fstat`` of the open file decides, so a swap between a check and
@@ -63,6 +73,8 @@ def read_regular(path: Path, limit: int | None = None, *, follow_symlinks: bool 
     try:
         fd = os.open(path, flags)
     except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:
+            raise NameTooLong(path) from err
         # ELOOP: a symlink refused by O_NOFOLLOW; ENXIO: a socket; EACCES may be either.
         if err.errno in (errno.ELOOP, errno.ENXIO, errno.EACCES):
             found = _lstat_kind(path)

@@ -22,7 +22,11 @@ import logging
 from abc import ABC, abstractmethod
 from typing import Any
 
-from shared.plugin_api.duration import FALLBACK_DISPLAY_DURATION, DurationMixin
+from shared.plugin_api.duration import (
+    FALLBACK_DISPLAY_DURATION,
+    DurationMixin,
+    display_duration_problem,
+)
 from shared.plugin_api.live_priority import LivePriorityMixin
 
 __all__ = ["FALLBACK_DISPLAY_DURATION", "BasePlugin"]
@@ -72,7 +76,15 @@ class BasePlugin(DurationMixin, LivePriorityMixin, ABC):
         self.enabled = bool(self.config.get("enabled", True))
 
     def validate_config(self) -> bool:
-        """Return False when the config cannot work; the plugin is then not loaded."""
+        """Return False when the config cannot work; the plugin is then not loaded.
+
+        The base checks ``display_duration`` (absent, or a positive number of seconds);
+        a plugin that overrides this should also call ``super().validate_config()``.
+        """
+        problem = display_duration_problem(self.config)
+        if problem is not None:
+            self.logger.warning("%s", problem)
+            return False
         return True
 
     def on_enable(self) -> None:

@@ -1,8 +1,13 @@
 """How long a plugin is shown: its fixed duration and the dynamic-duration hooks.
 
 Fixed duration: ``display_durations[<plugin id>]`` in the main config outranks everything;
-otherwise ``get_display_duration()`` gives the plugin's config ``display_duration``, the
+otherwise ``get_display_duration()`` gives a ``display_duration`` the plugin assigned
+(community plugins do, in ``__init__``), the plugin's config ``display_duration``, the
 manifest's ``default_duration``, the class attribute ``default_duration``, else 15 s.
+Each counts when it is a positive number or numeric text (``"12.5"``); booleans, zero,
+negatives and anything else fall through to the next. ``validate_config()`` refuses a
+config whose ``display_duration`` is present but not such a value
+(``display_duration_problem``), so a config it accepts is never silently defaulted.
 
 Dynamic duration: a plugin whose content has a natural end (a ticker that has scrolled
 through once, a list of games shown one by one) can keep its rotation slot until it is
@@ -12,8 +17,10 @@ done. The core calls, on the render thread:
   config change). Default: config ``dynamic_duration.enabled`` is true.
 - ``reset_cycle_state()`` each time one of the plugin's modes starts its slot.
 - ``is_cycle_complete()`` after each frame the plugin drew in that slot; True ends the
-  slot and the rotation moves on. Default: False until the plugin calls
-  ``mark_cycle_complete()`` (so a plugin may either override this or call that).
+  slot and the rotation moves on. Default: True when dynamic duration is off for the
+  plugin (there is no cycle to wait for, as in the existing system); otherwise False
+  until the plugin calls ``mark_cycle_complete()`` (so a plugin may either override
+  this or call that).
 - ``get_dynamic_duration_cap()`` when the rotation is built: the longest the slot may
   last whatever the cycle says. Default: config ``dynamic_duration.max_duration_seconds``
   when it is a positive number, else None, and the core then uses 300 s.
@@ -48,7 +55,7 @@ class DurationMixin:
         for candidate in (
             instance_seconds(getattr(self, "_assigned_duration", None)),
             instance_seconds(_class_duration(type(self))),
-            self.config.get("display_duration"),
+            instance_seconds(self.config.get("display_duration")),
             self._manifest_value("default_duration"),
             self.default_duration,
         ):
@@ -71,7 +78,10 @@ class DurationMixin:
         return self._dynamic_settings().get("enabled") is True
 
     def is_cycle_complete(self) -> bool:
-        """Return True once the content has been shown through; ends the slot."""
+        """Return True once the content has been shown through; ends the slot. Always
+        True while dynamic duration is off: there is no cycle to wait for."""
+        if not self.supports_dynamic_duration():
+            return True
         return bool(getattr(self, "_cycle_complete", False))
 
     def mark_cycle_complete(self) -> None:
@@ -102,6 +112,18 @@ def _class_duration(cls: type) -> Any:
     """Return a ``display_duration`` a plugin class sets as a plain class attribute."""
     value = inspect.getattr_static(cls, "display_duration", None)
     return None if isinstance(value, property) else value
+
+
+def display_duration_problem(config: dict[str, Any]) -> str | None:
+    """Return what is wrong with the config's ``display_duration``, or None when it is
+    absent or a positive number of seconds (numeric text counts)."""
+    if "display_duration" not in config:
+        return None
+    value = config["display_duration"]
+    if instance_seconds(value) is not None:
+        return None
+    return (f"display_duration must be a positive number of seconds, not {value!r}; "
+            "set it in the plugin's settings or remove it to use the default")
 
 
 def instance_seconds(value: Any) -> float | None:

@@ -9,7 +9,10 @@ all when the script exits or the launcher is stopped (timeout, too much output).
 standard output. Output is bounded, the script's standard error goes to the log
 (bounded, plugin id first), and every failure is one ``ActionError`` with an error code.
 The manifest's message fields (``success_message``, ``error_message``,
-``step1_message``) are never read.
+``step1_message``) are never read. The plugin's own dependency folder (what the store
+installed from its requirements.txt, ``dependencies``) is on the script's
+``PYTHONPATH``: the script is the plugin's code, in its own process, so its packages
+are there for it and still never in the daemon that started it.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 
 from shared.errors import LedpanelError, ValidationError
 from shared.files.jsontext import parse_strict
+from shared.plugin_system.dependencies import deps_dir
 from shared.plugin_system.manifest import load_manifest
 
 logger = logging.getLogger(__name__)
@@ -133,7 +137,7 @@ def run_action(plugin_id: str, plugin_dir: Path, script: Path, params: dict[str,
         proc = subprocess.Popen(  # noqa: S603 - the interpreter and a contained path only
             [sys.executable, "-I", str(LAUNCHER), str(script)], cwd=plugin_dir,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True)
+            start_new_session=True, env=_script_env(plugin_dir))
     except OSError as error:
         raise ActionError(f"{plugin_id}: action script {script.name} could not be started: "
                           f"{error.strerror or error}") from error
@@ -157,6 +161,17 @@ def run_action(plugin_id: str, plugin_dir: Path, script: Path, params: dict[str,
     logger.info("%s: action script %s finished in %.2f s", plugin_id, script.name,
                 time.monotonic() - started)
     return _one_object(out, plugin_id, script.name)
+
+
+def _script_env(plugin_dir: Path) -> dict[str, str]:
+    """The daemon's environment with the plugin's dependency folder (when it has a real
+    one) last on ``PYTHONPATH``; the launcher itself runs isolated (``-I``) of it."""
+    env = dict(os.environ)
+    deps = deps_dir(plugin_dir)
+    if deps.is_dir() and not deps.is_symlink():
+        env["PYTHONPATH"] = os.pathsep.join(
+            [*filter(None, [env.get("PYTHONPATH")]), str(deps)])
+    return env
 
 
 def _exchange(proc: subprocess.Popen[bytes], data: bytes, timeout: float,

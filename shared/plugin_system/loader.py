@@ -35,8 +35,11 @@ provide fails naming the module and the plugin.
 An import failure raises PluginError carrying the exception type and message; the
 original exception is chained (``__cause__``) so the caller can log the traceback.
 A third-party package the plugin lacks (ModuleNotFoundError for a name that is
-neither ours nor the plugin's own) is named with the command that would install it;
-requirements are never installed at load (that is the store's job).
+neither ours nor the plugin's own) is named with the command that would install it into
+the plugin's own dependency folder (never the environment the daemons share);
+requirements are never installed at load (that is the store's job). What the store
+installed for the plugin (``dependencies``: ``<plugin>/.ledpanel-deps``) is appended to
+``sys.path`` right before its import, after the core's site-packages.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from typing import Any
 
 from shared.errors import PluginError
 from shared.plugin_api import compat
+from shared.plugin_system import dependencies
 from shared.plugin_system.core_version import check_core_version
 from shared.plugin_system.discovery import PluginInfo
 
@@ -98,6 +102,7 @@ def import_entry_point(info: PluginInfo) -> ModuleType:
     directory = info.directory.resolve()
     compat.install()
     with _LOCK:
+        dependencies.add_to_path(directory)
         unload_package(package)
         local = local_module_names(directory)
         try:
@@ -125,8 +130,10 @@ def missing_package_hint(err: BaseException, info: PluginInfo, local: set[str]) 
     requirements = next(
         (info.directory / c for c in candidates if (info.directory / c).is_file()), None
     )
-    command = f"pip install -r {requirements}" if requirements else f"pip install {top}"
-    return f"missing package {top!r} (not installed at load): install it with: {command}"
+    target = dependencies.deps_dir(info.directory)
+    wanted = f"-r {requirements}" if requirements else top
+    return (f"missing package {top!r} (not installed at load): install it with: "
+            f"pip install --target {target} {wanted}")
 
 
 def _inside(relative: str) -> bool:

@@ -9,6 +9,8 @@ installed-plugins listing uses the same rule (``manifest.resolve_enabled``).
 
 Each plugin is loaded inside its own guard: a broken one is logged as
 ``"<plugin_id>: <reason>"`` and recorded in ``load_errors``; it never stops the rest.
+What a loaded plugin warned about while it loaded (``load_warnings``) is kept, per loaded
+plugin, until it is unloaded or loaded again.
 
 Hooks never overlap a plugin's own ``update()``: the caller of ``apply_config`` and
 ``unload_all`` may pass ``busy(plugin_id)``, true while that plugin's update is in
@@ -26,8 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from shared.bus.core import WEB_STATE, Bus
-from shared.bus.daemon_lock import WEB, lock_holder
+from shared.bus.web_address import published_web_address
 from shared.config.prepare import prepare_plugin_config
 from shared.errors import PluginError
 from shared.history import PluginEvent
@@ -36,8 +37,10 @@ from shared.paths import Paths
 from shared.plugin_api.boundary import CONTAINED, plugin_call
 from shared.plugin_api.cache.manager import CacheManager
 from shared.plugin_api.config_manager import ConfigView
+from shared.plugin_api.duration import display_duration_problem
 from shared.plugin_system.changes import LOADED, NOT_LOADED, RELOADED, UNLOADED, WAITING
 from shared.plugin_system.discovery import PluginInfo, discover, plugins_dir_for
+from shared.plugin_system.load_warnings import caught
 from shared.plugin_system.loader import (
     effective_modes,
     forget_bytecode,
@@ -77,6 +80,9 @@ class PluginManager:
             self.cache_manager.config_manager = self.config_manager
         self.instances: dict[str, Any] = {}
         self.load_errors: dict[str, str] = {}
+        # Loaded plugins -> the warnings they logged while loading (shared.plugin_system.
+        # load_warnings): a missing optional package, a repaired config.
+        self.load_warnings: dict[str, list[str]] = {}
         self._infos: dict[str, PluginInfo] = {}
         self._dirs: dict[str, Path] = {}
         self._discovered = False
@@ -93,14 +99,7 @@ class PluginManager:
     def web_address(self) -> dict[str, Any] | None:
         """Return where the web interface listens now (``host``, ``port``), as the web
         daemon published it; None while no web daemon runs on this bus."""
-        holder = lock_holder(self.paths.cache_dir, WEB)
-        state = Bus(self.paths.cache_dir).read(WEB_STATE) if holder is not None else None
-        if not state or state.get("service") != "running" or state.get("pid") != holder:
-            return None
-        host, port = state.get("host"), state.get("port")
-        if not isinstance(host, str) or not isinstance(port, int) or isinstance(port, bool):
-            return None
-        return {"host": host, "port": port}
+        return published_web_address(self.paths.cache_dir)
 
     @property
     def plugins_dir(self) -> Path:
@@ -258,6 +257,7 @@ class PluginManager:
             self._guard(plugin_id, "cleanup")
         self.instances.pop(plugin_id, None)
         self._prepared.pop(plugin_id, None)
+        self.load_warnings.pop(plugin_id, None)
         self.deferred.discard(plugin_id)
         self._event(plugin_id, "unloaded", why if hooks else f"{why}; hooks skipped")
 
@@ -305,7 +305,7 @@ class PluginManager:
                 return False
             if self._failed_with.get(info.id) == attempt:
                 return False  # unchanged since the last failed attempt: do not retry
-            with plugin_call(info.id, "load"):
+            with plugin_call(info.id, "load"), caught() as noted:
                 instance = self._instantiate(info, prepared)
         except CONTAINED as err:  # one plugin's failure must not stop the others
             reason = err.message if isinstance(err, PluginError) else f"{type(err).__name__}: {err}"
@@ -317,6 +317,10 @@ class PluginManager:
             return False
         self.instances[info.id] = instance
         self._prepared[info.id] = prepared
+        if noted:
+            self.load_warnings[info.id] = list(noted)
+        else:
+            self.load_warnings.pop(info.id, None)
         self.load_errors.pop(info.id, None)
         self._failed_with.pop(info.id, None)
         logger.info("%s: loaded", info.id)
@@ -334,7 +338,10 @@ class PluginManager:
         validate = getattr(instance, "validate_config", None)
         if callable(validate) and validate() is False:
             self._call(instance, "cleanup")
-            raise PluginError(f"{info.id}: validate_config() refused the config")
+            config = getattr(instance, "config", None)
+            problem = display_duration_problem(config) if isinstance(config, dict) else None
+            raise PluginError(f"{info.id}: validate_config() refused the config"
+                              + (f" ({problem})" if problem else ""))
         self._call(instance, "on_enable")
         return instance
 

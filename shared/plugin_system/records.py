@@ -1,13 +1,15 @@
 """Installed-plugin records for the web (GET /plugins/installed), read without plugin code.
 
 Only manifests, schemas and the config are read; no plugin module is imported. The
-manifest ``icon`` is deliberately left out of the records (the listing omits it). A
+manifest ``icon`` is deliberately left out of the records (the listing omits it): it is
+kept beside the record (``PluginEntry.icon``, ``plugin_icon``) for the pages that draw it. A
 schema file that is broken (unreadable, not JSON, not an object, not a valid JSON
 Schema) is reported in the record's ``errors``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ class PluginEntry:
     record: dict[str, Any]
     schema: dict[str, Any] | None
     schema_error: PluginError | None = None
+    icon: str = ""
 
 
 def installed_records(paths: Paths, config: dict[str, Any]) -> list[dict[str, Any]]:
@@ -121,7 +124,23 @@ def entry_from_files(files: PluginFiles, config: dict[str, Any]) -> PluginEntry:
         "errors": list(files.errors),
         "warnings": list(info.warnings),
     }
-    return PluginEntry(record, schema, files.schema_error)
+    return PluginEntry(record, schema, files.schema_error, plugin_icon(manifest))
+
+
+# The spec's default when a manifest names no icon: a puzzle piece (Font Awesome Free).
+DEFAULT_ICON = "fas fa-puzzle-piece"
+# Icon-font class names ("fas fa-clock", "fa-solid fa-sun"): a few plain words. Anything
+# else a manifest puts there is not drawn into a class attribute.
+_ICON_CLASSES = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,40}(?: [A-Za-z][A-Za-z0-9_-]{0,40}){0,5}")
+
+
+def plugin_icon(manifest: dict[str, Any]) -> str:
+    """Return the icon-font class names a plugin is drawn with (the default when its
+    manifest names none, or names something that is not class names)."""
+    icon = manifest.get("icon")
+    if isinstance(icon, str) and _ICON_CLASSES.fullmatch(" ".join(icon.split())):
+        return " ".join(icon.split())
+    return DEFAULT_ICON
 
 
 def _text(value: Any) -> str:

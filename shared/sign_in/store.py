@@ -36,17 +36,24 @@ FILE_MODE = 0o600
 MAX_TOKENS = 50
 MAX_SESSIONS = 100  # the oldest session is signed out when one more begins
 TOKEN_NAME_MAX = 64
+# What a token may do (``web_service.access.scopes`` enforces it): ``read`` only looks,
+# ``control`` also drives the display, ``admin`` does everything a signed-in browser does.
+SCOPES = ("read", "control", "admin")
+# Tokens made before scopes existed carry none: they keep working as they always did.
+LEGACY_SCOPE = "admin"
 
 Data = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Identity:
-    """Who a request was made by: a browser ``session`` or a named ``token``."""
+    """Who a request was made by: a browser ``session`` or a named ``token``, and what it
+    may do (a session may do everything: ``admin``)."""
 
     method: str
     name: str | None = None
     expires_at: float | None = None
+    scope: str = "admin"
 
 
 class CredentialStore:
@@ -110,16 +117,18 @@ class CredentialStore:
         self._change(change)
 
     def tokens(self) -> list[dict[str, Any]]:
-        """Return every token's ``id``, ``name`` and ``created_at`` (never its hash)."""
-        return [{"id": t.get("id"), "name": t.get("name"), "created_at": t.get("created_at")}
-                for t in _records(self.read(), "tokens")]
+        """Return every token's ``id``, ``name``, ``scope`` and ``created_at`` (never its
+        hash)."""
+        return [_listing(t) for t in _records(self.read(), "tokens")]
 
-    def create_token(self, name: Any) -> tuple[dict[str, Any], str]:
-        """Make a token named ``name``; return its listing and the token (shown once)."""
+    def create_token(self, name: Any, scope: Any) -> tuple[dict[str, Any], str]:
+        """Make a token named ``name`` that may do ``scope``; return its listing and the
+        token (shown once)."""
         name = _token_name(name)
+        scope = _scope(scope)
         token = hashing.new_secret(hashing.TOKEN_PREFIX)
-        record = {"id": secrets.token_hex(4), "name": name, "created_at": self.clock(),
-                  "sha256": hashing.digest(token)}
+        record = {"id": secrets.token_hex(4), "name": name, "scope": scope,
+                  "created_at": self.clock(), "sha256": hashing.digest(token)}
 
         def change(data: Data) -> None:
             tokens = _records(data, "tokens")
@@ -132,7 +141,7 @@ class CredentialStore:
             data["tokens"] = [*tokens, record]
 
         self._change(change)
-        return {k: record[k] for k in ("id", "name", "created_at")}, token
+        return _listing(record), token
 
     def revoke_token(self, token_id: str) -> dict[str, Any]:
         """Delete the token with ``token_id`` (or, failing that, that name); return it."""
@@ -149,13 +158,13 @@ class CredentialStore:
             data["tokens"] = [t for t in tokens if t is not match[0]]
 
         self._change(change)
-        return {k: found[0].get(k) for k in ("id", "name", "created_at")}
+        return _listing(found[0])
 
     def token_identity(self, token: str) -> Identity | None:
         """Return who ``token`` belongs to, or None when no stored token matches."""
         for record in _records(self.read(), "tokens"):
             if hashing.same_digest(token, str(record.get("sha256", ""))):
-                return Identity("token", name=record.get("name"))
+                return Identity("token", name=record.get("name"), scope=token_scope(record))
         return None
 
     def begin_session(self, lifetime: float) -> tuple[str, float]:
@@ -209,6 +218,25 @@ def _empty() -> Data:
 def _records(data: Data, key: str) -> list[dict[str, Any]]:
     items = data.get(key)
     return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+
+def token_scope(record: dict[str, Any]) -> str:
+    """Return a stored token's scope: ``LEGACY_SCOPE`` when it has none (made before
+    scopes), ``read`` when it holds one we do not know (a hand edit: the least)."""
+    scope = record.get("scope", LEGACY_SCOPE)
+    return scope if scope in SCOPES else "read"
+
+
+def _listing(record: dict[str, Any]) -> dict[str, Any]:
+    return {"id": record.get("id"), "name": record.get("name"), "scope": token_scope(record),
+            "created_at": record.get("created_at")}
+
+
+def _scope(scope: Any) -> str:
+    if scope not in SCOPES:
+        raise ValidationError(f"scope must be one of {', '.join(SCOPES)}",
+                              error_code="INVALID_FIELD", details={"field": "scope"})
+    return str(scope)
 
 
 def _token_name(name: Any) -> str:

@@ -3,7 +3,6 @@ without secrets, a refused file, a dry run then Confirm, the kept pre-restore ba
 
 from __future__ import annotations
 
-import io
 import json
 import zipfile
 from collections.abc import Iterator
@@ -37,9 +36,10 @@ def _open(page: Any, url: str) -> Any:
     return panel
 
 
-def _download(page: Any, panel: Any, tmp_path: Path, name: str) -> zipfile.ZipFile:
+def _download(page: Any, where: Any, tmp_path: Path, name: str,
+              button: str = "[data-backup-download]") -> zipfile.ZipFile:
     with page.expect_download(timeout=15_000) as info:
-        panel.locator("[data-backup-download]").click()
+        (where.locator(button) if button else where).click()
     target = tmp_path / name
     info.value.save_as(str(target))
     return zipfile.ZipFile(target)
@@ -104,17 +104,23 @@ def test_download_and_restore_through_the_tab(page: Any, served: tuple[Any, str]
 
     # "Include secrets" is still ticked: the kept backup's link carries them.
     assert link.first.get_attribute("href").endswith("?include_secrets=1")
-    kept = requests.get(url + link.first.get_attribute("href"), timeout=10)
-    assert kept.status_code == 200
-    archive = zipfile.ZipFile(io.BytesIO(kept.content))
+    archive = _download(page, link.first, tmp_path, "kept.zip", "")
     assert json.loads(archive.read("config/config.json"))["still"]["interval"] == 77
     assert json.loads(archive.read("config/config_secrets.json")) == {
         "weather": {"api_key": "s3cret"}}
+    # Outside the panel's own pages (no page token, sign-in off) the link gets no secrets.
+    outside = requests.get(url + link.first.get_attribute("href"), timeout=10)
+    assert outside.status_code == 200 and b"s3cret" not in outside.content
     panel.locator("[data-backup-secrets]").uncheck()
     assert link.first.get_attribute("href").endswith("?include_secrets=0")
-    plain_kept = requests.get(url + link.first.get_attribute("href"), timeout=10)
-    assert plain_kept.status_code == 200 and b"s3cret" not in plain_kept.content
-    archive = zipfile.ZipFile(io.BytesIO(plain_kept.content))
+    archive = _download(page, link.first, tmp_path, "kept-plain.zip", "")
     assert "config/config_secrets.json" not in archive.namelist()
     assert "s3cret" not in "".join(archive.read(n).decode() for n in archive.namelist())
+    # A page whose token is no longer the panel's gets no secrets, and the tab says why.
+    page.evaluate("document.querySelector('meta[name=\"ledpanel-token\"]').content = 'old'")
+    panel.locator("[data-backup-secrets]").check()
+    archive = _download(page, panel, tmp_path, "stale.zip")
+    assert "config/config_secrets.json" not in archive.namelist()
+    status = panel.locator("[data-backup-download-status]")
+    assert "secrets not included" in status.inner_text()
     assert problems == []

@@ -16,7 +16,7 @@ from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch
 from tests.daemons import running
 from tests.system.test_no_lost_changes import make_instance, running_state, stored
 from tests.web_service.conftest import write_plugin
-from tests.web_service.ui.test_plugin_form import EVERY_WIDGET_SCHEMA
+from tests.web_service.ui.test_plugin_form import CLOCK_COLOURS_SCHEMA, EVERY_WIDGET_SCHEMA
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -288,3 +288,33 @@ def test_an_untouched_save_changes_nothing_and_a_removed_row_keeps_its_own_secre
         assert {k: main[k] for k in ("unbounded", "named", "rgb", "alarm", "day")} == {
             k: ODD_CONFIG[k] for k in ("unbounded", "named", "rgb", "alarm", "day")}
         assert "bounded" not in main
+
+
+def test_a_colour_stored_as_r_g_b_is_picked_and_saved_as_r_g_b(
+        page: Any, tmp_path: Path, shoot: Any) -> None:
+    instance = make_instance(tmp_path)
+    write_plugin(instance.plugins_dir, "clocky", schema=CLOCK_COLOURS_SCHEMA)
+    form = '.plugin-form[data-plugin="clocky"]'
+    time_colour = f"{form} [data-path='{json.dumps(['customization', 'time_text', 'text_color'])}']"
+    date_colour = f"{form} [data-path='{json.dumps(['customization', 'date_text', 'text_color'])}']"
+    with running(instance) as (display, _web, url):
+        running_state(instance, display)
+        watch = Watch(page)
+        page.goto(f"{url}/#plugin-clocky")
+        page.wait_for_function("document.querySelector('.plugin-form[data-ready]')")
+        assert page.get_attribute(time_colour, "type") == "color"
+        assert page.input_value(time_colour) == "#ffffff"
+        assert page.input_value(date_colour) == "#ff8040"
+        page.fill(time_colour, "#10a0ff")
+        page.locator(f"{form} button.save-config").click()
+        page.wait_for_function(
+            "f => (document.querySelector(f + ' .pf-form-status') || {})"
+            ".textContent?.includes('saved')", arg=form, timeout=10_000)
+        shoot(page, "colour-saved")
+        colours = stored(instance)["clocky"]["customization"]
+        assert colours["time_text"]["text_color"] == [16, 160, 255]
+        assert colours["date_text"]["text_color"] == [255, 128, 64]  # untouched, as it was
+        # Drawn again from what was stored.
+        page.wait_for_function("document.querySelector('.plugin-form[data-ready]')")
+        assert page.input_value(time_colour) == "#10a0ff"
+        assert watch.problems == []

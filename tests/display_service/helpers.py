@@ -82,6 +82,7 @@ class FakeHost:
     def __init__(self, plugins: dict[str, Any], modes: dict[str, list[str]] | None = None):
         self.instances: dict[str, Any] = dict(plugins)
         self.load_errors: dict[str, str] = {}
+        self.load_warnings: dict[str, list[str]] = {}
         self._modes = modes or {}
         self.applied: list[dict[str, Any]] = []
         self.unloaded = False

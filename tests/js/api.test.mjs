@@ -65,6 +65,15 @@ test("a form or text post carries the page token", async () => {
   assert.equal(calls[1].init.headers["X-Ledpanel-Token"], "tok-123");
 });
 
+test("every call from a page carries its token: JSON posts and GETs too", async () => {
+  globalThis.document = { querySelector: () => ({ content: "tok-123" }) };
+  await api.post("/auth/password", { password: "correct horse battery" });
+  assert.equal(calls[0].init.headers["X-Ledpanel-Token"], "tok-123");
+  assert.equal(calls[0].init.headers["Content-Type"], "application/json");
+  await api.get("/backup/pre-restore");
+  assert.equal(calls[1].init.headers["X-Ledpanel-Token"], "tok-123");
+});
+
 for (const path of ["//evil.example/x", "/a\\b", "/plugins/../config", "/./status", "/a/..",
                     "/a/%2e%2e/b", "/a/%2E", "/a b", "/a\tb", "/a\nb", "/a\u0000", "/a\u007f",
                     "status", "", "http://evil.example/api", "/a/%2Fb", "/a/%zz", null, 42]) {

@@ -90,3 +90,15 @@ test("an on-demand run says the plugin's name and counts down to its end", () =>
                "The last on-demand failed: no such plugin");
   assert.match(view.onDemandNow(running({ service: "stopped" })), /not running/);
 });
+
+test("a plugin's load-time warnings come from the running display only", () => {
+  const data = running({ load_warnings: { clock: ["pytz missing: UTC", 7, ""], other: "x" } });
+  assert.deepEqual(view.loadWarnings(data, "clock"), ["pytz missing: UTC"]);
+  assert.deepEqual(view.loadWarnings(data, "other"), []);
+  assert.deepEqual(view.loadWarnings(data, "none"), []);
+  assert.deepEqual(view.loadWarnings(data, "constructor"), []);
+  assert.deepEqual(view.loadWarnings(running({ load_warnings: null }), "clock"), []);
+  const down = running({ service: "not_running", load_warnings: { clock: ["old"] } });
+  assert.deepEqual(view.loadWarnings(down, "clock"), []);
+  assert.deepEqual(view.loadWarnings(null, "clock"), []);
+});

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -25,6 +26,17 @@ def on_term(signum, frame):
         sys.exit(0)
 signal.signal(signal.SIGTERM, on_term)
 print(f"{name} ready", flush=True)
+if behaviour == "serve":  # answers the health check on LEDPANEL_WEB_PORT, as the web does
+    import http.server, os, threading
+    class Health(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200 if self.path == "/api/v3/health" else 404)
+            self.end_headers()
+        def log_message(self, *args):
+            pass
+    server = http.server.HTTPServer(("127.0.0.1", int(os.environ["LEDPANEL_WEB_PORT"])), Health)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(f"{name} serving", flush=True)
 if behaviour.startswith("exit"):
     time.sleep(0.3)
     print(f"{name} failing", flush=True)
@@ -92,9 +104,38 @@ def test_logs_of_both_daemons_are_interleaved_with_their_names(
     kill_leftovers.append(run)
     run.wait_for_line("display | display ready")
     run.wait_for_line("web     | web ready")
-    assert run.lines[0] == "ledpanel web UI: http://localhost:5123"
     run.process.send_signal(signal.SIGINT)
     assert run.finish() == 0
+    assert not any("web UI: http" in line for line in run.lines)  # it never answered
+
+
+def test_the_web_ui_address_is_printed_once_the_web_answers(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    port = free_port()
+    run = Run(tmp_path, "forever", "serve", env={"LEDPANEL_WEB_PORT": str(port)})
+    kill_leftovers.append(run)
+    run.wait_for_line(f"ledpanel web UI: http://localhost:{port}")
+    assert run.lines.index("web     | web serving") < run.lines.index(
+        f"ledpanel web UI: http://localhost:{port}")
+    run.process.send_signal(signal.SIGINT)
+    assert run.finish() == 0
+
+
+def test_no_address_is_printed_for_a_web_that_fails_at_start(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    run = Run(tmp_path, "forever", "exit3", env={"LEDPANEL_WEB_PORT": str(free_port())})
+    kill_leftovers.append(run)
+    assert run.finish() == 3
+    assert "web     | web failing" in run.lines
+    assert not any("web UI: http" in line for line in run.lines)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def test_each_daemon_log_is_also_written_to_its_file_under_the_cache_folder(

@@ -146,3 +146,10 @@ def test_display_unit_has_a_watchdog_the_daemon_feeds(units: dict) -> None:
     unit = units["ledpanel-display"]
     assert int(one(unit, "Service", "WatchdogSec")) >= 10
     assert one(unit, "Service", "NotifyAccess") == "main"
+
+
+def test_readme_states_each_units_restart_delay(units: dict) -> None:
+    readme = " ".join((UNITS_DIR.parent / "README.md").read_text(encoding="utf-8").split())
+    display = one(units["ledpanel-display"], "Service", "RestartSec")
+    web = one(units["ledpanel-web"], "Service", "RestartSec")
+    assert f"display restarts on failure after {display} s and the web after {web} s" in readme

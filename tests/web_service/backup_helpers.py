@@ -18,8 +18,14 @@ BDF = (SHIPPED_FONTS_DIR / "5x7.bdf").read_bytes()
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 
 
+def owner(web) -> dict[str, str]:
+    """The header the panel's own pages send (secrets go out only to them, or signed in)."""
+    return {"X-Ledpanel-Token": (web.paths.config_dir / ".page_token").read_text().strip()}
+
+
 def download(web, *, secrets: bool = False) -> bytes:
-    answer = web.client.get(f"/api/v3/backup/download?include_secrets={int(secrets)}")
+    answer = web.client.get(f"/api/v3/backup/download?include_secrets={int(secrets)}",
+                            headers=owner(web))
     assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
     assert answer.mimetype == "application/zip"
     return answer.data

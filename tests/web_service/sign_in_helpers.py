@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
 
 from tests.daemons import ROOT, Instance, start_web
 
@@ -31,24 +33,50 @@ def ledpanel(instance: Instance, *args: str, stdin: str = "",
 
 
 @contextmanager
-def running_web(tmp_path: Path) -> Iterator[tuple[Instance, str]]:
+def running_web(tmp_path: Path, host: str = "127.0.0.1") -> Iterator[tuple[Instance, str]]:
     """Run a web daemon over fresh directories; yield the instance and its base URL."""
     instance = Instance(tmp_path)
-    daemon, url = start_web(instance)
+    daemon, url = start_web(instance, host=host)
     try:
         yield instance, url
     finally:
         daemon.stop()
 
 
+def page_token(url: str) -> str:
+    """Return the token the panel's own pages carry (read from the page, as a browser)."""
+    page = requests.get(f"{url}/", timeout=TIMEOUT).text
+    found = re.search(r'<meta name="ledpanel-token" content="([^"]+)"', page)
+    assert found, "the page carries no token"
+    return found.group(1)
+
+
 def switch_on(url: str, client: Any = requests, password: str = PASSWORD) -> None:
-    """Set the password and switch sign-in on, the way a user does, over HTTP."""
-    answer = client.post(f"{url}/api/v3/auth/password", json={"password": password},
-                         timeout=TIMEOUT)
-    assert answer.status_code == 200, answer.text
+    """Switch sign-in on with its first password in the same step, as the owner's
+    browser does (the page token proves it may set the first password)."""
     answer = client.post(f"{url}/api/v3/config/main",
-                         json={"web": {"sign_in": {"enabled": True}}}, timeout=TIMEOUT)
+                         json={"web": {"sign_in": {"enabled": True, "password": password}}},
+                         headers={"X-Ledpanel-Token": page_token(url)}, timeout=TIMEOUT)
     assert answer.status_code == 200, answer.text
+
+
+class SourceAddressAdapter(HTTPAdapter):
+    """Connect from a chosen local address (127.0.0.2 is another client on loopback)."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["source_address"] = (self.address, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+def client_at(address: str) -> requests.Session:
+    """Return a client whose connections come from ``address``."""
+    session = requests.Session()
+    session.mount("http://", SourceAddressAdapter(address))
+    return session
 
 
 def signed_in(url: str, password: str = PASSWORD) -> requests.Session:

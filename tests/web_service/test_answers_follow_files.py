@@ -126,7 +126,7 @@ def test_sign_in_switched_on_by_hand_refuses_the_next_request(web):
 
 def test_a_password_set_from_a_shell_puts_sign_in_in_force_at_once(web):
     _enable_sign_in_by_hand(web)
-    CredentialStore(web.paths).create_token("script")  # a sign-in file, no password
+    CredentialStore(web.paths).create_token("script", "admin")  # a sign-in file, no password
     CredentialStore(web.paths).revoke_token(CredentialStore(web.paths).tokens()[0]["id"])
     assert _warm_get(web) == 200  # on, but nobody could sign in: not in force
     CredentialStore(web.paths).set_password("correct horse battery")

@@ -137,7 +137,7 @@ def check_cross_site() -> Refusal | None:
     found = cross_site.refusal(
         request.method, dict(request.headers.items()), request.headers.get("Host", ""),
         json_body=request.mimetype == "application/json", has_body=_has_body(),
-        token_sent=_token_sent())
+        token_sent=token_sent())
     if found is None:
         return None
     logger.warning("refused %s %s: cross-site (%s, Origin %r)", request.method, request.path,
@@ -171,7 +171,8 @@ def _has_body() -> bool:
     return "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
 
-def _token_sent() -> bool:
+def token_sent() -> bool:
+    """Return whether the current request carries our pages' token (header or field)."""
     token = _state().token
     if page_token.matches(request.headers.get(page_token.TOKEN_HEADER), token):
         return True

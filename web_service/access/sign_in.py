@@ -5,7 +5,8 @@ cross-site checks: no route checks sign-in itself. With ``web.sign_in.enabled`` 
 (the default) it refuses nothing, as the interface specification asks. With it on
 (and a password or token stored, see ``in_force``), a request needs a browser
 session (the ``ledpanel_session`` cookie, set by ``POST /api/v3/auth/sign-in``) or an
-API token (``Authorization: Bearer <token>``);
+API token (``Authorization: Bearer <token>``) whose scope covers the request
+(``web_service.access.scopes``, else 403 ``TOKEN_SCOPE``);
 without one an API request gets 401 and a page is redirected to the sign-in page.
 The sign-in page and routes, static files and ``GET /api/v3/health`` stay open.
 
@@ -29,6 +30,7 @@ from shared.errors import LedpanelError
 from shared.files.file_key import FileKey, file_key, settled
 from shared.sign_in.settings import NO_PASSWORD_ADVICE, SignInSettings, sign_in_settings
 from shared.sign_in.store import CredentialStore, Identity
+from web_service.access import scopes
 from web_service.access.sign_in_throttle import Throttle
 from web_service.envelope import error
 from web_service.services import services
@@ -141,6 +143,11 @@ def refusal(request: Request) -> Response | None:
         return _envelope(err.message, err.error_code, err.status)
     if identity is not None:
         g.ledpanel_identity = identity
+        beyond = scopes.refusal_message(identity, request.method, request.path)
+        if beyond is not None:
+            logger.warning("refused %s %s: token %r has scope %r", request.method,
+                           request.path, identity.name, identity.scope)
+            return _envelope(beyond, "TOKEN_SCOPE", 403)
         return None
     if request.path == API_PREFIX or request.path.startswith(f"{API_PREFIX}/"):
         return _unauthorized(request)

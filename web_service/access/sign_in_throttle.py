@@ -1,10 +1,20 @@
 """Failed password attempts, counted per client address and in total, in memory.
 
-A client with ``per_client`` failures inside ``window`` seconds is refused (429) until
-the oldest of them leaves the window, whether its next password is right or not, so
-guessing is capped at a few tries per window; ``total`` caps guessing from many
-addresses at once. Counts live in this process only: a restart of the web service
-forgets them. Memory is bounded: at most ``max_clients`` addresses are remembered.
+Per address: a client with ``per_client`` failures inside ``window`` seconds is refused
+(429) until the oldest of them leaves the window, whether its next password is right
+or not, so one address guesses at most a few times per window. Refused attempts are
+not counted, so a client cannot renew its own wait by hammering, and never anyone
+else's.
+
+In total: once ``total`` failures from all addresses fall inside the window (many
+addresses guessing together), the ceiling slows, it never locks: an address that
+failed in the window must then wait ``slow`` seconds after its own last failure before
+it tries again, while an address with no failure in the window (the owner, typing the
+right password on another device) is let on at once. Guessing from many addresses is
+thus held to one try per address per ``slow`` seconds, and nobody else is shut out.
+
+Counts live in this process only: a restart of the web service forgets them. Memory is
+bounded: at most ``max_clients`` addresses are remembered.
 """
 
 from __future__ import annotations
@@ -17,6 +27,7 @@ from collections.abc import Callable
 PER_CLIENT = 5
 TOTAL = 50
 WINDOW = 300.0
+SLOW = 60.0
 MAX_CLIENTS = 1024
 
 
@@ -24,10 +35,10 @@ class Throttle:
     """Count failures and say how long a client must wait before trying again."""
 
     def __init__(self, *, per_client: int = PER_CLIENT, total: int = TOTAL,
-                 window: float = WINDOW, max_clients: int = MAX_CLIENTS,
+                 window: float = WINDOW, slow: float = SLOW, max_clients: int = MAX_CLIENTS,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.per_client, self.total, self.window = per_client, total, window
-        self.max_clients, self.clock = max_clients, clock
+        self.slow, self.max_clients, self.clock = slow, max_clients, clock
         self._lock = threading.Lock()
         self._clients: OrderedDict[str, deque[float]] = OrderedDict()
         self._all: deque[float] = deque()
@@ -37,12 +48,14 @@ class Throttle:
         with self._lock:
             now = self.clock()
             self._forget_before(now - self.window)
-            waits = [0.0]
             mine = self._clients.get(client)
-            if mine is not None and len(mine) >= self.per_client:
+            if not mine:  # no failure from here in the window: never held up by others
+                return 0.0
+            waits = [0.0]
+            if len(mine) >= self.per_client:
                 waits.append(mine[-self.per_client] + self.window - now)
             if len(self._all) >= self.total:
-                waits.append(self._all[-self.total] + self.window - now)
+                waits.append(mine[-1] + self.slow - now)
             return max(waits)
 
     def failed(self, client: str) -> None:
@@ -63,3 +76,6 @@ class Throttle:
             self._all.popleft()
         for client in [c for c, times in self._clients.items() if times[-1] <= start]:
             del self._clients[client]
+        for times in self._clients.values():
+            while times and times[0] <= start:
+                times.popleft()

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, request
+from flask.globals import request_ctx
+
+from web_service.envelope import Reply, ok
 
 API_PREFIX = "/api/v3"
 
 
 def register_api(app: Flask) -> None:
     """Register every API blueprint on ``app``."""
+    app.before_request(_answer_options)
     from web_service.api import (
         auth,
         backup,
@@ -45,3 +49,19 @@ def register_api(app: Flask) -> None:
     from web_service.api import store_ops
 
     app.register_blueprint(store_ops.bp, url_prefix=API_PREFIX)
+
+
+def _answer_options() -> Reply | None:
+    """``OPTIONS`` on an API route: the envelope like every other API answer, listing the
+    methods the route takes (also in ``Allow``). Runs after the guard's checks; a path no
+    route matches is left to the 404 envelope."""
+    if request.method != "OPTIONS" or request.url_rule is None:
+        return None
+    adapter = request_ctx.url_adapter
+    if adapter is None or not (request.path == API_PREFIX
+                               or request.path.startswith(f"{API_PREFIX}/")):
+        return None
+    methods = sorted(adapter.allowed_methods())
+    reply = ok({"methods": methods}, f"{request.path} takes {', '.join(methods)}")
+    reply[0].headers["Allow"] = ", ".join(methods)
+    return reply

@@ -7,13 +7,14 @@ Which requests need a signed-in caller is decided in one place, ``web_service.ac
 from __future__ import annotations
 
 import logging
-import math
 from typing import Any
 
 from flask import Blueprint, Response, request
 
 from shared.errors import LedpanelError, ValidationError
 from shared.sign_in.settings import NO_PASSWORD_ADVICE
+from web_service.access import owner_proof
+from web_service.access.password_check import RateLimited, check_password
 from web_service.access.sign_in import (
     COOKIE_NAME,
     current_identity,
@@ -22,12 +23,16 @@ from web_service.access.sign_in import (
     settings,
     sign_in,
 )
+from web_service.access.switch_on import set_first_password
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, error, ok
 
 logger = logging.getLogger(__name__)
 
 bp = Blueprint("auth", __name__)
+MINT_REFUSED = ("API tokens are made only while signed in (POST /api/v3/auth/sign-in, or "
+                "the Sign-in section of the General tab) or with an admin token, or on the "
+                "device with `ledpanel sign-in token create <name> --scope <scope>`")
 
 
 @bp.get("/auth/status")
@@ -51,7 +56,7 @@ def sign_in_route() -> Reply:
     if not state.credentials.password_set():
         raise LedpanelError(f"no password is set; {NO_PASSWORD_ADVICE}",
                             error_code="SIGN_IN_NO_PASSWORD", status=409)
-    _check_password(password)
+    check_password(password)
     session_id, expires_at = state.credentials.begin_session(settings().session_seconds)
     logger.info("sign-in: a browser at %s signed in", request.remote_addr)
     reply = ok({"expires_at": expires_at}, "Signed in")
@@ -72,13 +77,16 @@ def sign_out() -> Reply:
 
 @bp.post("/auth/password")
 def set_password() -> Reply:
-    """Set the password (``current_password`` is required once one is set)."""
+    """Set the password (``current_password`` is required once one is set; the first one
+    only from our pages or a signed-in admin, see ``web_service.access.switch_on``)."""
     body = body_object()
     password = _password_field(body, "password")
     credentials = sign_in().credentials
     if credentials.password_set():
-        _check_password(_password_field(body, "current_password"))
-    credentials.set_password(password)  # signs every browser out
+        check_password(_password_field(body, "current_password"))
+        credentials.set_password(password)  # signs every browser out
+    else:
+        set_first_password(request, credentials, password)
     logger.info("sign-in: the password was set from %s", request.remote_addr)
     reply = ok(None, "Password set; every browser session was signed out")
     identity = current_identity()
@@ -96,8 +104,12 @@ def list_tokens() -> Reply:
 
 @bp.post("/auth/tokens")
 def create_token() -> Reply:
-    """Make an API token; the answer carries it once, it cannot be shown again."""
-    listing, token = sign_in().credentials.create_token(body_object().get("name"))
+    """Make an API token (a session or an admin token only); the answer carries it once,
+    it cannot be shown again."""
+    if not owner_proof.signed_in_admin(request):
+        raise LedpanelError(MINT_REFUSED, error_code="ADMIN_REQUIRED", status=403)
+    body = body_object()
+    listing, token = sign_in().credentials.create_token(body.get("name"), body.get("scope"))
     logger.info("sign-in: API token %r made from %s", listing["name"], request.remote_addr)
     return ok({**listing, "token": token},
               "Token created: copy it now, it is not shown again", status=201)
@@ -119,32 +131,8 @@ def _password_field(body: dict[str, Any], name: str) -> str:
     return value
 
 
-def _check_password(password: str) -> None:
-    """Raise 429 while this client is throttled, 401 when ``password`` is wrong."""
-    state = sign_in()
-    client = request.remote_addr or "unknown"
-    wait = state.throttle.wait_seconds(client)
-    if wait > 0:
-        logger.warning("sign-in: %s is refused for %.0f s more (too many wrong passwords)",
-                       client, wait)
-        raise _RateLimited(math.ceil(wait))
-    if not state.credentials.verify_password(password):
-        state.throttle.failed(client)
-        logger.warning("sign-in: wrong password from %s", client)
-        raise LedpanelError("wrong password", error_code="WRONG_PASSWORD", status=401)
-
-
-class _RateLimited(LedpanelError):
-    error_code = "RATE_LIMITED"
-    status = 429
-
-    def __init__(self, seconds: int) -> None:
-        super().__init__(f"too many wrong passwords; try again in {seconds} s",
-                         details={"retry_after": seconds})
-
-
-@bp.errorhandler(_RateLimited)
-def _rate_limited(err: _RateLimited) -> Reply:
+@bp.app_errorhandler(RateLimited)
+def _rate_limited(err: RateLimited) -> Reply:
     reply = error(err.message, err.error_code, err.status, err.details)
     reply[0].headers["Retry-After"] = str(err.details["retry_after"])
     return reply

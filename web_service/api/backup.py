@@ -10,6 +10,7 @@ parse already sees the raised limit).
 
 from __future__ import annotations
 
+import logging
 import tempfile
 import time
 from typing import Any
@@ -20,6 +21,7 @@ from flask.sansio.blueprints import BlueprintSetupState
 from shared.config.coerce import FALSE_WORDS, TRUE_WORDS
 from shared.errors import ConfigFileInvalid, ValidationError
 from shared.fonts.uploads import notify_display
+from web_service.access import owner_proof
 from web_service.backup.archive import write_archive
 from web_service.backup.check import MAX_ARCHIVE_BYTES, check_archive
 from web_service.backup.repack import copy_without_secrets
@@ -37,7 +39,15 @@ from web_service.envelope import Reply, ok
 from web_service.services import services
 from web_service.store.auto_update import after_save
 
+logger = logging.getLogger(__name__)
+
 bp = Blueprint("backup", __name__)
+# Said in a header and in the archive's manifest (``note``) when secrets were held back.
+NOTE_HEADER = "X-Ledpanel-Backup-Note"
+SECRETS_WITHHELD = (
+    "secrets not included: they are sent only to this panel's own pages in a browser, "
+    "or with sign-in on to a signed-in browser or an admin API token; download from the "
+    "Backup & Restore tab, or switch sign-in on and send an admin token")
 RESTORE_ENDPOINT = "backup.restore"
 # The multipart wrapping around the archive (boundaries, the dry_run and token fields).
 _FORM_OVERHEAD = 64 * 1024
@@ -56,12 +66,13 @@ def _install_cap(state: BlueprintSetupState) -> None:
 @bp.get("/backup/download")
 def download() -> Response:
     """Send a backup ZIP of the config, uploaded fonts and plugin uploads
-    (``include_secrets=1``: the secrets file too)."""
-    include_secrets = _flag(request.args.get("include_secrets"), "include_secrets")
+    (``include_secrets=1``: the secrets file too, see ``_secrets_allowed``)."""
+    include_secrets, note = _secrets_allowed(
+        _flag(request.args.get("include_secrets"), "include_secrets"))
     paths = services().settings.paths
     out = tempfile.TemporaryFile()
     try:
-        write_archive(out, paths, include_secrets=include_secrets)
+        write_archive(out, paths, include_secrets=include_secrets, note=note)
         out.seek(0)
     except BaseException:
         out.close()
@@ -69,8 +80,7 @@ def download() -> Response:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     response = send_file(out, mimetype="application/zip", as_attachment=True,
                          download_name=f"ledpanel-backup-{stamp}.zip")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return _finish(response, note)
 
 
 @bp.post("/backup/restore")
@@ -143,7 +153,8 @@ def pre_restore_list() -> Reply:
 def pre_restore_download(name: str) -> Response:
     """Send one kept pre-restore backup ZIP (``include_secrets=1``: with the secrets file
     it holds; else a copy without it)."""
-    include_secrets = _flag(request.args.get("include_secrets"), "include_secrets")
+    include_secrets, note = _secrets_allowed(
+        _flag(request.args.get("include_secrets"), "include_secrets"))
     path = pre_restore_file(services().settings.paths, name)
     if include_secrets:
         response = send_file(path, mimetype="application/zip", as_attachment=True,
@@ -151,14 +162,34 @@ def pre_restore_download(name: str) -> Response:
     else:
         out = tempfile.TemporaryFile()
         try:
-            copy_without_secrets(path, out)
+            copy_without_secrets(path, out, note)
             out.seek(0)
         except BaseException:
             out.close()
             raise
         response = send_file(out, mimetype="application/zip", as_attachment=True,
                              download_name=name)
+    return _finish(response, note)
+
+
+def _secrets_allowed(asked: bool) -> tuple[bool, str | None]:
+    """Return whether the secrets go out, and why not when they were asked for.
+
+    Plain-text secrets leave the device only for this panel's own pages (the page token)
+    or a signed-in browser or admin token: a client with neither, while sign-in is off,
+    gets the backup without them and ``SECRETS_WITHHELD`` saying why.
+    """
+    if not asked or owner_proof.may_act_as_owner(request):
+        return asked, None
+    logger.warning("backup: secrets withheld from %s (no page token, not signed in)",
+                   request.remote_addr)
+    return False, SECRETS_WITHHELD
+
+
+def _finish(response: Response, note: str | None) -> Response:
     response.headers["Cache-Control"] = "no-store"
+    if note:
+        response.headers[NOTE_HEADER] = note
     return response
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from shared.config.hardware_rule import RESTART_MESSAGE
 from shared.config.raw_save import plan_raw_save, split_raw_secrets
 from shared.config.save_rules import changed_sections, plan_main_save
 from shared.errors import ValidationError
+from web_service.access import switch_on
 from web_service.api.requests import body_object, check_body, is_form, json_body
 from web_service.envelope import Reply, ok
 from web_service.services import Saved, services
@@ -40,7 +41,7 @@ def post_main() -> Reply:
     service reads only at start (listed in ``data.restart_settings``).
     """
     svc = services()
-    body = body_object()
+    body, password = switch_on.take_password(body_object())
     form = is_form() or "__form_section" in body
     warnings: list[dict[str, str]] = []
 
@@ -50,7 +51,8 @@ def post_main() -> Reply:
                               schema_for=svc.catalog.schema_reader(), warnings=warnings,
                               plugin_ids=svc.catalog.lazy_plugin_ids())
 
-    saved = svc.save_config(plan, pure=True)  # the plan copies only the sections it changes
+    # The plan copies only the sections it changes.
+    saved = svc.save_config(plan, pure=True, switch_on=switch_on.step(request, password))
     return _saved(saved, warnings, "Configuration saved")
 
 
@@ -74,6 +76,7 @@ def post_raw() -> Reply:
     if not isinstance(replacement, dict):
         raise ValidationError("the config file must hold a JSON object",
                               error_code="INVALID_CONFIG")
+    replacement, password = switch_on.take_password(replacement)
 
     warnings: list[dict[str, str]] = []
 
@@ -88,7 +91,8 @@ def post_raw() -> Reply:
         return new_main, new_secrets, changed_sections(main, new_main, secrets, new_secrets)
 
     # The editor is how a file that does not parse is repaired: it may replace one.
-    saved = svc.save_config(plan, replace_unreadable=True)
+    saved = svc.save_config(plan, replace_unreadable=True,
+                            switch_on=switch_on.step(request, password))
     return _saved(saved, warnings, "Configuration file replaced")
 
 

@@ -67,8 +67,9 @@ def collect(paths: Paths, *, include_secrets: bool) -> list[tuple[str, Path]]:
 
 
 def write_archive(out: IO[bytes], paths: Paths, *, include_secrets: bool,
-                  now: float | None = None) -> dict[str, Any]:
-    """Write a backup of ``paths`` to ``out``; return its manifest."""
+                  now: float | None = None, note: str | None = None) -> dict[str, Any]:
+    """Write a backup of ``paths`` to ``out``; return its manifest (``note``: a line for
+    the reader, kept in the manifest as ``note``; a restore ignores it)."""
     files: dict[str, dict[str, Any]] = {}
     total = 0
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
@@ -96,6 +97,8 @@ def write_archive(out: IO[bytes], paths: Paths, *, include_secrets: bool,
             },
             "files": files,
         }
+        if note:
+            manifest["note"] = note
         archive.writestr(MANIFEST_NAME, json.dumps(manifest, indent=2))
     return manifest
 

@@ -18,8 +18,9 @@ from shared.errors import LedpanelError
 from web_service.backup.archive import MANIFEST_NAME, MAX_CONFIG_BYTES, MAX_ENTRIES, SECRETS_ENTRY
 
 
-def copy_without_secrets(source: Path, out: IO[bytes]) -> None:
-    """Write the backup ``source`` to ``out`` without ``config/config_secrets.json``."""
+def copy_without_secrets(source: Path, out: IO[bytes], note: str | None = None) -> None:
+    """Write the backup ``source`` to ``out`` without ``config/config_secrets.json``
+    (``note``: said in the copy's manifest, as ``note``)."""
     try:
         with zipfile.ZipFile(source) as archive, \
                 zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as copy:
@@ -27,6 +28,8 @@ def copy_without_secrets(source: Path, out: IO[bytes]) -> None:
             if len(members) > MAX_ENTRIES + 1:
                 raise _unreadable(source, f"more than {MAX_ENTRIES} entries")
             manifest = _manifest(archive)
+            if note:
+                manifest["note"] = note
             for member in members:
                 if member.filename in (SECRETS_ENTRY, MANIFEST_NAME):
                     continue

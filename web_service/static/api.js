@@ -35,7 +35,9 @@ export function pluginPath(template, pluginId) {
   return template.replace("{id}", encodeURIComponent(String(pluginId)));
 }
 
-function pageToken() {
+// The token the panel's own pages carry; sent with every call, so the web service knows
+// a request comes from its own page (the first password, a backup's secrets).
+export function pageToken() {
   const meta = globalThis.document?.querySelector?.('meta[name="ledpanel-token"]');
   return meta ? meta.content : null;
 }
@@ -45,11 +47,11 @@ async function request(method, path, body) {
     throw new ApiError("INVALID_ENDPOINT", `not a plain API path: ${JSON.stringify(path)}`);
   }
   const init = { method, headers: { Accept: "application/json" } };
+  const token = pageToken();
+  if (token) init.headers[TOKEN_HEADER] = token;
   if (body !== undefined) {
     if (body instanceof FormData || body instanceof URLSearchParams || typeof body === "string") {
       init.body = body;  // a form or text: the web service asks for our page token
-      const token = pageToken();
-      if (token) init.headers[TOKEN_HEADER] = token;
     } else {
       init.body = JSON.stringify(body);
       init.headers["Content-Type"] = "application/json";

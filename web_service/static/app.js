@@ -32,6 +32,7 @@ function makeStore() {
     onDemandNow() { return view.onDemandNow(this.status, this.plugins, this.clock); },
     systemRows() { return view.systemRows(this.status); },
     pluginErrors() { return view.pluginErrors(this.status); },
+    loadWarnings(pluginId) { return view.loadWarnings(this.status, pluginId); },
     safeMode() { return this.status?.display?.safe_mode || []; },
     previewBlocked() { return view.previewBlocked(this.status); },
     running() { return view.isRunning(this.status); },
@@ -117,6 +118,22 @@ function pluginTab(pluginId, firstMode) {
   };
 }
 
+// The Plugin Manager: its rows come from the installed-plugins listing, which leaves the
+// manifests' icons out; the partial carries them (a plugin installed since shows the default).
+function pluginManager() {
+  return {
+    icons: {}, defaultIcon: "",
+    init() {
+      this.defaultIcon = this.$el.dataset.defaultIcon || "";
+      try { this.icons = JSON.parse(this.$el.dataset.icons || "{}") || {}; } catch { this.icons = {}; }
+    },
+    icon(pluginId) {
+      const icon = Object.hasOwn(this.icons, pluginId) ? this.icons[pluginId] : null;
+      return typeof icon === "string" ? icon : this.defaultIcon;
+    },
+  };
+}
+
 // The Overview: its on-demand chooser follows the run in progress, whoever started it;
 // its message line answers only what was pressed here (a plugin tab has its own).
 function overview() {
@@ -145,6 +162,7 @@ document.addEventListener("alpine:init", () => {
   Alpine.store("ledpanel", makeStore());
   Alpine.data("pluginTab", pluginTab);
   Alpine.data("overview", overview);
+  Alpine.data("pluginManager", pluginManager);
 });
 
 // ---- tabs

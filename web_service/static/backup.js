@@ -2,9 +2,11 @@
 // two steps (a dry run listing what would change, then Confirm), and the kept
 // pre-restore backups. Handlers are delegated from the document, so the tab works
 // however often it is drawn.
-import api, { ApiError } from "./api.js";
+import api, { ApiError, pageToken } from "./api.js";
 
 const ROOT = "[data-backup]";
+const TOKEN_HEADER = "X-Ledpanel-Token";
+const NOTE_HEADER = "X-Ledpanel-Backup-Note";
 const pending = new WeakMap();  // tab root -> the File checked by the dry run
 
 function part(root, name) {
@@ -45,31 +47,42 @@ function listChanges(data) {
   return lines;
 }
 
-async function download(root) {
+// Fetch a backup ZIP with our page token (secrets go out only to the panel's own pages,
+// or signed in) and hand it to the browser as a download; say what the server noted,
+// e.g. that the secrets were left out and why.
+async function fetchZip(root, url, fallbackName) {
   const status = part(root, "download-status");
-  const secrets = part(root, "secrets").checked ? 1 : 0;
+  const secrets = url.endsWith("include_secrets=1");
   show(part(root, "error"), "");
   show(status, "Preparing the backup…");
   try {
-    const answer = await fetch(`/api/v3/backup/download?include_secrets=${secrets}`);
+    const answer = await fetch(url, { headers: { [TOKEN_HEADER]: pageToken() || "" } });
     if (!answer.ok) {
       const body = await answer.json().catch(() => null);
       throw new ApiError(body?.error_code || "API_ERROR", body?.message || `HTTP ${answer.status}`,
                          { status: answer.status, details: body?.details });
     }
     const name = /filename="?([^";]+)"?/.exec(answer.headers.get("Content-Disposition") || "")?.[1]
-      || "ledpanel-backup.zip";
-    const url = URL.createObjectURL(await answer.blob());
-    const link = Object.assign(document.createElement("a"), { href: url, download: name });
+      || fallbackName;
+    const note = answer.headers.get(NOTE_HEADER);
+    const blob = URL.createObjectURL(await answer.blob());
+    const link = Object.assign(document.createElement("a"), { href: blob, download: name });
     document.body.append(link);
     link.click();
     link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60000);
-    show(status, `Downloaded ${name}${secrets ? " (with secrets)" : ""}.`);
+    setTimeout(() => URL.revokeObjectURL(blob), 60000);
+    show(status, note ? `Downloaded ${name}: ${note}.`
+      : `Downloaded ${name}${secrets ? " (with secrets)" : ""}.`);
   } catch (err) {
     show(status, "");
     show(part(root, "error"), `Download failed: ${describe(err)}`);
   }
+}
+
+function download(root) {
+  const secrets = part(root, "secrets").checked ? 1 : 0;
+  return fetchZip(root, `/api/v3/backup/download?include_secrets=${secrets}`,
+                  "ledpanel-backup.zip");
 }
 
 async function post(file, dryRun) {
@@ -164,7 +177,11 @@ function init(root) {
 document.addEventListener("click", (event) => {
   const root = event.target.closest?.(ROOT);
   if (!root) return;
-  if (event.target.closest("[data-backup-download]")) download(root);
+  const kept = event.target.closest("[data-backup-kept-name]");
+  if (kept) {  // fetched with the page token, so ticked secrets come along
+    event.preventDefault();
+    fetchZip(root, kept.getAttribute("href"), kept.dataset.backupKeptName);
+  } else if (event.target.closest("[data-backup-download]")) download(root);
   else if (event.target.closest("[data-backup-confirm]")) confirm(root);
   else if (event.target.closest("[data-backup-cancel]")) reset(root);
 });

@@ -4,6 +4,7 @@
 // set with textContent; links are never built here.
 
 import api from "/static/api.js";
+import { hexToRgb } from "/static/rgb_color.js";
 
 const SKIP = Symbol("skip");  // nothing to send for this field: the stored value stays
 const ROW_KEY = "__row";  // shared/config/secrets.py strips it on save
@@ -21,12 +22,6 @@ function numberFrom(el) {
   const value = Number(text);
   if (!Number.isFinite(value)) throw new Error("must be a number");
   return value;
-}
-
-function hexToRgb(hex) {
-  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  if (!match) throw new Error("must be a colour like #ff8800");
-  return match.slice(1).map((part) => parseInt(part, 16));
 }
 
 function readRows(el) {

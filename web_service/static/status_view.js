@@ -130,6 +130,15 @@ export function pluginErrors(data) {
   });
 }
 
+// What a plugin warned about while the running display loaded it (a missing optional
+// package, a config it repaired): its lines, [] when none or while the display is down.
+export function loadWarnings(data, pluginId) {
+  if (!isRunning(data)) return [];
+  const all = data?.display?.load_warnings;
+  const lines = all && Object.hasOwn(all, pluginId) ? all[pluginId] : null;
+  return Array.isArray(lines) ? lines.filter((line) => typeof line === "string" && line) : [];
+}
+
 // Why there is no live picture, or null when there should be one.
 export function previewBlocked(data) {
   if (!data) return "Waiting for the display service…";

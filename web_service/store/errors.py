@@ -12,7 +12,10 @@ Codes (the route layer maps them to HTTP statuses; ``status`` is a sensible defa
 - ``NOT_A_ZIP``: an uploaded plugin that is not a readable ZIP archive.
 - ``TOO_LARGE``: more files or bytes than the store's limits.
 - ``UNSAFE_ARCHIVE``: a path escape, absolute path, symlink or device in the download.
-- ``DEPENDENCIES_FAILED``: ``pip install -r requirements.txt`` failed; rolled back.
+- ``UNSAFE_REQUIREMENTS``: requirements.txt holds a line that is not a plain requirement
+  (a pip option, a URL, a file path), or a required package ships a ``.pth`` file.
+- ``DEPENDENCIES_FAILED``: installing requirements.txt failed, or it conflicts with the
+  core's pinned packages; rolled back.
 - ``NOT_INSTALLED``: uninstall or update of a plugin that is not there.
 - ``BUSY``: another install or uninstall of the same plugin holds its lock.
 - ``INVALID_PLUGIN_ID``: an id that is not one plain path segment.
@@ -35,6 +38,7 @@ _STATUS = {
     "INCOMPATIBLE": 422,
     "TOO_LARGE": 422,
     "UNSAFE_ARCHIVE": 422,
+    "UNSAFE_REQUIREMENTS": 422,
     "DEPENDENCIES_FAILED": 500,
     "DOWNLOAD_FAILED": 502,
     "RATE_LIMITED": 503,

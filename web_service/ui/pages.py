@@ -9,6 +9,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from shared.errors import LedpanelError
 from shared.version import CORE_VERSION
 from web_service.access import sign_in
+from web_service.services import services
 from web_service.ui import partials
 
 logger = logging.getLogger(__name__)
@@ -23,11 +24,13 @@ def index() -> str:
     """Render the base page: header, tab bar, and one empty panel per tab."""
     try:
         plugins, plugins_problem = partials.installed_plugins(), None
+        icons = services().catalog.icons()
     except LedpanelError as err:  # a broken config file: the page is where to see it
         logger.warning("base page without plugin tabs: %s", err.message)
-        plugins, plugins_problem = [], err.message
+        plugins, plugins_problem, icons = [], err.message, {}
     return render_template("base.html", version=CORE_VERSION,
-                           tabs=partials.tab_bar(plugins), plugins_problem=plugins_problem)
+                           tabs=partials.tab_bar(plugins, icons),
+                           plugins_problem=plugins_problem)
 
 
 @bp.get("/favicon.ico")

@@ -18,10 +18,12 @@ from werkzeug.exceptions import HTTPException
 
 from shared.errors import LedpanelError
 from shared.ids import is_plain_segment
+from shared.plugin_system.records import DEFAULT_ICON
 from shared.version import CORE_VERSION
 from web_service.services import services
 from web_service.ui.plugin_form_context import plugin_form_context
 from web_service.ui.settings_forms import SETTINGS_TABS, settings_context
+from web_service.ui.sign_in_card import access_context
 from web_service.ui.tool_partials import tool_context
 
 logger = logging.getLogger(__name__)
@@ -76,16 +78,19 @@ class BarEntry:
     title: str
     url: str
     plugin_id: str | None = None
+    icon: str = ""  # a plugin tab's icon-font class names
 
 
-def tab_bar(plugins: list[dict[str, Any]]) -> list[BarEntry]:
+def tab_bar(plugins: list[dict[str, Any]], icons: dict[str, str] | None = None
+            ) -> list[BarEntry]:
     """Return the tab bar: the fixed tabs with one tab per installed plugin."""
     bar: list[BarEntry] = []
     for tab in TABS:
         bar.append(BarEntry(tab.name, tab.title, tab.url))
         if tab.name == PLUGIN_TABS_AFTER:
             bar.extend(BarEntry(f"plugin-{p['id']}", str(p.get("name") or p["id"]),
-                                f"{PREFIX}/plugin/{p['id']}", p["id"])
+                                f"{PREFIX}/plugin/{p['id']}", p["id"],
+                                (icons or {}).get(p["id"], DEFAULT_ICON))
                        for p in plugins if is_plain_segment(p.get("id")))
     return bar
 
@@ -103,7 +108,7 @@ def partial(name: str) -> tuple[str, int]:
     if tab is None:
         return _not_found(f"There is no tab named {name!r}.")
     return _render(tab.template, version=CORE_VERSION, **_settings_context(name),
-                   **tool_context(name))
+                   **tool_context(name), **access_context(name), **_manager_context(name))
 
 
 @bp.get(f"{PREFIX}/plugin/<path:plugin_id>")
@@ -112,7 +117,8 @@ def plugin_tab(plugin_id: str) -> tuple[str, int]:
     record = _plugin_record(plugin_id)
     if record is None:
         return _not_found(f"No plugin {plugin_id!r} is installed.")
-    return _render("partials/plugin.html", plugin=record)
+    icon = services().catalog.icons().get(plugin_id, DEFAULT_ICON)
+    return _render("partials/plugin.html", plugin=record, icon=icon)
 
 
 @bp.get(f"{PREFIX}/plugin-config/<path:plugin_id>")
@@ -136,6 +142,13 @@ def _plugin_record(plugin_id: str) -> dict[str, Any] | None:
         if record["id"] == plugin_id:
             return record
     return None
+
+
+def _manager_context(name: str) -> dict[str, Any]:
+    """The Plugin Manager's icons (the listing it draws from leaves them out); {} elsewhere."""
+    if name != "plugin-manager":
+        return {}
+    return {"icons": services().catalog.icons(), "default_icon": DEFAULT_ICON}
 
 
 def _settings_context(name: str) -> dict[str, Any]:

@@ -7,8 +7,9 @@ of value the browser collects from it, so a save posts the same JSON shape that 
 numeric-looking strings left as strings, nested objects and arrays of objects.
 
 A widget is chosen by ``x-widget`` when the schema names one, else by the property's
-type. An ``x-widget`` this module does not know falls back to the type's own widget
-with a note, so no field is ever drawn blank.
+type (an array of exactly three integers 0-255 is a colour: a colour picker). An
+``x-widget`` this module does not know falls back to the type's own widget with a note, so
+no field is ever drawn blank.
 """
 
 from __future__ import annotations
@@ -171,10 +172,23 @@ def default_widget(prop: dict[str, Any], kind: str) -> str:
     if kind == "array":
         if "enum" in items:
             return "checkbox-group"
+        if is_rgb_schema(prop):
+            return "color-picker"
         return "array-table" if schema_type(items, None) in SCALAR_KINDS | {"object"} else "json"
     if kind == "object":
         return "group" if isinstance(prop.get("properties"), dict) else "json"
     return "json"
+
+
+def is_rgb_schema(prop: dict[str, Any]) -> bool:
+    """Return whether an array property is one colour: exactly 3 integers from 0 to 255
+    (``minItems`` = ``maxItems`` = 3), as community plugins declare ``text_color``."""
+    items = _items(prop)
+    bounds = (prop.get("minItems"), prop.get("maxItems"), items.get("minimum"),
+              items.get("maximum"))
+    return items.get("type") == "integer" and all(
+        _is_number(value) and value == wanted for value, wanted in zip(
+            bounds, (3, 3, 0, 255), strict=True))
 
 
 SCALAR_KINDS = frozenset({"string", "integer", "number", "boolean"})

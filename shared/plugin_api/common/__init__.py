@@ -1,6 +1,8 @@
 """The blessed helpers plugins may import (community plugins reach them as ``src.common``).
 
-- ``ScrollHelper`` (``scroll_helper``): a scrolling strip of text or images.
+- ``ScrollHelper`` (``scroll_helper``): a scrolling strip of text or images; its pacing
+  modes, speed and dynamic-duration settings are in ``scroll_settings``, the strip's
+  pixels as an array (``cached_array``) in ``strip_pixels``.
 - ``scroll_config.configure()`` (``scroll_config``): a crisp speed, as a whole-pixel
   step per presented frame plus the display manager's frame hold.
 - ``LogoHelper`` (``logo_helper``): logos loaded, shrunk to a box and cached.

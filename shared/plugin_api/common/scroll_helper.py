@@ -15,13 +15,17 @@ Typical use in a plugin::
 Pacing: after ``apply_scroll_config`` (or ``set_pixels_per_frame``) every
 ``update_scroll_position()`` call moves exactly ``step`` whole pixels and reads no
 clock; the render loop's frame hold sets how often it is called. Without a fixed
-step the position advances by elapsed time at ``scroll_speed`` px/s (the older
-behaviour), still shown at whole pixels.
+step the position advances by ``scroll_speed`` pixels every ``scroll_delay`` seconds
+(``set_frame_based_scrolling(True)``) or by elapsed time at ``scroll_speed`` px/s (the
+default), still shown at whole pixels. The settings are in ``scroll_settings``.
 
 The strip starts with ``lead_gap`` blank columns (default: one panel width, so text
 scrolls in from the right). A cycle is complete once the position has travelled the
 strip's width; then the helper stops at the wrap point (the blank lead) until
 ``reset_scroll()``, or keeps wrapping when ``continuous`` is True.
+
+An empty list of images gives a blank panel-sized strip with ``total_scroll_width`` 0:
+nothing scrolls. ``cached_array`` gives the strip's pixels as an array (``strip_pixels``).
 
 Memory: rendered text strips are kept in a small LRU (``STRIP_CACHE_SIZE`` entries,
 at most ``STRIP_CACHE_PIXELS`` pixels in all), keyed by text, font, colours and size.
@@ -37,12 +41,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from shared.plugin_api.common.scroll_settings import ScrollSettingsMixin
+from shared.plugin_api.common.strip_pixels import strip_pixels
+
 Color = tuple[int, int, int]
 STRIP_CACHE_SIZE = 8
 STRIP_CACHE_PIXELS = 2_000_000
 
 
-class ScrollHelper:
+class ScrollHelper(ScrollSettingsMixin):
     """Scroll position, the strip being scrolled and the visible window onto it."""
 
     def __init__(
@@ -65,8 +72,10 @@ class ScrollHelper:
         self.is_scrolling = False
         self.continuous = False
         self.scroll_speed = 50.0  # px/s when no fixed step is set
-        self.scroll_delay = 0.01  # kept for plugins that read it back; never paces
+        self.scroll_delay = 0.01  # seconds between frame-based steps
         self.fixed_pixels_per_frame: int | None = None
+        self.frame_based_scrolling = False
+        self.sub_pixel_scrolling = False  # recorded only: frames are whole pixels
         self.frame_hold = 1
         self.target_fps = 100.0  # informational: refresh_hz / frame_hold
         self.dynamic_duration_enabled = True
@@ -75,29 +84,45 @@ class ScrollHelper:
         self.duration_buffer = 0.1
         self.calculated_duration = self.min_duration
         self._last_update: float | None = None
+        self._next_step: float | None = None
+        self._cycle_started: float | None = None
+        self._frames_logged: tuple[float, int] | None = None
+        self._array: Any = None
+        self._array_source: Image.Image | None = None
         self._strips: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
 
     # -- building the strip ----------------------------------------------------
 
     def create_scrolling_image(
         self,
-        content: str | Sequence[Image.Image],
+        content: str | Sequence[Image.Image] | None = None,
         font: Any = None,
-        color: Color = (255, 255, 255),
+        color: Any = (255, 255, 255),
         *,
         background: Color = (0, 0, 0),
         item_gap: int = 32,
         element_gap: int = 16,
         lead_gap: int | None = None,
         y: int | None = None,
+        content_items: Sequence[Image.Image] | None = None,
     ) -> Image.Image:
         """Build the strip from text (drawn in ``font``/``color``) or a list of images.
 
         Images are laid out left to right with ``item_gap`` between them and
         ``element_gap`` after each; text is one item. The strip starts with
         ``lead_gap`` blank columns (default: the panel width). Text is centred
-        vertically unless ``y`` gives its top row. Resets the scroll position.
+        vertically unless ``y`` gives its top row. Resets the scroll position. An empty
+        list gives a blank panel-sized strip with nothing to scroll.
+
+        The existing system's form works too: ``content_items=`` for the images, and
+        ``(items, item_gap, element_gap)`` given positionally.
         """
+        if content is None:
+            content = content_items if content_items is not None else []
+        if not isinstance(content, str) and isinstance(font, int):  # (items, gap, gap)
+            item_gap, font = font, None
+            if isinstance(color, int):
+                element_gap, color = color, (255, 255, 255)
         lead = self.display_width if lead_gap is None else max(0, int(lead_gap))
         if isinstance(content, str):
             key = ("text", content, font, tuple(color), tuple(background), y,
@@ -110,7 +135,10 @@ class ScrollHelper:
             else:
                 self._strips.move_to_end(key)
         else:
-            strip = self._lay_out(list(content), background, lead, item_gap, element_gap)
+            items = list(content)
+            if not items:
+                return self._set_blank(background)
+            strip = self._lay_out(items, background, lead, item_gap, element_gap)
         self.set_scrolling_image(strip)
         return strip
 
@@ -133,8 +161,11 @@ class ScrollHelper:
         ImageDraw.Draw(image).text((0, y), text, font=font, fill=color)
         return image
 
-    def set_scrolling_image(self, image: Image.Image) -> None:
-        """Scroll a strip the caller built; resets the position."""
+    def set_scrolling_image(self, image: Image.Image | None) -> None:
+        """Scroll a strip the caller built; resets the position. None clears the strip."""
+        if image is None:
+            self.clear_cache()
+            return
         self.cached_image = image.convert("RGB") if image.mode != "RGB" else image
         self.total_scroll_width = self.cached_image.width
         self.calculate_dynamic_duration()
@@ -145,7 +176,36 @@ class ScrollHelper:
         self.cached_image = None
         self.total_scroll_width = 0
         self._strips.clear()
+        self.calculate_dynamic_duration()
         self.reset_scroll()
+
+    @property
+    def cached_array(self) -> Any:
+        """The strip's pixels, read-only, shaped (height, width, 3); None without a strip.
+
+        Made on first read after the strip changes (see ``strip_pixels``). Assigning a
+        value keeps it for the current strip; drawing still uses ``cached_image``.
+        """
+        image = self.cached_image
+        if image is None:
+            return None
+        if self._array is None or self._array_source is not image:
+            self._array, self._array_source = strip_pixels(image), image
+        return self._array
+
+    @cached_array.setter
+    def cached_array(self, value: Any) -> None:
+        self._array, self._array_source = value, self.cached_image
+
+    def _set_blank(self, background: Color) -> Image.Image:
+        """Show a blank panel-sized strip that does not scroll (no content)."""
+        blank = Image.new("RGB", (max(1, self.display_width), max(1, self.display_height)),
+                          background)
+        self.cached_image = blank
+        self.total_scroll_width = 0
+        self.calculate_dynamic_duration()
+        self.reset_scroll()
+        return blank
 
     def _lay_out(
         self, items: list[Image.Image], background: Color, lead: int, item_gap: int, gap: int
@@ -167,49 +227,16 @@ class ScrollHelper:
         ):
             self._strips.popitem(last=False)
 
-    # -- pacing ------------------------------------------------------------------
-
-    def apply_scroll_config(self, config: Any) -> None:
-        """Take a ``ScrollConfig``: its step per frame, frame hold and speed."""
-        self.set_pixels_per_frame(config.step_px)
-        self.frame_hold = int(config.frame_hold)
-        self.scroll_speed = float(config.px_per_second)
-        self.target_fps = float(config.refresh_hz) / self.frame_hold
-        self.calculate_dynamic_duration()
-
-    def set_pixels_per_frame(self, pixels: int | None) -> None:
-        """Move exactly ``pixels`` whole pixels per presented frame; None paces by time."""
-        self.fixed_pixels_per_frame = max(1, int(pixels)) if pixels else None
-
-    def set_scroll_speed(self, speed: float) -> None:
-        """Pace by elapsed time at ``speed`` px/s (clamped to 1-500); drops a fixed step."""
-        self.fixed_pixels_per_frame = None
-        self.scroll_speed = max(1.0, min(500.0, float(speed)))
-        self.calculate_dynamic_duration()
-
-    def set_scroll_delay(self, delay: float) -> None:
-        """Record ``scroll_delay``; it never paces frames (see ``scroll_config``)."""
-        self.scroll_delay = max(0.001, min(1.0, float(delay)))
-
-    def set_target_fps(self, fps: float) -> None:
-        """Record the presentation rate; informational only."""
-        self.target_fps = max(1.0, float(fps))
-
     # -- moving ------------------------------------------------------------------
 
     def update_scroll_position(self) -> None:
-        """Advance by one presented frame (a fixed step, else by elapsed time)."""
+        """Advance by one presented frame (see ``scroll_settings`` for the pacing modes)."""
         if self.cached_image is None or self.total_scroll_width <= 0:
             return
         self.is_scrolling = True
         if self.scroll_complete and not self.continuous:
             return
-        if self.fixed_pixels_per_frame:
-            move = float(self.fixed_pixels_per_frame)
-        else:
-            now = self.clock()
-            last, self._last_update = self._last_update, now
-            move = 0.0 if last is None else max(0.0, now - last) * self.scroll_speed
+        move = self._frame_move()
         total = float(self.total_scroll_width)
         self.total_distance_scrolled += move
         self.scroll_position += move
@@ -221,6 +248,28 @@ class ScrollHelper:
                 return
         if self.scroll_position >= total:
             self.scroll_position %= total
+
+    def _frame_move(self) -> float:
+        """Return the pixels to move this frame: a fixed step, a due frame-based step, or
+        the elapsed time's worth. Only the last two read the clock."""
+        if self.fixed_pixels_per_frame:
+            return float(self.fixed_pixels_per_frame)
+        now = self.clock()
+        if self._cycle_started is None:
+            self._cycle_started = now
+        if self.frame_based_scrolling:
+            due = self._next_step
+            if due is None:  # the first frame of a cycle starts the step clock
+                self._next_step = now + self.scroll_delay
+                return 0.0
+            if now < due:
+                return 0.0
+            # Keep the rhythm through jitter; after a stall start again from now rather
+            # than rushing to catch up.
+            self._next_step = (due if now - due < self.scroll_delay else now) + self.scroll_delay
+            return self.scroll_speed
+        last, self._last_update = self._last_update, now
+        return 0.0 if last is None else max(0.0, now - last) * self.scroll_speed
 
     def get_visible_portion(self) -> Image.Image | None:
         """Return the panel-sized window at the current (whole-pixel) position."""
@@ -256,35 +305,7 @@ class ScrollHelper:
         self.total_distance_scrolled = 0.0
         self.scroll_complete = False
         self._last_update = None
+        self._next_step = None
+        self._cycle_started = None
 
     reset = reset_scroll
-
-    # -- dynamic duration ----------------------------------------------------------
-
-    def set_dynamic_duration_settings(
-        self,
-        enabled: bool = True,
-        min_duration: int = 30,
-        max_duration: int = 300,
-        buffer: float = 0.1,
-    ) -> None:
-        """Configure ``calculate_dynamic_duration`` (seconds; buffer is a fraction)."""
-        self.dynamic_duration_enabled = bool(enabled)
-        self.min_duration = max(1, int(min_duration))
-        self.max_duration = max(self.min_duration, int(max_duration))
-        self.duration_buffer = max(0.0, min(1.0, float(buffer)))
-        self.calculate_dynamic_duration()
-
-    def calculate_dynamic_duration(self) -> int:
-        """Return (and keep) the seconds one full cycle takes, with buffer, within limits."""
-        if not self.dynamic_duration_enabled or self.total_scroll_width <= 0:
-            self.calculated_duration = self.min_duration
-            return self.calculated_duration
-        seconds = self.total_scroll_width / max(1.0, self.scroll_speed)
-        wanted = int(seconds * (1.0 + self.duration_buffer) + 0.999)
-        self.calculated_duration = max(self.min_duration, min(self.max_duration, wanted))
-        return self.calculated_duration
-
-    def get_dynamic_duration(self) -> int:
-        """Return the last calculated dynamic duration in seconds."""
-        return self.calculated_duration

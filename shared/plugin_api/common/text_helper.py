@@ -4,12 +4,15 @@ Community plugins import it as ``from src.common import TextHelper``. Fonts come
 ledpanel's font manager, never from a path relative to the working directory: a
 font file name (``PressStart2P-Regular.ttf``, ``4x6-font.ttf``) is looked up in the
 plugin's ``font_dir`` when one is given, then in the font catalog by its name or
-stem (aliases included). A font that cannot be found or loaded is replaced by
+stem (aliases included). Without a ``font_dir`` the helper reports ``assets/fonts``
+(the shipped fonts, as the existing system does); that relative name always means the
+shipped fonts, found through the catalog. A font that cannot be found or loaded is replaced by
 Pillow's built-in font, with one warning per name: never an exception.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from pathlib import Path, PurePath
 from typing import Any
@@ -34,6 +37,9 @@ DEFAULT_FONT_CONFIG: dict[str, dict[str, Any]] = {
     "rank": {"file": "PressStart2P-Regular.ttf", "size": 10},
 }
 
+#: What ``font_dir`` reports when the plugin names none: the shipped fonts' folder.
+DEFAULT_FONT_DIR = Path("assets/fonts")
+
 _MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
 
 
@@ -41,7 +47,9 @@ class TextHelper:
     """Font loading, outlined text, measuring and wrapping.
 
     Args:
-        font_dir: a folder of the plugin's own font files, searched first by name.
+        font_dir: a folder of the plugin's own font files, searched first by name;
+            without one, ``font_dir`` is ``assets/fonts``: the shipped fonts, which the
+            catalog serves.
         logger: where warnings go (the plugin's logger); default this module's.
         font_manager: the FontManager to use (``plugin_manager.font_manager``); default
             the shared one over ``assets/fonts``.
@@ -55,7 +63,7 @@ class TextHelper:
         font_manager: Any = None,
     ) -> None:
         self.logger = logger or logging.getLogger(__name__)
-        self.font_dir = Path(font_dir) if font_dir is not None else None
+        self.font_dir = Path(font_dir) if font_dir is not None else DEFAULT_FONT_DIR
         self.font_manager = font_manager if font_manager is not None else default_font_manager()
         self._font_cache: dict[tuple[str, int], PilFont] = {}
         self._warned: set[str] = set()
@@ -69,7 +77,7 @@ class TextHelper:
         and ``rank``. An entry that is not a mapping with ``file`` and ``size`` gets
         Pillow's built-in font and a warning.
         """
-        config = DEFAULT_FONT_CONFIG if font_config is None else font_config
+        config = self._get_default_font_config() if font_config is None else font_config
         fonts: dict[str, PilFont] = {}
         for role, entry in config.items():
             file = entry.get("file") if isinstance(entry, dict) else None
@@ -81,6 +89,10 @@ class TextHelper:
                 continue
             fonts[role] = self.load_font(file, size)
         return fonts
+
+    def _get_default_font_config(self) -> dict[str, dict[str, Any]]:
+        """Return (a copy of) the roles ``load_fonts()`` gives without a config."""
+        return copy.deepcopy(DEFAULT_FONT_CONFIG)
 
     def load_font(self, file: str, size: int) -> PilFont:
         """Return the font file ``file`` (a name, or a catalog family) at ``size`` pixels."""
@@ -217,12 +229,14 @@ class TextHelper:
                        "using Pillow's default font", file, size, err)
             return builtin_font(size)
         self._warn(f"missing:{file}", "font %s not found in %s or the font catalog; "
-                   "using Pillow's default font", file, self.font_dir or "assets/fonts")
+                   "using Pillow's default font", file, self.font_dir)
         return builtin_font(size)
 
     def _own_font(self, name: str) -> Path | None:
         """Return the plugin's font file ``name`` when it is a usable font in font_dir."""
-        if self.font_dir is None or name in ("", ".", ".."):
+        # ``assets/fonts`` (relative, as plugins for the existing system write it) means
+        # the shipped fonts: the catalog has them, the working directory is never read.
+        if self.font_dir == DEFAULT_FONT_DIR or name in ("", ".", ".."):
             return None
         path = self.font_dir / name
         return path if path.is_file() and describe(path) is not None else None

@@ -63,6 +63,21 @@ def test_high_fps_plugins_render_faster_than_static_ones(tmp_path: Path) -> None
     assert fast.displays > 5 * static.displays
 
 
+def test_a_plugin_that_enables_scrolling_renders_at_the_full_frame_rate(tmp_path: Path) -> None:
+    class Ticker(ColorPlugin):  # as tickers written for the existing system declare it
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            self.enable_scrolling = True
+
+    display = make_display()
+    ticker, static = Ticker("ticker", {}, display), ColorPlugin("static", {}, display)
+    host = FakeHost({"ticker": ticker, "static": static})
+    config = {"display_durations": {"ticker": 0.5, "static": 0.5}}
+    with running_loop(tmp_path, display, host, config):
+        wait_until(lambda: static.displays >= 2, timeout=5)
+    assert ticker.displays > 5 * static.displays
+
+
 def test_on_demand_request_wakes_the_loop_at_once(tmp_path: Path) -> None:
     display = make_display()
     plugins = {"a": ColorPlugin("a", {}, display), "b": ColorPlugin("b", {}, display)}

@@ -47,3 +47,14 @@ def test_an_old_record_under_a_new_lock_is_starting() -> None:
 def test_headless_by_request_is_a_normal_state_not_a_fallback(record: dict[str, Any],
                                                               words: str) -> None:
     assert describe_hardware(record) == words
+
+
+def test_load_warnings_pass_on_only_well_formed_lines_of_a_running_display() -> None:
+    warnings = {"clock": ["pytz missing: UTC", 7, "", "x" * 400], "": ["no id"],
+                "bad": "not a list", "none": [None], "p0": ["w"] * 20}
+    report = display_report({**RUNNING, "load_warnings": warnings}, 7)
+    assert report["load_warnings"] == {"clock": ["pytz missing: UTC", "x" * 300],
+                                       "p0": ["w"] * 10}
+    assert display_report({**RUNNING, "load_warnings": []}, 7)["load_warnings"] == {}
+    # A display that is not running warns about nothing now.
+    assert display_report({**RUNNING, "load_warnings": warnings}, None)["load_warnings"] is None

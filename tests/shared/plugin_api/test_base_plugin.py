@@ -120,3 +120,37 @@ def test_a_display_duration_class_attribute_counts_too() -> None:
         display_duration = 45
 
     assert make({"display_duration": 20}, cls=Fixed).get_display_duration() == 45.0
+
+
+@pytest.mark.parametrize(("configured", "expected"), [
+    ("12.5", 12.5), (" 30 ", 30.0), ("0", 15.0), ("soon", 15.0), ({"s": 5}, 15.0),
+    (False, 15.0), (None, 15.0),
+])
+def test_the_configs_duration_counts_as_numeric_text_too(configured: Any, expected: float) -> None:
+    assert make({"display_duration": configured}).get_display_duration() == expected
+
+
+@pytest.mark.parametrize(("config", "valid"), [
+    ({}, True), ({"display_duration": 20}, True), ({"display_duration": 7.5}, True),
+    ({"display_duration": "12.5"}, True),
+    ({"display_duration": 0}, False), ({"display_duration": -5}, False),
+    ({"display_duration": True}, False), ({"display_duration": False}, False),
+    ({"display_duration": "soon"}, False), ({"display_duration": None}, False),
+    ({"display_duration": float("inf")}, False),
+])
+def test_validate_config_agrees_with_get_display_duration(
+    config: dict[str, Any], valid: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="plugin.demo"):
+        assert make(config).validate_config() is valid
+    assert ("display_duration must be a positive number of seconds" in caplog.text) is not valid
+
+
+def test_a_cycle_is_complete_at_once_while_dynamic_duration_is_off() -> None:
+    assert make({"enabled": True}).is_cycle_complete() is True
+    assert make({"dynamic_duration": {"enabled": False}}).is_cycle_complete() is True
+    assert make({"dynamic_duration": False}).is_cycle_complete() is True
+    plugin = make({"dynamic_duration": {"enabled": True}})
+    assert plugin.is_cycle_complete() is False
+    plugin.mark_cycle_complete()
+    assert plugin.is_cycle_complete() is True

@@ -140,7 +140,8 @@ def test_a_missing_package_is_named_with_the_plugins_requirements_command(
     with pytest.raises(PluginError) as caught:
         load_plugin_class(read_plugin(directory))
     assert "missing package 'ledpanel_absent_pkg'" in str(caught.value)
-    assert f"pip install -r {directory / 'requirements.txt'}" in str(caught.value)
+    assert (f"pip install --target {directory / '.ledpanel-deps'} "
+            f"-r {directory / 'requirements.txt'}") in str(caught.value)
     assert "ledpanel_absent_pkg" not in sys.modules
 
 
@@ -152,7 +153,8 @@ def test_a_missing_package_without_requirements_names_pip_install(
     with pytest.raises(PluginError) as caught:
         load_plugin_class(read_plugin(directory))
     assert str(caught.value).endswith(
-        "install it with: pip install ledpanel_absent_pkg"
+        f"install it with: pip install --target {directory / '.ledpanel-deps'} "
+        "ledpanel_absent_pkg"
     )
 
 

@@ -107,7 +107,8 @@ def test_import_error_names_type_and_message_without_traceback(
     assert caught.value.message == (
         "broken: importing manager.py failed: ModuleNotFoundError: "
         "No module named 'not_a_real_module_xyz'; missing package 'not_a_real_module_xyz' "
-        "(not installed at load): install it with: pip install not_a_real_module_xyz"
+        "(not installed at load): install it with: pip install --target "
+        f"{plugin_dir / '.ledpanel-deps'} not_a_real_module_xyz"
     )
     assert "Traceback" not in caught.value.message
     assert isinstance(caught.value.__cause__, ModuleNotFoundError)
@@ -251,3 +252,56 @@ def test_fonts_block_is_ignored(tmp_path: Path, make_plugin: MakePlugin) -> None
 
     assert info.errors == [] and info.warnings == []
     assert load_plugin_class(info).__name__ == "DemoPlugin"
+
+
+DEPS_USER = """
+from shared.plugin_api.base_plugin import BasePlugin
+import requests
+import only_in_deps_xyz
+
+
+class DepsPlugin(BasePlugin):
+    dep_value = only_in_deps_xyz.VALUE
+    requests_file = requests.__file__
+
+    def update(self):
+        pass
+
+    def display(self, force_clear=False):
+        return True
+"""
+
+
+def test_a_plugins_dependency_folder_is_appended_to_the_path_when_it_loads(
+    tmp_path: Path, make_plugin: MakePlugin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    plugin_dir = make_plugin(tmp_path, "deps", class_name="DepsPlugin", code=DEPS_USER, files={
+        ".ledpanel-deps/only_in_deps_xyz.py": "VALUE = 'from the deps folder'\n",
+        # a plugin's copy of a core package never shadows the core's
+        ".ledpanel-deps/requests/__init__.py": "raise ImportError('the plugin copy ran')\n",
+    })
+    deps = str(plugin_dir.resolve() / ".ledpanel-deps")
+    assert deps not in sys.path
+    try:
+        cls = load_plugin_class(info_for(plugin_dir))
+        assert cls.dep_value == "from the deps folder"
+        assert not cls.requests_file.startswith(deps)
+        assert sys.path[-1] == deps and sys.path.count(deps) == 1
+        load_plugin_class(info_for(plugin_dir))
+        assert sys.path.count(deps) == 1
+    finally:
+        sys.modules.pop("only_in_deps_xyz", None)
+
+
+def test_a_linked_dependency_folder_is_not_put_on_the_path(
+    tmp_path: Path, make_plugin: MakePlugin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    plugin_dir = make_plugin(tmp_path, "linked", class_name="LinkedPlugin")
+    (plugin_dir / ".ledpanel-deps").symlink_to(elsewhere, target_is_directory=True)
+    load_plugin_class(info_for(plugin_dir))
+    assert str(plugin_dir / ".ledpanel-deps") not in sys.path
+    assert str(elsewhere) not in sys.path

@@ -13,7 +13,7 @@ import pytest
 from shared.errors import PluginError, ValidationError
 from shared.paths import Paths
 from shared.plugin_system.manager import PluginManager
-from shared.plugin_system.records import installed_records
+from shared.plugin_system.records import installed_records, plugin_icon
 from shared.plugin_system.schema import find_schema_file, load_schema
 
 MakePlugin = Callable[..., Path]
@@ -187,6 +187,19 @@ def test_validate_config_false_keeps_a_plugin_out(
     assert plugins.load_errors == {"picky": "picky: validate_config() refused the config"}
 
 
+def test_a_display_duration_the_plugin_refuses_is_named_in_the_load_error(
+    paths: Paths, plugins_dir: Path, make_plugin: MakePlugin
+) -> None:
+    make_plugin(plugins_dir, "zero", class_name="RecordingPlugin", code=RECORDING_CODE)
+    plugins = manager(paths, {"zero": {"enabled": True, "display_duration": 0}})
+
+    assert plugins.load_enabled() == {}
+    assert plugins.load_errors["zero"] == (
+        "zero: validate_config() refused the config (display_duration must be a positive "
+        "number of seconds, not 0; set it in the plugin's settings or remove it to use the "
+        "default)")
+
+
 @pytest.mark.parametrize("bad_id", ["../x", "a/b", "", ".", "..", "a\\b", ".hidden"])
 def test_get_plugin_directory_refuses_ids_that_are_not_one_plain_segment(
     paths: Paths, bad_id: str
@@ -319,3 +332,64 @@ def test_unload_all_cleans_up_every_plugin(
 
     assert plugins.instances == {}
     assert instance.events[-1] == ("cleanup", None)
+
+
+@pytest.mark.parametrize(("icon", "drawn"), [
+    ("fas fa-clock", "fas fa-clock"), ("  fa-solid   fa-sun ", "fa-solid fa-sun"),
+    (None, "fas fa-puzzle-piece"), ("", "fas fa-puzzle-piece"), (7, "fas fa-puzzle-piece"),
+    ('fas" onmouseover="x', "fas fa-puzzle-piece"), ("fa-<b>", "fas fa-puzzle-piece"),
+    ("a " * 10, "fas fa-puzzle-piece"), ("x" * 200, "fas fa-puzzle-piece")])
+def test_a_plugin_icon_is_its_manifests_class_names_or_the_puzzle_piece(
+        icon: Any, drawn: str) -> None:
+    assert plugin_icon({} if icon is None else {"icon": icon}) == drawn
+
+
+WARNING_CODE = """
+import logging
+import threading
+
+from shared.plugin_api.base_plugin import BasePlugin
+
+try:
+    import ledpanel_tests_no_such_package as tz
+except ImportError:
+    tz = None
+    logging.getLogger(__name__).warning("optional package missing: times are shown in UTC")
+
+
+class WarningPlugin(BasePlugin):
+    def __init__(self, *args):
+        super().__init__(*args)
+        # Another thread logging meanwhile is not this plugin's load.
+        other = threading.Thread(target=lambda: logging.getLogger("plugin.other").warning("x"))
+        other.start()
+        other.join()
+        self.logger.info("started")  # below WARNING: not kept
+
+    def validate_config(self):
+        self.logger.warning("colour %s is not a colour:\\n  using white", "pink")
+        self.logger.warning("colour %s is not a colour:\\n  using white", "pink")
+        return True
+
+    def update(self):
+        pass
+
+    def display(self, force_clear=False):
+        return True
+"""
+
+
+def test_warnings_a_plugin_logs_while_it_loads_are_kept_until_it_is_unloaded(
+    paths: Paths, plugins_dir: Path, make_plugin: MakePlugin
+) -> None:
+    make_plugin(plugins_dir, "warns", class_name="WarningPlugin", code=WARNING_CODE)
+    make_plugin(plugins_dir, "quiet")
+    plugins = manager(paths, {"warns": {"enabled": True}, "quiet": {"enabled": True}})
+
+    assert sorted(plugins.load_enabled()) == ["quiet", "warns"]
+
+    assert plugins.load_warnings == {"warns": [
+        "optional package missing: times are shown in UTC",
+        "colour pink is not a colour: using white"]}
+    plugins.apply_config({"warns": {"enabled": False}, "quiet": {"enabled": True}})
+    assert plugins.load_warnings == {}

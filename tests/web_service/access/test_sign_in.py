@@ -14,6 +14,7 @@ from tests.web_service.sign_in_helpers import (
     PASSWORD,
     TIMEOUT,
     ledpanel,
+    page_token,
     running_web,
     signed_in,
     stored,
@@ -36,7 +37,7 @@ def test_sign_in_is_off_by_default_and_every_route_stays_open(tmp_path: Path) ->
         assert saved.status_code == 200
         # A password alone changes nothing while the setting is off.
         answer = requests.post(f"{url}/api/v3/auth/password", json={"password": PASSWORD},
-                               timeout=TIMEOUT)
+                               headers={"X-Ledpanel-Token": page_token(url)}, timeout=TIMEOUT)
         assert answer.status_code == 200
         assert requests.get(f"{url}/api/v3/config/main", timeout=TIMEOUT).status_code == 200
         config = json.loads((instance.config_dir / "config.json").read_text())
@@ -48,19 +49,18 @@ def test_switching_on_without_a_password_is_refused_and_changes_nothing(
     with running_web(tmp_path) as (instance, url):
         before = (instance.config_dir / "config.json").read_bytes()
         form = {"web.sign_in.enabled": "on", "__form_section": "web.sign_in"}
-        for body in ({"json": {"web": {"sign_in": {"enabled": True}}}}, {"data": form}):
-            answer = requests.post(f"{url}/api/v3/config/main", **body, timeout=TIMEOUT)
-            assert answer.status_code == 409
-            envelope = answer.json()
-            assert envelope["error_code"] == "SIGN_IN_NO_PASSWORD"
-            assert "ledpanel sign-in password" in envelope["message"]
         raw = json.loads(before)
         raw["web"]["sign_in"]["enabled"] = True
-        answer = requests.post(f"{url}/api/v3/config/raw/main", data=json.dumps(raw),
-                               timeout=TIMEOUT)
-        assert answer.status_code == 409
-        assert answer.json()["error_code"] == "SIGN_IN_NO_PASSWORD"
+        for route, body in (("main", {"json": {"web": {"sign_in": {"enabled": True}}}}),
+                            ("main", {"data": form}), ("raw/main", {"data": json.dumps(raw)})):
+            answer = requests.post(f"{url}/api/v3/config/{route}", **body, timeout=TIMEOUT)
+            assert answer.status_code == 400, answer.text
+            envelope = answer.json()
+            assert envelope["error_code"] == "SIGN_IN_PASSWORD_REQUIRED"
+            assert envelope["details"]["field"] == "web.sign_in.password"
+            assert "web.sign_in.password" in envelope["message"]
         assert (instance.config_dir / "config.json").read_bytes() == before
+        assert not (instance.config_dir / "sign_in.json").exists()
         assert requests.get(f"{url}/api/v3/config/main", timeout=TIMEOUT).status_code == 200
         bad = requests.post(f"{url}/api/v3/config/main",
                             json={"web": {"sign_in": {"enabled": "maybe"}}}, timeout=TIMEOUT)
@@ -158,8 +158,8 @@ def test_a_bearer_token_works_until_it_is_revoked(tmp_path: Path) -> None:
     with running_web(tmp_path) as (_, url):
         switch_on(url)
         browser = signed_in(url)
-        made = browser.post(f"{url}/api/v3/auth/tokens", json={"name": "home-assistant"},
-                            timeout=TIMEOUT)
+        made = browser.post(f"{url}/api/v3/auth/tokens",
+                            json={"name": "home-assistant", "scope": "admin"}, timeout=TIMEOUT)
         assert made.status_code == 201
         token = made.json()["data"]["token"]
         bearer = {"Authorization": f"Bearer {token}"}
@@ -169,9 +169,9 @@ def test_a_bearer_token_works_until_it_is_revoked(tmp_path: Path) -> None:
                               headers=bearer, timeout=TIMEOUT)
         assert saved.status_code == 200
         listed = browser.get(f"{url}/api/v3/auth/tokens", timeout=TIMEOUT).json()["data"]
-        assert [set(t) for t in listed["tokens"]] == [{"id", "name", "created_at"}]
-        again = browser.post(f"{url}/api/v3/auth/tokens", json={"name": "home-assistant"},
-                             timeout=TIMEOUT)
+        assert [set(t) for t in listed["tokens"]] == [{"id", "name", "scope", "created_at"}]
+        again = browser.post(f"{url}/api/v3/auth/tokens",
+                             json={"name": "home-assistant", "scope": "read"}, timeout=TIMEOUT)
         assert again.status_code == 409 and again.json()["error_code"] == "TOKEN_NAME_TAKEN"
         revoked = requests.delete(f"{url}/api/v3/auth/tokens/{made.json()['data']['id']}",
                                   headers=bearer, timeout=TIMEOUT)
@@ -188,7 +188,8 @@ def test_the_command_line_makes_and_revokes_tokens_the_running_web_honours(
         tmp_path: Path) -> None:
     with running_web(tmp_path) as (instance, url):
         switch_on(url)
-        made = ledpanel(instance, "sign-in", "token", "create", "backup-script")
+        made = ledpanel(instance, "sign-in", "token", "create", "backup-script", "--scope",
+                        "admin")
         assert made.returncode == 0, made.stderr
         token = made.stdout.strip()
         bearer = {"Authorization": f"Bearer {token}"}
@@ -240,7 +241,7 @@ def test_changing_the_password_needs_the_old_one_and_signs_other_browsers_out(
 def test_a_hand_edit_switching_on_without_a_password_says_how_to_get_in(
         tmp_path: Path) -> None:
     with running_web(tmp_path) as (instance, url):
-        made = ledpanel(instance, "sign-in", "token", "create", "rescue")
+        made = ledpanel(instance, "sign-in", "token", "create", "rescue", "--scope", "admin")
         config_file = instance.config_dir / "config.json"
         config = json.loads(config_file.read_text())
         config["web"]["sign_in"]["enabled"] = True
@@ -279,7 +280,9 @@ def test_a_fresh_web_app_on_an_unreadable_config_asks_for_sign_in_if_a_password_
         web: WebEnv) -> None:
     web.paths.config_file.write_text("not json")
     assert web.client.get("/api/v3/config/raw/main").status_code == 200  # no password
-    answer = web.client.post("/api/v3/auth/password", json={"password": PASSWORD})
+    answer = web.client.post("/api/v3/auth/password", json={"password": PASSWORD},
+                             headers={"X-Ledpanel-Token": (web.paths.config_dir
+                                                          / ".page_token").read_text().strip()})
     assert answer.status_code == 200
     assert web.client.get("/api/v3/config/raw/main").status_code == 401
 

@@ -31,7 +31,7 @@ def test_no_get_answer_carries_a_password_token_session_or_hash(
         switch_on(url)
         browser = signed_in(url)
         session_id = browser.cookies["ledpanel_session"]
-        made = browser.post(f"{url}/api/v3/auth/tokens", json={"name": "walker"},
+        made = browser.post(f"{url}/api/v3/auth/tokens", json={"name": "walker", "scope": "admin"},
                             timeout=TIMEOUT).json()["data"]
         token = made["token"]
         data = stored(instance)

@@ -26,14 +26,51 @@ def test_a_client_waits_until_its_oldest_failure_leaves_the_window() -> None:
     assert throttle.wait_seconds("10.0.0.2") == 0
 
 
-def test_many_addresses_together_meet_the_total_limit() -> None:
+def test_many_addresses_together_slow_those_that_failed_but_lock_out_nobody_else() -> None:
     clock = Clock()
-    throttle = Throttle(per_client=5, total=4, window=60, clock=clock)
+    throttle = Throttle(per_client=5, total=4, window=60, slow=20, clock=clock)
     for number in range(4):
         throttle.failed(f"10.0.1.{number}")
-    assert throttle.wait_seconds("10.0.2.1") == 60
-    clock.now += 61
+    # The ceiling is reached: an address with no failure (the owner) goes ahead at once.
     assert throttle.wait_seconds("10.0.2.1") == 0
+    # One that failed waits ``slow`` after its own last failure, not a whole window.
+    assert throttle.wait_seconds("10.0.1.0") == 20
+    clock.now += 20
+    assert throttle.wait_seconds("10.0.1.0") == 0
+    throttle.failed("10.0.1.0")
+    assert throttle.wait_seconds("10.0.1.0") == 20
+    clock.now += 61  # the window is over: no ceiling, no wait
+    assert throttle.wait_seconds("10.0.1.0") == 0
+
+
+def test_below_the_ceiling_a_failure_does_not_slow_the_next_try() -> None:
+    clock = Clock()
+    throttle = Throttle(per_client=5, total=50, window=60, slow=20, clock=clock)
+    throttle.failed("10.0.1.1")
+    assert throttle.wait_seconds("10.0.1.1") == 0
+
+
+def test_attackers_cannot_keep_the_owner_out_by_renewing_the_ceiling() -> None:
+    clock = Clock()
+    throttle = Throttle(per_client=5, total=50, window=300, slow=60, clock=clock)
+    for second in range(0, 900, 5):  # 15 minutes of failures from ever new addresses
+        clock.now = 1000.0 + second
+        address = f"10.1.{second // 256}.{second % 256}"
+        if throttle.wait_seconds(address) == 0:
+            throttle.failed(address)
+        assert throttle.wait_seconds("192.168.1.20") == 0, second
+
+
+def test_an_address_cannot_renew_its_own_wait_by_trying_while_refused() -> None:
+    clock = Clock()
+    throttle = Throttle(per_client=2, total=100, window=60, clock=clock)
+    throttle.failed("10.0.0.9")
+    throttle.failed("10.0.0.9")
+    for _ in range(59):  # refused attempts are not failures: the caller does not count them
+        clock.now += 1
+        assert throttle.wait_seconds("10.0.0.9") > 0
+    clock.now += 1
+    assert throttle.wait_seconds("10.0.0.9") == 0
 
 
 def test_memory_stays_bounded_under_many_addresses() -> None:

@@ -161,6 +161,21 @@ def test_non_script_action_is_refused(actions_web):
     assert answer.status_code == 400 and answer.get_json()["error_code"] == "UNKNOWN_ACTION"
 
 
+def test_a_script_imports_the_plugins_own_dependencies(actions_web):
+    deps = actions_web.plugin_dir / ".ledpanel-deps"
+    deps.mkdir()
+    (deps / "ledpanel_action_dep.py").write_text("VALUE = 'from the plugin folder'\n")
+    (actions_web.plugin_dir / "scripts" / "uses-dep.py").write_text(
+        "import json, ledpanel_action_dep\n"
+        "print(json.dumps({'value': ledpanel_action_dep.VALUE}))\n")
+    add_actions(actions_web.plugin_dir, [{"id": "uses-dep", "type": "script",
+                                          "script": "scripts/uses-dep.py"}])
+    answer = act(actions_web, "uses-dep")
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["data"] == {"value": "from the plugin folder"}
+    assert "ledpanel_action_dep" not in sys.modules
+
+
 def test_action_runs_through_the_real_web_daemon(tmp_path):
     instance = Instance(tmp_path)
     plugin_dir = write_plugin(instance.plugins_dir, "clock")

@@ -18,6 +18,7 @@ from tests.web_service.backup_helpers import (
     config_bytes,
     download,
     make_zip,
+    owner,
     refused,
     restore,
     snapshot,
@@ -121,7 +122,8 @@ def test_the_pre_restore_backup_is_kept_listed_and_restores_the_previous_state(w
     assert (web.paths.backups_dir / kept).stat().st_mode & 0o777 == 0o600
 
     _save(web, title="Later", api_key="later-key")
-    fetched = web.client.get(f"/api/v3/backup/pre-restore/{kept}?include_secrets=1")
+    fetched = web.client.get(f"/api/v3/backup/pre-restore/{kept}?include_secrets=1",
+                             headers=owner(web))
     assert fetched.status_code == 200 and fetched.mimetype == "application/zip"
     assert "config/config_secrets.json" in zipfile.ZipFile(io.BytesIO(fetched.data)).namelist()
     assert restore(web, fetched.data).status_code == 200
@@ -165,7 +167,8 @@ def test_a_kept_backup_that_is_no_longer_a_zip_is_one_clear_error(web):
     kept = restore(web, download(web)).get_json()["data"]["pre_restore_backup"]
     (web.paths.backups_dir / kept).write_bytes(b"not a zip any more")
     refused(web.client.get(f"/api/v3/backup/pre-restore/{kept}"), 409, "BACKUP_UNREADABLE")
-    whole = web.client.get(f"/api/v3/backup/pre-restore/{kept}?include_secrets=1")
+    whole = web.client.get(f"/api/v3/backup/pre-restore/{kept}?include_secrets=1",
+                           headers=owner(web))
     assert whole.status_code == 200 and whole.data == b"not a zip any more"
 
 

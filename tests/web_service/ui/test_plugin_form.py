@@ -301,3 +301,62 @@ def test_a_value_the_browser_input_cannot_show_gets_a_text_input(web: WebEnv) ->
     assert control("time") == ("time", "07:00")
     assert control("day") == ("text", "1/2/2026")
     assert control("date") == ("date", "2026-01-02")
+
+
+def _rgb(default: Any, **overrides: Any) -> dict[str, Any]:
+    """An RGB colour as community plugins declare one (clock-simple's ``text_color``);
+    ``None`` leaves a key out."""
+    prop = {"type": "array", "title": "Text Color", "description": "Text color (RGB)",
+            "items": {"type": "integer", "minimum": 0, "maximum": 255},
+            "minItems": 3, "maxItems": 3, "default": default, **overrides}
+    return {k: v for k, v in prop.items() if v is not None}
+
+
+# clock-simple's colours: one per text element, nested as its schema nests them.
+CLOCK_COLOURS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "enabled": {"type": "boolean", "default": False},
+        "customization": {"type": "object", "title": "Display Customization", "properties": {
+            "time_text": {"type": "object", "title": "Time Display", "properties": {
+                "font_size": {"type": "integer", "minimum": 4, "maximum": 16, "default": 8},
+                "text_color": _rgb([255, 255, 255])}, "additionalProperties": False},
+            "date_text": {"type": "object", "title": "Date Display", "properties": {
+                "text_color": _rgb([255, 128, 64])}, "additionalProperties": False},
+        }, "additionalProperties": False},
+    },
+    "additionalProperties": False,
+}
+
+
+def test_a_list_of_three_integers_0_to_255_is_drawn_as_a_colour_picker(web: WebEnv) -> None:
+    schema = json.loads(json.dumps(CLOCK_COLOURS_SCHEMA))
+    schema["properties"].update({
+        "four": _rgb([1, 2, 3, 4], minItems=4, maxItems=4),
+        "percent": _rgb([1, 2, 3], items={"type": "integer", "minimum": 0, "maximum": 100}),
+        "floats": _rgb([1, 2, 3], items={"type": "number", "minimum": 0, "maximum": 255}),
+        "open_ended": _rgb([1, 2, 3], maxItems=None),
+        "stored_wrong": _rgb([300, 0, 0]),
+        "unset": _rgb(None),
+        "named": _rgb([1, 2, 3], **{"x-widget": "color-picker"})})
+    write_plugin(web.paths.plugins_dir(), "colours", schema=schema)
+    parsed = Controls()
+    parsed.feed(render(web, "colours"))
+
+    def control(name: str) -> dict[str, Any]:
+        field = parsed.fields[name]
+        return {"widget": field["widget"], **{k: field["controls"][0][1].get(k)
+                                              for k in ("type", "value", "data-kind")}}
+
+    for name, shown in (("customization.time_text.text_color", "#ffffff"),
+                        ("customization.date_text.text_color", "#ff8040"),
+                        ("named", "#010203")):
+        assert control(name) == {"widget": "color-picker", "type": "color", "value": shown,
+                                 "data-kind": "rgb"}, name
+    # Anything else stays a table of numbers: another length, other bounds, floats.
+    for name in ("four", "percent", "floats", "open_ended"):
+        assert parsed.fields[name]["widget"] == "array-table", name
+    # A stored value a colour input cannot show is edited as the JSON it is.
+    assert control("stored_wrong") == {"widget": "color-picker", "type": "text",
+                                       "value": "[300, 0, 0]", "data-kind": "json"}
+    assert control("unset")["data-kind"] == "json"

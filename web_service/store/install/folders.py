@@ -2,8 +2,10 @@
 
 An install downloads into ``<plugins_dir>/.store-staging/<random>/``, checks the folder
 (``checks.check_plugin``), writes the record ``.ledpanel-store.json`` last, installs the
-staged ``requirements.txt`` with pip, pinned to the core's own dependencies (a failure
-stops the install there: the previous folder was never moved), then swaps: the existing
+staged ``requirements.txt`` with pip into the staged folder's ``.ledpanel-deps/``, pinned
+to the core's own dependencies (a failure stops the install there: the previous folder
+was never moved; a download already holding that folder is refused), then swaps: the
+existing
 ``<plugins_dir>/<id>`` is renamed into ``.store-trash/`` and the staged folder renamed
 into place. A development link or checkout (a symlink, or a folder holding ``.git``)
 claiming the id, by its name or its manifest, in the plugins directory or one of
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from shared.files.jsonfile import atomic_write_bytes
 from shared.ids import is_plain_segment
+from shared.plugin_system.dependencies import DEPS_FOLDER, deps_dir
 from shared.plugin_system.discovery import discover
 from web_service.store.errors import StoreError
 from web_service.store.install import staging
@@ -111,6 +114,7 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         atomic_write_bytes(staged / RECORD_FILE, json.dumps(record, indent=2).encode())
         # Dependencies first, from the staged folder: the installed plugin stays where
         # it is (and keeps running) until the new one has all it needs.
+        refuse_shipped_deps(staged, plugin_id)
         requirements = staged / "requirements.txt"
         if requirements.is_file() and not requirements.is_symlink():
             from web_service.store.install.requirements import install_requirements
@@ -137,6 +141,15 @@ def _fetch(source: InstallSource, staged: Path, *, api_url: str, token: str | No
         return DownloadInfo(None, None, "upload", files, size)
     return download_folder(source.repo, source.branch, source.plugin_path, staged,
                            api_url=api_url, token=token, progress=progress, session=session)
+
+
+def refuse_shipped_deps(staged: Path, plugin_id: str) -> None:
+    """Raise UNSAFE_REQUIREMENTS when the download holds the folder the store installs
+    the plugin's requirements into: only pip, run by the store, fills it."""
+    if os.path.lexists(deps_dir(staged)):
+        raise StoreError(f"{plugin_id}: the plugin's files include {DEPS_FOLDER}, the "
+                         "folder the store installs its requirements into; remove it from "
+                         "the repository", "UNSAFE_REQUIREMENTS")
 
 
 def _install_record(source: InstallSource, plugin_id: str, info: Any,

@@ -1,15 +1,26 @@
-"""Install a plugin's requirements.txt with pip in a subprocess, bounded in time.
+"""Install a plugin's requirements.txt into the plugin's own folder, bounded in time.
 
-The command is ``[python, "-m", "pip", "install", "--disable-pip-version-check", "-c",
-constraints, "-r", file]`` in its own process group; on timeout the whole group is
-killed. pip's output is logged, and its last lines are in the error when it fails.
+The file is read and checked first (``requirement_lines``): only plain requirements pass,
+and the accepted ones (not the file) are given to pip as arguments:
+``[python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+"--target", <plugin>/.ledpanel-deps, "-c", constraints, "--", requirement...]``, in its
+own process group; on timeout the whole group is killed. pip's output is logged, and its
+last lines are in the error when it fails.
 
-Plugins share the daemons' environment, so the constraints file (written for each run
-to a temp file) pins every distribution the core depends on, directly or through another
-(Flask, and Werkzeug and Jinja2 below it; requests and urllib3...), to the version
-installed now (``core_constraints``): a plugin asking for another version of any of them
-fails with ``DEPENDENCIES_FAILED`` instead of changing it under both daemons (pip only
-warns when an install breaks a package outside its request).
+A target folder (``shared.plugin_system.dependencies``), not the daemons' shared
+environment: nothing a plugin brings is importable in the web daemon, and a package's
+``.pth`` file (code Python runs at every start) is never where an interpreter reads it;
+the install is refused anyway when the folder holds one. The display puts the folder on
+the path, after the core's site-packages, when it loads the plugin.
+
+Core pins keep holding, twice. A requirement naming a distribution the core depends on,
+directly or through another (Flask, and Werkzeug and Jinja2 below it; requests and
+urllib3...), with a version range excluding the installed one fails with
+``DEPENDENCIES_FAILED`` before pip runs (``core_constraints``); what pip resolves beyond
+the listed requirements is constrained to the same pins (a constraints file written for
+each run). A listed requirement the environment already satisfies (``requests>=2``) is not
+installed again; one pip installs anyway as a dependency of another sits after
+site-packages on the path, where the core's copy wins.
 """
 
 from __future__ import annotations
@@ -26,7 +37,9 @@ from packaging.markers import InvalidMarker, UndefinedEnvironmentName
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from shared.plugin_system.dependencies import deps_dir
 from web_service.store.errors import StoreError
+from web_service.store.install.requirement_lines import RequirementLine, read_requirements
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +49,7 @@ CORE_DISTRIBUTION = "ledpanel"
 CORE_DEPENDENCIES = ("Flask", "Flask-Limiter", "jsonschema", "Pillow", "watchdog",
                      "requests", "packaging", "waitress")
 MAX_DISTRIBUTIONS = 1000  # the walk stops there, whatever the metadata says
+MAX_INSTALLED_ENTRIES = 100_000  # files and folders the .pth check walks at most
 
 
 def core_constraints() -> list[str]:
@@ -87,17 +101,85 @@ def _needs(lines: list[str]) -> list[str]:
 
 
 def install_requirements(plugin_id: str, file: Path, *, python: str, timeout: float) -> None:
-    """Run pip on ``file``; raise StoreError(DEPENDENCIES_FAILED) with pip's last lines."""
+    """Install what ``file`` lists into its folder's dependency folder.
+
+    Raise StoreError: UNSAFE_REQUIREMENTS for a line that is not a plain requirement or a
+    package holding a ``.pth`` file, DEPENDENCIES_FAILED for a conflict with the core's
+    pins or a failing pip (with pip's last lines).
+    """
+    wanted = [line for line in read_requirements(plugin_id, file)
+              if _applies(line.requirement)]
     pins = core_constraints()
+    refuse_core_conflicts(plugin_id, wanted, pins)
+    needed = [str(line.requirement) for line in wanted if not _provided(line.requirement)]
+    if not needed:
+        logger.info("%s: requirements already provided by the core environment", plugin_id)
+        return
+    target = deps_dir(file.parent)
     with tempfile.NamedTemporaryFile("w", prefix="ledpanel-constraints-", suffix=".txt",
                                      encoding="utf-8") as constraints:
         constraints.write("".join(f"{pin}\n" for pin in pins))
         constraints.flush()
         command = [python, "-m", "pip", "install", "--disable-pip-version-check",
-                   "-c", constraints.name, "-r", str(file)]
+                   "--no-input", "--no-warn-script-location", "--target", str(target),
+                   "-c", constraints.name, "--", *needed]
         logger.info("%s: installing requirements (core pinned: %s): %s", plugin_id,
                     ", ".join(pins) or "none", " ".join(command))
         _run_pip(plugin_id, command, file.parent, timeout)
+    refuse_pth_files(plugin_id, target)
+
+
+def refuse_core_conflicts(plugin_id: str, wanted: list[RequirementLine],
+                          pins: list[str]) -> None:
+    """Raise DEPENDENCIES_FAILED when a requirement excludes a core pin's version."""
+    pinned = {canonicalize_name(pin.partition("==")[0]): pin for pin in pins}
+    for line in wanted:
+        pin = pinned.get(canonicalize_name(line.requirement.name))
+        if pin is None:
+            continue
+        version = pin.partition("==")[2]
+        if not line.requirement.specifier.contains(version, prereleases=True):
+            raise StoreError(
+                f"{plugin_id}: requirements.txt line {line.number}: "
+                f"{line.requirement.name}{line.requirement.specifier} conflicts with the "
+                f"core's {pin}; ask for a range that includes {version}",
+                "DEPENDENCIES_FAILED")
+
+
+def refuse_pth_files(plugin_id: str, target: Path) -> None:
+    """Raise UNSAFE_REQUIREMENTS when the installed folder holds any ``.pth`` file."""
+    seen = 0
+    for folder, dirs, files in os.walk(target):
+        seen += len(dirs) + len(files)
+        found = sorted(name for name in files if name.endswith(".pth"))
+        if found:
+            where = Path(folder, found[0]).relative_to(target)
+            raise StoreError(
+                f"{plugin_id}: a required package installs {where}, a .pth file Python "
+                "would run at start-up; packages shipping .pth files are refused: ask the "
+                "plugin's author for a requirement without one", "UNSAFE_REQUIREMENTS")
+        if seen > MAX_INSTALLED_ENTRIES:
+            raise StoreError(f"{plugin_id}: the requirements installed more than "
+                             f"{MAX_INSTALLED_ENTRIES} files", "UNSAFE_REQUIREMENTS")
+
+
+def _applies(requirement: Requirement) -> bool:
+    """True when the requirement's marker (if any) holds here."""
+    try:
+        return requirement.marker is None or requirement.marker.evaluate({"extra": ""})
+    except (UndefinedEnvironmentName, InvalidMarker):
+        return True  # pip decides
+
+
+def _provided(requirement: Requirement) -> bool:
+    """True when the core environment already has a version the requirement accepts."""
+    if requirement.extras:
+        return False  # what the extras need may be missing
+    try:
+        version = importlib.metadata.version(requirement.name)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return requirement.specifier.contains(version, prereleases=True)
 
 
 def _run_pip(plugin_id: str, command: list[str], cwd: Path, timeout: float) -> None:

@@ -189,3 +189,61 @@ def test_dynamic_duration_follows_width_and_speed() -> None:
     assert helper.get_dynamic_duration() == 5
     helper.set_scrolling_image(striped(100_000))
     assert helper.get_dynamic_duration() == 60
+
+
+def test_cached_array_holds_the_strips_pixels_read_only() -> None:
+    helper = ScrollHelper(WIDTH, HEIGHT)
+    assert helper.cached_array is None
+    strip = striped(40)
+    helper.set_scrolling_image(strip)
+    pixels = helper.cached_array
+    assert pixels is not None and tuple(pixels.shape) == (HEIGHT, 40, 3)
+    assert tuple(int(pixels[0, 13, c]) for c in range(3)) == strip.getpixel((13, 0))
+    assert helper.cached_array is pixels  # made once per strip
+    with pytest.raises((TypeError, ValueError)):
+        pixels[0, 0, 0] = 1  # writing would not change the panel: refused
+    helper.set_scrolling_image(striped(50))
+    assert tuple(helper.cached_array.shape) == (HEIGHT, 50, 3)
+
+
+def test_cached_array_follows_a_strip_assigned_directly_and_clears_with_the_cache() -> None:
+    helper = ScrollHelper(WIDTH, HEIGHT)
+    helper.cached_image = striped(60)  # some plugins assign the image themselves
+    assert tuple(helper.cached_array.shape) == (HEIGHT, 60, 3)
+    helper.clear_cache()
+    assert helper.cached_image is None and helper.cached_array is None
+    assert helper.total_scroll_width == 0
+
+
+def test_setting_no_image_clears_the_strip() -> None:
+    helper = ScrollHelper(WIDTH, HEIGHT)
+    helper.set_scrolling_image(striped(60))
+    helper.set_scrolling_image(None)
+    assert helper.cached_image is None and helper.cached_array is None
+    assert helper.total_scroll_width == 0 and helper.get_visible_portion() is None
+
+
+def test_no_images_give_a_blank_strip_that_does_not_scroll() -> None:
+    helper = ScrollHelper(WIDTH, HEIGHT, clock=ForbiddenClock())
+    helper.set_pixels_per_frame(2)
+    helper.scroll_position = 40.0
+    blank = helper.create_scrolling_image([], background=(0, 0, 9))
+    assert blank.size == (WIDTH, HEIGHT) and blank.getpixel((5, 5)) == (0, 0, 9)
+    assert helper.total_scroll_width == 0 and helper.scroll_position == 0.0
+    assert helper.cached_array is not None
+    helper.update_scroll_position()
+    assert helper.scroll_position == 0.0
+    frame = helper.get_visible_portion()
+    assert frame is not None and same(frame, blank)
+
+
+def test_the_existing_systems_call_forms_lay_out_the_same_strip() -> None:
+    helper = ScrollHelper(WIDTH, HEIGHT)
+    red = Image.new("RGB", (4, HEIGHT), (255, 0, 0))
+    blue = Image.new("RGB", (6, HEIGHT), (0, 0, 255))
+    expected = helper.create_scrolling_image([red, blue], item_gap=3, element_gap=2)
+    by_keyword = helper.create_scrolling_image(content_items=[red, blue], item_gap=3,
+                                               element_gap=2)
+    positional = helper.create_scrolling_image([red, blue], 3, 2)
+    assert same(by_keyword, expected) and same(positional, expected)
+    assert helper.total_scroll_width == expected.width == WIDTH + 4 + 2 + 3 + 6 + 2

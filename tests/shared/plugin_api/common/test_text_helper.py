@@ -117,3 +117,26 @@ def test_the_font_cache_counts_and_clears(helper: TextHelper) -> None:
     assert helper.get_font_cache_stats() == {"cached_fonts": 3}  # distinct (file, size)
     helper.clear_font_cache()
     assert helper.get_font_cache_stats() == {"cached_fonts": 0}
+
+
+def test_without_a_font_dir_it_reports_the_shipped_folder_and_serves_it_from_the_catalog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A decoy assets/fonts in the working directory must never be read.
+    decoy = tmp_path / "assets" / "fonts"
+    decoy.mkdir(parents=True)
+    shutil.copy(PRESS_START, decoy / "Decoy.ttf")
+    monkeypatch.chdir(tmp_path)
+    for helper in (TextHelper(font_manager=FontManager()),
+                   TextHelper("assets/fonts", font_manager=FontManager())):
+        assert helper.font_dir == Path("assets/fonts")
+        assert font_path(helper.load_font("PressStart2P-Regular.ttf", 8)) == PRESS_START
+        assert font_path(helper.load_font("Decoy.ttf", 8)) is None  # Pillow's own font
+
+
+def test_the_default_font_configuration_is_what_load_fonts_uses(helper: TextHelper) -> None:
+    config = helper._get_default_font_config()
+    assert config["score"] == {"file": "PressStart2P-Regular.ttf", "size": 10}
+    assert set(config) == set(helper.load_fonts())
+    config["score"]["size"] = 99  # a copy: changing it changes nothing else
+    assert helper._get_default_font_config()["score"]["size"] == 10
