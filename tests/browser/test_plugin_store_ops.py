@@ -74,7 +74,7 @@ def test_install_from_the_store_shows_progress_and_adds_the_plugin_tab(
         if name == "desktop":
             # The new plugin's tab is in the bar now, without a reload, and opens.
             tab = plugin_tab(page, "weather-now")
-            assert tab.locator("h2").inner_text().startswith("Weather Now")
+            assert tab.locator("h2").inner_text().strip().startswith("Weather Now")
         assert watch.problems == []
         context.close()
     assert (stack.instance.plugins_dir / "weather-now" / "assets" / "part9.txt").is_file()
@@ -135,7 +135,7 @@ def test_install_from_an_uploaded_zip(page: Any, store_stack: StoreStack, tmp_pa
     assert "ok" in (outcome.get_attribute("class") or "")
     shoot(page, "zip-installed")
     tab = plugin_tab(page, "offline-clock")
-    assert tab.locator("h2").inner_text().startswith("Offline Clock")
+    assert tab.locator("h2").inner_text().strip().startswith("Offline Clock")
     record = json.loads((stack.instance.plugins_dir / "offline-clock" / ".ledpanel-store.json")
                         .read_text())
     assert record["source"] == "upload" and record["upload"] == "offline-clock.zip"
