@@ -131,3 +131,17 @@ def test_the_web_daemon_refuses_an_internal_repo_url(tmp_path: Path,
             assert host.asked("/acme/") == 0 and host.asked("plugins.json") == 0
         finally:
             web.stop()
+
+
+def test_through_a_proxy_the_destination_is_still_checked(
+        monkeypatch: pytest.MonkeyPatch, guarded: None) -> None:
+    """With a proxy in the environment the connection goes to the proxy, so the URL's host
+    is checked before the request is handed to it (the proxy is never asked)."""
+    with RepoHost() as proxy, store_session() as session:
+        for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("HTTP_PROXY", proxy.url)
+        monkeypatch.setenv("http_proxy", proxy.url)
+        with pytest.raises(StoreError, match="does not fetch from 169.254.169.254"):
+            session.get("http://169.254.169.254/latest/meta-data/", timeout=(2, 2))
+        assert proxy.requests == []
