@@ -8,6 +8,7 @@ Flask test-client tests, in a few minutes.
 from __future__ import annotations
 
 import inspect
+import os
 from pathlib import Path
 from types import ModuleType
 
@@ -79,3 +80,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             seen[module.__name__] = _daemon_names(module)
         if _starts_daemons(item, seen[module.__name__]):
             item.add_marker(pytest.mark.daemons)
+
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Let the store fetch from 127.0.0.1, where the tests' repository host listens, for
+    the whole run (module-wide daemon fixtures too; the daemons inherit it). The store
+    refuses loopback and private addresses otherwise; tests of that refusal remove the
+    variable with monkeypatch."""
+    os.environ["LEDPANEL_STORE_ALLOW_HOSTS"] = "127.0.0.1"

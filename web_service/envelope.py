@@ -39,7 +39,7 @@ def install_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(LedpanelError)
     def _ours(err: LedpanelError) -> Reply:
-        if err.status >= 500:
+        if err.status >= 500 and not getattr(err, "logged", False):  # logged where it arose
             logger.error("%s: %s", err.error_code, err.message)
         return error(err.message, err.error_code, err.status, err.details)
 

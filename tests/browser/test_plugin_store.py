@@ -230,3 +230,26 @@ def test_sources_are_listed_added_and_removed_and_the_host_status_shown(
     stored = json.loads((stack.instance.config_dir / "config.json").read_text())
     assert stored["plugin_system"]["store_sources"] == []
     assert [p for p in watch.problems if "status of 400" not in p] == []
+
+
+def test_the_offline_message_wraps_its_long_url_on_a_narrow_phone(
+        page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shoot: Any) -> None:
+    """The unavailable note quotes the registry URL, one unbroken word: at 360 px it
+    wraps instead of making the page scroll sideways."""
+    long_path = "ChuckBuilds/ledmatrix_plugins/refs/heads/main/plugins.json"  # no hyphen
+    with RepoHost() as host:
+        host.status[long_path] = 500
+        monkeypatch.setenv("LEDPANEL_REGISTRY_URL", f"{host.url}/{long_path}")
+        monkeypatch.setenv("LEDPANEL_REPOSITORY_API_URL", host.api_url)
+        instance = make_instance(tmp_path)
+        with running(instance) as (display, _web, url):
+            running_state(instance, display)
+            page.set_viewport_size({"width": 360, "height": 780})
+            panel = open_store(page, url, phone=True)
+            hint = panel.locator(".store-unavailable .hint")
+            hint.wait_for()
+            assert long_path in hint.inner_text()
+            shoot(page, "unavailable-360")
+            widths = page.evaluate("[document.documentElement.scrollWidth, "
+                                   "document.documentElement.clientWidth]")
+            assert widths[0] <= widths[1], widths

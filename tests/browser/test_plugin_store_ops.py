@@ -5,6 +5,8 @@ Check & Update All in the Plugin Manager (with a network failure retried)."""
 from __future__ import annotations
 
 import json
+import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,7 +74,7 @@ def test_install_from_the_store_shows_progress_and_adds_the_plugin_tab(
         if name == "desktop":
             # The new plugin's tab is in the bar now, without a reload, and opens.
             tab = plugin_tab(page, "weather-now")
-            assert tab.locator("h2").inner_text().startswith("Weather Now")
+            assert tab.locator("h2").inner_text().strip().startswith("Weather Now")
         assert watch.problems == []
         context.close()
     assert (stack.instance.plugins_dir / "weather-now" / "assets" / "part9.txt").is_file()
@@ -99,6 +101,45 @@ def test_install_from_a_repository_url(page: Any, store_stack: StoreStack) -> No
     page.locator('.tab-bar [data-tab="plugin-solo-plugin"]').wait_for()
     assert (stack.instance.plugins_dir / "solo-plugin" / "manifest.json").is_file()
     assert watch.problems == []
+
+
+def test_install_from_an_uploaded_zip(page: Any, store_stack: StoreStack, tmp_path: Path,
+                                      shoot: Any) -> None:
+    """No repository at all: the plugin's folder, zipped, is uploaded and installed."""
+    stack = store_stack
+    good, bad = tmp_path / "offline-clock.zip", tmp_path / "notes.zip"
+    with zipfile.ZipFile(good, "w") as archive:
+        for name, data in plugin_files("offline-clock").items():
+            archive.writestr(f"offline-clock/{name}", data)
+    bad.write_bytes(b"these are notes, not a zip")
+    watch = Watch(page)
+    watch.expected_status.add(("/api/v3/plugins/install/upload", 400))
+    panel = open_store(page, stack.url)
+    form = panel.locator(".store-zip")
+    outcome = panel.locator('[data-job="zip"] .job-outcome')
+    form.locator("button[type=submit]").click()
+    outcome.wait_for()
+    assert outcome.inner_text() == "Choose the plugin's .zip file first."
+    form.locator("input[name=plugin_zip]").set_input_files(str(bad))
+    form.locator("button[type=submit]").click()
+    page.wait_for_function("document.querySelector('#tab-plugin-store [data-job=\"zip\"] "
+                           ".job-outcome').textContent.includes('notes.zip')")
+    assert "not a ZIP archive" in outcome.inner_text()
+    assert "error" in (outcome.get_attribute("class") or "")
+    form.locator("input[name=plugin_zip]").set_input_files(str(good))
+    form.locator("button[type=submit]").click()
+    page.wait_for_function("document.querySelector('#tab-plugin-store [data-job=\"zip\"] "
+                           ".job-outcome').textContent.includes('offline-clock')",
+                           timeout=60_000)
+    assert outcome.inner_text() == "offline-clock 1.0.0 installed"
+    assert "ok" in (outcome.get_attribute("class") or "")
+    shoot(page, "zip-installed")
+    tab = plugin_tab(page, "offline-clock")
+    assert tab.locator("h2").inner_text().strip().startswith("Offline Clock")
+    record = json.loads((stack.instance.plugins_dir / "offline-clock" / ".ledpanel-store.json")
+                        .read_text())
+    assert record["source"] == "upload" and record["upload"] == "offline-clock.zip"
+    assert [p for p in watch.problems if "status of 400" not in p] == []
 
 
 def installed_tab(page: Any, stack: StoreStack, plugin_id: str) -> tuple[Any, Watch]:

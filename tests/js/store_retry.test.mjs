@@ -100,6 +100,10 @@ test("job wording", () => {
                "downloading (3 of 7 files)");
   assert.equal(progressText({ state: "running", step: "downloading", progress: { bytes: 2048 } }),
                "downloading (2.0 KiB)");
+  assert.equal(progressText({ state: "queued", step: "queued", waiting_for: null }), "queued");
+  assert.equal(progressText({ state: "queued", step: "waiting for: install of clock",
+                              waiting_for: { job_id: "j1", description: "install of clock" } }),
+               "waiting for: install of clock");
   assert.equal(progressPercent({ state: "running", progress: { files_done: 1, files_total: 4 } }), 25);
   assert.equal(progressPercent({ state: "running", progress: { bytes: 10 } }), null);
   assert.equal(installWords({ message: "w 1.0.0 installed", result: { version: "1.0.0" } }),

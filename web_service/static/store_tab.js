@@ -1,7 +1,8 @@
 // The Plugin Store tab (Alpine component "pluginStore"): search the registry, install,
-// reinstall or update a plugin with a progress bar, install from a repository URL,
-// manage the store's sources and show the repository host's status. Registry values are
-// untrusted: the template shows them with x-text only, links only for http(s) URLs.
+// reinstall or update a plugin with a progress bar, install from a repository URL or an
+// uploaded ZIP, manage the store's sources and show the repository host's status.
+// Registry values are untrusted: the template shows them with x-text only, links only
+// for http(s) URLs.
 import api, { ApiError } from "./api.js";
 import { installWords, progressPercent, progressText, refreshInstalled, runJob, safeLink,
          updateWords } from "./store_view.js";
@@ -19,7 +20,7 @@ function pluginStore() {
   return {
     query: "", category: "", categories: [], plugins: [], loaded: false, loading: false,
     stale: false, warnings: [], fetchedAt: null, unavailable: "", problem: "",
-    jobs: {},  // plugin id (or "repo-url") -> {text, percent, running, done, message, error}
+    jobs: {},  // plugin id (or "repo-url", "zip") -> {text, percent, running, done, message, error}
     sources: [], newKind: "registry", newUrl: "", sourcesNote: { text: "", error: false },
     host: null, hostProblem: "", repoUrl: "", seq: 0,
 
@@ -124,6 +125,18 @@ function pluginStore() {
         return null;
       }
       return this.operate("repo-url", "/plugins/install", { repo_url: url }, installWords);
+    },
+
+    installFromZip(input) {
+      const file = input && input.files && input.files[0];
+      if (!file) {
+        this.jobs.zip = { text: "", running: false, error: true,
+                          message: "Choose the plugin's .zip file first." };
+        return null;
+      }
+      const form = new FormData();
+      form.append("plugin_zip", file, file.name);
+      return this.operate("zip", "/plugins/install/upload", form, installWords);
     },
 
     async loadSources() {

@@ -27,10 +27,15 @@ export function humanBytes(size) {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-// "downloading (3 of 7 files)" / "downloading (1.2 MiB)" / "queued".
+// "downloading (3 of 7 files)" / "downloading (1.2 MiB)" / "queued" / "waiting for:
+// install of clock-simple" (a queued job behind another).
 export function progressText(job) {
   if (!job) return "";
-  const step = job.state === "queued" ? "queued" : (job.step || job.state || "");
+  if (job.state === "queued") {
+    const ahead = job.waiting_for && job.waiting_for.description;
+    return ahead ? `waiting for: ${ahead}` : "queued";
+  }
+  const step = job.step || job.state || "";
   const p = job.progress || {};
   if (p.files_total) return `${step} (${p.files_done || 0} of ${p.files_total} files)`;
   if (p.bytes) return `${step} (${humanBytes(p.bytes)})`;
@@ -65,11 +70,17 @@ export function installWords(job) {
   return r.display_note ? `${words} (${r.display_note})` : words;
 }
 
-// POST a store operation without waiting; return the job (queued, running or finished).
+// POST a store operation (a JSON body, or a FormData upload) without waiting; return the
+// job (queued, running or finished).
 // A 409 JOB_RUNNING hands back the running job's id, which is followed instead.
 export async function startJob(api, path, body) {
+  let sent = { ...body, wait: 0 };
+  if (body instanceof FormData) {  // an upload: the form itself, not its copy
+    body.set("wait", "0");
+    sent = body;
+  }
   try {
-    const answer = await api.post(path, { ...body, wait: 0 });
+    const answer = await api.post(path, sent);
     return answer.data.job || { id: answer.data.job_id, state: "queued" };
   } catch (err) {
     const running = err instanceof ApiError && err.error_code === "JOB_RUNNING"

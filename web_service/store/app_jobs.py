@@ -17,7 +17,7 @@ from flask import Flask, current_app
 
 from web_service.history import HISTORY_KEY, WebHistory
 from web_service.services import EXTENSION_KEY, WebServices
-from web_service.store.jobs import JobConflict, JobRunner, JobStore, Work, store_dir
+from web_service.store.jobs import JobConflict, JobRunner, JobStore, Work, describe, store_dir
 
 logger = logging.getLogger(__name__)
 
@@ -49,18 +49,19 @@ def store_jobs(app: Flask | None = None) -> StoreJobs:
 
 
 def submit_job(app: Flask | None, kind: str, plugin_id: str | None,
-               work: Work) -> dict[str, Any]:
+               work: Work, *, source: str | None = None) -> dict[str, Any]:
     """Queue ``work`` as a store job of ``app`` (None: the current app) and return the job.
 
     Raises ``JobConflict`` (409 ``JOB_RUNNING``, ``details.job_id`` the pending job) when
     a job for the same plugin, or another update of every plugin, is queued or running.
+    ``source`` (a repository URL) is named in the job's description.
     """
     jobs = store_jobs(app)
     try:
-        job = jobs.store.submit(kind, plugin_id, work)
+        job = jobs.store.submit(kind, plugin_id, work, source=source)
     except JobConflict as err:
-        logger.info("store: %s of %s refused: job %s is pending", kind,
-                    plugin_id or "every plugin", err.job_id)
+        logger.info("store: %s refused: job %s is pending",
+                    describe(kind, plugin_id, source), err.job_id)
         raise
     jobs.runner.start()
     return job

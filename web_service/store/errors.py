@@ -3,10 +3,13 @@
 Codes (the route layer maps them to HTTP statuses; ``status`` is a sensible default):
 
 - ``BAD_REPO_URL``: not an http(s) repository URL of the form ``host/owner/name``.
+- ``HOST_REFUSED``: a destination that is not a public host, and that the operator did
+  not allow in ``LEDPANEL_STORE_ALLOW_HOSTS`` (``web_service.store.destinations``).
 - ``DOWNLOAD_FAILED``: the host did not give the plugin's files (names the file).
 - ``RATE_LIMITED``: the host's API quota is used up and no fallback could help.
 - ``BAD_PLUGIN``: the download is not a plugin the store accepts (manifest, class).
 - ``INCOMPATIBLE``: the plugin declares a core version range that excludes ours.
+- ``NOT_A_ZIP``: an uploaded plugin that is not a readable ZIP archive.
 - ``TOO_LARGE``: more files or bytes than the store's limits.
 - ``UNSAFE_ARCHIVE``: a path escape, absolute path, symlink or device in the download.
 - ``UNSAFE_REQUIREMENTS``: requirements.txt holds a line that is not a plain requirement
@@ -29,6 +32,8 @@ from shared.errors import LedpanelError
 _STATUS = {
     "BAD_REPO_URL": 400,
     "INVALID_PLUGIN_ID": 400,
+    "HOST_REFUSED": 400,
+    "NOT_A_ZIP": 400,
     "BAD_PLUGIN": 422,
     "INCOMPATIBLE": 422,
     "TOO_LARGE": 422,

@@ -37,16 +37,17 @@ def host_status(api_url: str, token: str | None,
     headers = {"Accept": "application/vnd.github+json"}
     if token is not None:
         headers["Authorization"] = f"token {token}"
-    import requests  # loaded when the host is first asked, not with the web daemon
-
+    # loaded when the host is first asked, not with the web daemon
     from shared.http_fetch import FetchError, get_bytes
+    from web_service.store.destinations import store_session
+    from web_service.store.errors import StoreError
 
     own = session is None
-    session = session or requests.Session()
+    session = session or store_session()
     try:
         body = get_bytes(session, f"{api_url}/rate_limit", timeout=TIMEOUT,
                          max_bytes=MAX_BYTES, headers=headers)
-    except FetchError as err:
+    except (FetchError, StoreError) as err:
         answer["error"] = _without(str(err), token)
         logger.info("store: repository host %s not reachable: %s", api_url, answer["error"])
         return answer

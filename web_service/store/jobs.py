@@ -39,6 +39,7 @@ from web_service.store.jobs_file import (
     KINDS,
     QUEUED,
     RUNNING,
+    describe,
     is_job_id,
     jsonable,
     read_jobs,
@@ -49,7 +50,7 @@ from web_service.store.jobs_file import (
 logger = logging.getLogger(__name__)
 
 __all__ = ["DONE", "FAILED", "KINDS", "QUEUED", "RUNNING", "JobConflict", "JobRunner",
-           "JobStore", "Report", "Work", "is_job_id"]
+           "JobStore", "Report", "Work", "describe", "is_job_id"]
 
 Report = Callable[[dict[str, Any]], None]
 Work = Callable[[Report], dict[str, Any]]
@@ -75,9 +76,7 @@ class JobConflict(LedpanelError):
     status = 409
 
     def __init__(self, job: dict[str, Any]) -> None:
-        what = (f"plugin {job['plugin_id']}" if job["plugin_id"] is not None
-                else "every plugin")
-        super().__init__(f"an {job['kind']} of {what} is already {job['state']} (job "
+        super().__init__(f"an {job['description']} is already {job['state']} (job "
                          f"{job['id']}); wait for it to finish",
                          details={"job_id": job["id"]})
         self.job_id: str = job["id"]
@@ -111,15 +110,17 @@ class JobStore:
             for job in stale:
                 job.update(state=FAILED, message=INTERRUPTED_MESSAGE, error_code=INTERRUPTED,
                            finished_at=now)
-                logger.warning("store job %s: %s of %s %s", job["id"], job["kind"],
-                               job["plugin_id"] or "every plugin", INTERRUPTED_MESSAGE)
+                logger.warning("store job %s: %s %s", job["id"], job["description"],
+                               INTERRUPTED_MESSAGE)
         if stale:
             self._save()
         return len(stale)
 
-    def submit(self, kind: str, plugin_id: str | None, work: Work) -> dict[str, Any]:
-        """Queue ``work`` as a job of ``kind`` on ``plugin_id`` and return the job;
-        raise ``JobConflict`` when one for the same plugin (or update-all) is pending."""
+    def submit(self, kind: str, plugin_id: str | None, work: Work, *,
+               source: str | None = None) -> dict[str, Any]:
+        """Queue ``work`` as a job of ``kind`` on ``plugin_id`` (from ``source``, a
+        repository URL, when given) and return the job; raise ``JobConflict`` when one
+        for the same plugin (or update-all) is pending."""
         if kind not in KINDS:
             raise ValueError(f"unknown job kind {kind!r}")
         if plugin_id is not None and not is_plain_segment(plugin_id):
@@ -132,16 +133,16 @@ class JobStore:
                     raise JobConflict(job)
             job_id = secrets.token_urlsafe(9)  # 12 characters
             job = {"id": job_id, "kind": kind, "plugin_id": plugin_id, "state": QUEUED,
-                   "step": "queued", "progress": valid_progress(None), "message": "",
+                   "description": describe(kind, plugin_id, source), "step": "queued",
+                   "progress": valid_progress(None), "message": "",
                    "result": None, "error_code": None, "created_at": self._clock(),
                    "started_at": None, "finished_at": None}
             self._jobs[job_id] = job
             self._trim()
             self._pending.append((job_id, work))
             self._lock.notify_all()
-            answer = copy.deepcopy(job)
-        logger.info("store job %s: %s of %s queued", job_id, kind,
-                    plugin_id or "every plugin")
+            answer = self._shown(job)
+        logger.info("store job %s: %s queued", job_id, job["description"])
         self._save()
         return answer
 
@@ -149,7 +150,7 @@ class JobStore:
         """Return the job ``job_id``, or None when there is none."""
         with self._lock:
             job = self._jobs.get(job_id)
-            return copy.deepcopy(job) if job is not None else None
+            return self._shown(job) if job is not None else None
 
     def jobs(self, *, plugin_id: str | None = None, limit: int = KEEP_FINISHED
              ) -> list[dict[str, Any]]:
@@ -157,7 +158,25 @@ class JobStore:
         with self._lock:
             found = [j for j in reversed(self._jobs.values())
                      if plugin_id is None or j["plugin_id"] == plugin_id]
-            return copy.deepcopy(found[:max(0, limit)])
+            return [self._shown(job) for job in found[:max(0, limit)]]
+
+    def _shown(self, job: dict[str, Any]) -> dict[str, Any]:
+        """A copy of ``job`` as answers show it: a queued job names the job it waits
+        behind in ``waiting_for`` and its step (called under the lock)."""
+        shown = copy.deepcopy(job)
+        shown["waiting_for"] = None
+        if job["state"] == QUEUED:
+            ahead = self._jobs.get(self._active) if self._active is not None else None
+            if ahead is None:  # none running yet: the first queued before it
+                ahead = next((self._jobs[i] for i, _ in self._pending
+                              if i != job["id"] and i in self._jobs), None)
+                if ahead is not None and ahead["created_at"] > job["created_at"]:
+                    ahead = None
+            if ahead is not None:
+                shown["waiting_for"] = {"job_id": ahead["id"],
+                                        "description": ahead["description"]}
+                shown["step"] = f"waiting for: {ahead['description']}"
+        return shown
 
     def take(self, timeout: float, stop: threading.Event | None = None
              ) -> tuple[str, Work] | None:
@@ -181,8 +200,7 @@ class JobStore:
             job = self._jobs[job_id]
             job.update(state=RUNNING, step="starting", started_at=self._clock())
             self._active = job_id
-        logger.info("store job %s: %s of %s started", job_id, job["kind"],
-                    job["plugin_id"] or "every plugin")
+        logger.info("store job %s: %s started", job_id, job["description"])
         self._save()
         try:
             outcome: dict[str, Any] = {"state": DONE, "step": "done",
@@ -204,9 +222,8 @@ class JobStore:
             finished = copy.deepcopy(job)
         self._save()
         level = logging.INFO if finished["state"] == DONE else logging.WARNING
-        logger.log(level, "store job %s: %s of %s %s: %s", job["id"], finished["kind"],
-                   finished["plugin_id"] or "every plugin", finished["state"],
-                   finished["message"])
+        logger.log(level, "store job %s: %s %s: %s", job["id"], finished["description"],
+                   finished["state"], finished["message"])
         return finished
 
     def _reporter(self, job_id: str) -> Report:

@@ -113,6 +113,7 @@ def valid_job(data: Any) -> dict[str, Any] | None:
     result, error_code = data.get("result"), data.get("error_code")
     return {
         "id": data["id"], "kind": kind, "plugin_id": plugin_id, "state": state,
+        "description": _text(data.get("description")) or describe(kind, plugin_id),
         "step": _text(data.get("step")),
         "progress": valid_progress(data.get("progress")),
         "message": _text(data.get("message")),
@@ -123,6 +124,17 @@ def valid_job(data: Any) -> dict[str, Any] | None:
         "started_at": started if _is_time(started) else None,
         "finished_at": finished if _is_time(finished) else None,
     }
+
+
+def describe(kind: str, plugin_id: str | None, source: str | None = None) -> str:
+    """Say what a job does: "install of clock-simple", "install from <url>", "update of
+    every plugin" (a job written before jobs had descriptions gets this too)."""
+    if kind == "update_all":
+        return "update of every plugin"
+    where = f" from {source}" if source else ""
+    if plugin_id:
+        return f"{kind} of {plugin_id}{where}"
+    return f"{kind}{where or ' from a repository URL'}"
 
 
 def valid_progress(data: Any) -> dict[str, Any]:

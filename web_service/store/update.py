@@ -46,11 +46,17 @@ EntryOf = Callable[[str], dict[str, Any] | None]
 
 
 def update_work(svc: WebServices, plugin_id: str) -> Work:
-    """Return the work updating ``plugin_id`` when it changed."""
+    """Return the work updating ``plugin_id`` when it changed (the user asked: the
+    registry is read afresh; the answer says when only the cache could be used)."""
 
     def work(report: Report) -> dict[str, Any]:
         ctx = store_context(svc)
-        return update_plugin(ctx, plugin_id, _entry_lookup(svc), report)
+        lookup = RegistryLookup(svc, fresh=True)
+        result = update_plugin(ctx, plugin_id, lookup, report)
+        if lookup.note is not None:
+            result["registry_note"] = lookup.note
+            result["message"] = f"{result['message']}; {lookup.note}"
+        return result
 
     return work
 
@@ -119,7 +125,7 @@ def update_all_plugins(app: Flask, *, source: str, report: Report | None = None
     ctx = store_context(svc)
     ids = ctx.installed_ids()[:MAX_PLUGINS]
     logger.info("store: updating %d plugins (%s)", len(ids), source)
-    entry_of = _entry_lookup(svc)
+    entry_of = RegistryLookup(svc, fresh=source != AUTO_SOURCE)
     listings: dict[Any, Any] = {}  # a monorepo is listed once for all its plugins
     outcomes: list[dict[str, Any]] = []
     for index, plugin_id in enumerate(ids):
@@ -159,22 +165,39 @@ def on_demand_active(svc: WebServices) -> bool:
     return report["service"] == RUNNING and on_demand.get("state") == "active"
 
 
-def _entry_lookup(svc: WebServices) -> EntryOf:
-    """Return a lookup of registry entries that reads the registry once; an unreachable
-    registry with no cache gives None (the check then says ``local_only``)."""
-    cache: dict[str, dict[str, Any]] | None = None
+class RegistryLookup:
+    """Registry entries by id, the registry read once (on the first lookup).
 
-    def entry_of(plugin_id: str) -> dict[str, Any] | None:
-        nonlocal cache
-        if cache is None:
-            try:
-                cache = dict(current_registry(svc).entries().by_id)
-            except RegistryUnavailable as err:
-                logger.warning("store: the registry cannot be read (%s)", err.message)
-                cache = {}
-        return cache.get(plugin_id)
+    ``fresh`` (an update the user asked for) fetches the sources even when the cache is
+    young; when they cannot be reached the cache is used and ``note`` says so. The
+    weekly run takes the cache while it is fresh. An unreachable registry with no cache
+    gives None for every id (the check then says ``local_only``).
+    """
 
-    return entry_of
+    def __init__(self, svc: WebServices, *, fresh: bool) -> None:
+        self.svc = svc
+        self.fresh = fresh
+        self.note: str | None = None
+        self._by_id: dict[str, dict[str, Any]] | None = None
+
+    def __call__(self, plugin_id: str) -> dict[str, Any] | None:
+        if self._by_id is None:
+            self._by_id = self._read()
+        return self._by_id.get(plugin_id)
+
+    def _read(self) -> dict[str, dict[str, Any]]:
+        try:
+            view = current_registry(self.svc).entries(refresh=self.fresh)
+        except RegistryUnavailable as err:
+            logger.warning("store: the registry cannot be read (%s)", err.message)
+            self.note = f"the registry could not be read ({err.message})"
+            return {}
+        if self.fresh and (view.stale or view.refreshing):
+            when = f" of {view.fetched_at}" if view.fetched_at else ""
+            self.note = (f"the registry could not be reached, so its cached list{when} was "
+                         f"used ({'; '.join(view.warnings[:2]) or 'no answer'})")
+            logger.warning("store: %s", self.note)
+        return dict(view.by_id)
 
 
 def _recorded_source(record: dict[str, Any], plugin_id: str) -> InstallSource:

@@ -169,6 +169,21 @@ def install_work(svc: WebServices, source: InstallSource | None,
     return work
 
 
+def upload_work(svc: WebServices, archive: Path, name: str) -> Work:
+    """Return the work installing an uploaded plugin ZIP (already checked by
+    ``archive.check_upload``); the ZIP is removed when the work ends, whatever happened."""
+    source = InstallSource(repo=name, kind="upload", archive=archive)
+
+    def work(report: Report) -> dict[str, Any]:
+        try:
+            ctx = store_context(svc)
+            return install_into(ctx, source, ctx.plugins_dir, report)
+        finally:
+            archive.unlink(missing_ok=True)
+
+    return work
+
+
 def install_into(ctx: StoreContext, source: InstallSource, plugins_dir: Path,
                  report: Report) -> dict[str, Any]:
     """Install ``source`` into ``plugins_dir``, enable it when new, tell the display."""

@@ -15,8 +15,8 @@ It answers what the store asks the real host, with the same shapes:
 
 Every API answer carries ``X-RateLimit-Limit`` / ``X-RateLimit-Remaining``. Faults are
 switched on by attributes (``rate_limited``, ``api_status``, ``truncated``, ``delay``,
-``cut``, ``drip``, ``status``, ``zip_override``); ``requests`` lists the paths asked for, and
-``auth`` the ``Authorization`` headers received.
+``cut``, ``drip``, ``status``, ``redirect``, ``zip_override``); ``requests`` lists the
+paths asked for, and ``auth`` the ``Authorization`` headers received.
 """
 
 from __future__ import annotations
@@ -96,6 +96,7 @@ class RepoHost:
         self.cut: dict[str, int] = {}  # path suffix -> bytes sent before the line drops
         self.drip: dict[str, float] = {}  # path suffix -> seconds between DRIP_BYTES pieces
         self.status: dict[str, int] = {}  # path suffix -> status code answered
+        self.redirect: dict[str, str] = {}  # exact path -> Location of a 302 answer
         self.zip_override: dict[tuple[str, str, str], bytes] = {}
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -238,6 +239,8 @@ def _handler(host: RepoHost) -> type[BaseHTTPRequestHandler]:
             for suffix, code in host.status.items():
                 if path.endswith(suffix):
                     return self._send(code, b'{"message": "fault"}')
+            if path in host.redirect:
+                return self._moved(host.redirect[path])
             if path.startswith("/api/"):
                 return self._api(path[len("/api"):])
             if path in host.served:
@@ -282,6 +285,12 @@ def _handler(host: RepoHost) -> type[BaseHTTPRequestHandler]:
                         {"name": branch, "commit": {"sha": sha}}
                     return self._send(200, json.dumps(body).encode(), api=True)
             return self._send(404, b'{"message": "Not Found"}', api=True)
+
+        def _moved(self, location: str) -> None:
+            self.send_response(302)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
 
         def _send(self, code: int, body: bytes, kind: str = "application/json",
                   api: bool = False) -> None:

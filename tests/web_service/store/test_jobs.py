@@ -113,7 +113,7 @@ def test_a_job_runs_reports_progress_and_keeps_its_result(runner: JobRunner,
     assert done["state"] == "done" and done["error_code"] is None
     assert done["result"] == {"update_status": "updated", "version": "1.2.0"}
     assert done["created_at"] <= done["started_at"] <= done["finished_at"]
-    assert saved(jobs_dir, job["id"]) == done
+    assert {**saved(jobs_dir, job["id"]), "waiting_for": None} == done
     assert JobStore(jobs_dir).get(job["id"]) == done  # read back by a new process
 
 
@@ -267,7 +267,8 @@ def test_jobs_left_unfinished_by_a_killed_process_are_marked_interrupted(
         assert job["error_code"] == "INTERRUPTED" and job["message"] == INTERRUPTED_MESSAGE
         assert job["finished_at"] is not None
         assert on_disk(jobs_dir)[job_id]["state"] == "failed"
-    assert store.get("doneJob00001") == {**jobs[0]}
+    assert store.get("doneJob00001") == {**jobs[0], "description": "install of clock",
+                                         "waiting_for": None}
     assert [j["id"] for j in store.jobs()] == ["queuedJob001", "runningJob01", "doneJob00001"]
     store.submit("update", "clock", lambda report: {})  # no longer blocks the plugin
 
@@ -320,7 +321,8 @@ def test_fields_of_the_wrong_type_are_reset_not_trusted(jobs_dir: Path) -> None:
     (jobs_dir / "jobs.json").write_text(json.dumps({"version": 1, "jobs": [odd]}))
     assert JobStore(jobs_dir).get("oddFields001") == {
         "id": "oddFields001", "kind": "install", "plugin_id": None, "state": "done",
-        "step": "", "progress": {"bytes": 0, "files_done": 0, "files_total": None},
+        "description": "install from a repository URL", "waiting_for": None, "step": "",
+        "progress": {"bytes": 0, "files_done": 0, "files_total": None},
         "message": "", "result": None, "error_code": None, "created_at": 10,
         "started_at": None, "finished_at": None}
 

@@ -17,6 +17,9 @@ from flask.testing import FlaskClient
 
 from shared.paths import Paths
 from tests.daemons import Instance, start_web
+from tests.web_service.store.ops_daemons import MONO, OWNER, push_plugin
+from tests.web_service.store.repo_host import RepoHost
+from tests.web_service.store.sample_plugins import registry, registry_entry
 from web_service.app import create_app
 from web_service.envelope import Reply, ok
 from web_service.settings import WebSettings
@@ -29,13 +32,17 @@ WAIT = 10.0
 BASE = {"plugin_id": "clock", "step": "done", "message": "install finished",
         "result": {"version": "1.0.0"}, "error_code": None,
         "progress": {"bytes": 2048, "files_done": 3, "files_total": 3},
-        "created_at": 1000.0, "started_at": 1001.0, "finished_at": 1002.0}
+        "created_at": 1000.0, "started_at": 1001.0, "finished_at": 1002.0,
+        "waiting_for": None}  # (answers only: computed, never read from the file)
 STORED = [
-    {**BASE, "id": "installClock", "kind": "install", "state": "done"},
+    {**BASE, "id": "installClock", "kind": "install", "state": "done",
+     "description": "install of clock"},
     {**BASE, "id": "failedTicker", "kind": "update", "plugin_id": "ticker", "state": "failed",
+     "description": "update of ticker",
      "step": "downloading", "message": "the host did not give manifest.json",
      "error_code": "DOWNLOAD_FAILED", "result": None, "created_at": 1100.0},
     {**BASE, "id": "runningClock", "kind": "update", "state": "running",
+     "description": "update of clock",
      "step": "installing requirements", "message": "", "result": None,
      "finished_at": None, "created_at": 1200.0},
 ]
@@ -193,3 +200,91 @@ def test_a_submitted_job_shows_progress_refuses_a_second_and_is_recorded(
     assert (entry["what"], entry["result"], entry["plugin_id"], entry["job_id"]) == (
         "install", "success", "clock", job["id"])
     assert entry["version"] == "2.0.0" and entry["update_status"] == "updated"
+
+
+def test_a_queued_job_says_what_it_waits_behind(client: FlaskClient) -> None:
+    GATES["clock"] = first = Gate()
+    GATES["ticker"] = Gate()
+    running = client.get("/test-only/submit/clock").get_json()["data"]
+    assert first.entered.wait(WAIT)
+    queued = client.get("/test-only/submit/ticker").get_json()["data"]
+    assert queued["state"] == "queued"
+    assert queued["waiting_for"] == {"job_id": running["id"], "description": "install of clock"}
+    shown = client.get(f"{JOBS}/{queued['id']}").get_json()["data"]
+    assert shown["step"] == "waiting for: install of clock"
+    listed = {j["id"]: j for j in client.get(JOBS).get_json()["data"]["jobs"]}
+    assert listed[queued["id"]]["waiting_for"]["job_id"] == running["id"]
+    assert listed[running["id"]]["waiting_for"] is None
+    first.opened.set()
+    GATES["ticker"].opened.set()
+    done = wait_state(client, queued["id"], ("done", "failed"))
+    assert done["waiting_for"] is None and done["step"] != "waiting for: install of clock"
+
+
+def test_a_repository_url_install_is_described_and_logged_by_its_url(
+        client: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
+    url = "http://127.0.0.1:9/acme/weather"
+    with caplog.at_level("INFO", logger="web_service.store"):
+        answer = client.post("/api/v3/plugins/install", json={"repo_url": url, "wait": 0})
+        assert answer.status_code == 202, answer.get_json()
+        job = answer.get_json()["data"]["job"]
+        assert job["description"] == f"install from {url}"
+        assert answer.get_json()["message"].startswith(f"install from {url} started")
+        wait_state(client, job["id"], ("done", "failed"))
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("web_service.store")]
+    assert f"store job {job['id']}: install from {url} queued" in lines
+    assert not any("every plugin" in line for line in lines), lines
+
+
+def test_a_trickling_repository_fails_early_and_the_queued_install_says_what_it_waits_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real web daemon, a 1 s rate window: one plugin's file trickles at 80 B/s, so its
+    install fails as too slow within seconds; the install queued behind it names it while
+    waiting, then runs."""
+    monkeypatch.setenv("LEDPANEL_STORE_RATE_WINDOW", "1")
+    with RepoHost() as host:
+        for plugin_id in ("slowpoke", "quick"):
+            push_plugin(host, plugin_id)
+        host.serve("plugins.json", registry(*(
+            registry_entry(plugin_id, host.repo_url(OWNER, MONO),
+                           plugin_path=f"plugins/{plugin_id}")
+            for plugin_id in ("slowpoke", "quick"))))
+        host.drip["plugins/slowpoke/manager.py"] = 0.1  # 8 bytes each time
+        monkeypatch.setenv("LEDPANEL_REGISTRY_URL", f"{host.url}/plugins.json")
+        monkeypatch.setenv("LEDPANEL_REPOSITORY_API_URL", host.api_url)
+        daemon, url = start_web(Instance(tmp_path))
+        try:
+            def start(plugin_id: str) -> dict[str, Any]:
+                answer = requests.post(f"{url}/api/v3/plugins/install", timeout=10,
+                                       json={"plugin_id": plugin_id, "wait": 0})
+                assert answer.status_code == 202, answer.text
+                return answer.json()["data"]["job"]
+
+            slow = start("slowpoke")
+            deadline = time.monotonic() + WAIT
+            while requests.get(f"{url}{JOBS}/{slow['id']}", timeout=10).json()["data"][
+                    "state"] == "queued" and time.monotonic() < deadline:
+                time.sleep(0.02)
+            started = time.monotonic()
+            quick = start("quick")
+            assert quick["waiting_for"] == {"job_id": slow["id"],
+                                            "description": "install of slowpoke"}
+            assert quick["step"] == "waiting for: install of slowpoke"
+
+            def ended(job_id: str) -> dict[str, Any]:
+                while time.monotonic() < started + 30:
+                    job = requests.get(f"{url}{JOBS}/{job_id}", timeout=10).json()["data"]
+                    if job["state"] in ("done", "failed"):
+                        return job
+                    time.sleep(0.05)
+                raise AssertionError(f"job {job_id} did not end")
+
+            failed = ended(slow["id"])
+            assert failed["state"] == "failed" and failed["error_code"] == "DOWNLOAD_FAILED"
+            assert failed["message"] == "manager.py: too slow (under 1 KiB/s for 1 s)"
+            assert time.monotonic() - started < 15  # not the 60 s of the file's deadline
+            assert ended(quick["id"])["state"] == "done"
+            assert (tmp_path / "plugin-repos" / "quick" / "manifest.json").is_file()
+            assert not (tmp_path / "plugin-repos" / "slowpoke").exists()
+        finally:
+            daemon.stop()

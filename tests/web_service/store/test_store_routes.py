@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 import requests
@@ -235,3 +236,27 @@ def test_the_web_daemon_serves_the_store_list_and_keeps_it_when_offline(
         finally:
             daemon.stop()
     assert (instance.cache_dir / "store" / "registry.json").is_file()
+
+
+def test_an_offline_registry_is_one_warning_per_outage_and_never_an_error(
+        registry_web: RegistryWeb, caplog: pytest.LogCaptureFixture) -> None:
+    def outage_lines() -> list[logging.LogRecord]:
+        return [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+    with caplog.at_level(logging.INFO):
+        registry_web.host.status["/plugins.json"] = 503
+        for _visit in range(3):  # no cache yet: each visit answers 503
+            assert registry_web.client.get(LIST).status_code == 503
+        community(registry_web)
+        del registry_web.host.status["/plugins.json"]
+        registry_web.store_list(refresh="1")
+        registry_web.host.status["/plugins.json"] = 503
+        for _visit in range(3):  # the cache is served stale
+            assert registry_web.store_list(refresh="1")["stale"] is True
+    warnings = outage_lines()
+    assert [r.levelname for r in warnings] == ["WARNING", "WARNING"], \
+        [r.getMessage() for r in warnings]
+    assert all("store registry: unreachable" in r.getMessage() for r in warnings)
+    assert "the store has no list" in warnings[0].getMessage()
+    assert "the cached list is shown" in warnings[1].getMessage()
+    assert any(r.getMessage() == "store registry: reachable again" for r in caplog.records)

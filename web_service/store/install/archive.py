@@ -1,4 +1,5 @@
-"""Safe extraction of one folder from a repository's ZIP archive.
+"""Safe extraction of one folder from a repository's ZIP archive, or of a plugin ZIP the
+user uploaded (``check_upload``, ``extract_upload``: the same checks).
 
 Only members below ``<top>/<plugin_path>/`` are written, into a fresh ``dest``. The
 whole extraction is refused (``UNSAFE_ARCHIVE``; ``dest`` is left for the caller to
@@ -73,9 +74,38 @@ def open_new_file(dest: Path, relative: str) -> int:
 def extract_folder(archive_path: Path, plugin_path: str, dest: Path,
                    progress: Progress | None = None) -> tuple[int, int]:
     """Extract the plugin folder of a ZIP archive into ``dest``; return (files, bytes)."""
+    return _extract(archive_path, _folder_prefix(plugin_path), dest, progress)
+
+
+def check_upload(archive_path: Path) -> int:
+    """Check an uploaded ZIP of one plugin folder as a repository archive is checked,
+    without writing anything; return how many files it would install.
+
+    The plugin's files are either at the top of the ZIP (``manifest.json`` there) or in
+    its one top folder; a ``__MACOSX/`` folder (macOS's zip adds one) is ignored.
+    """
     try:
         with zipfile.ZipFile(archive_path) as archive:
-            members = _chosen_members(archive, plugin_path)
+            return len(_chosen_members(archive, _upload_prefix))
+    except zipfile.BadZipFile as err:
+        raise StoreError("the upload is not a ZIP archive (or it is damaged): zip the "
+                         "plugin's folder and upload the .zip file", "NOT_A_ZIP") from err
+    except (OSError, EOFError) as err:
+        raise StoreError(f"the ZIP could not be read: {err}", "NOT_A_ZIP") from err
+
+
+def extract_upload(archive_path: Path, dest: Path,
+                   progress: Progress | None = None) -> tuple[int, int]:
+    """Extract an uploaded plugin ZIP (see ``check_upload``) into ``dest`` (created)."""
+    dest.mkdir(parents=True, exist_ok=False)
+    return _extract(archive_path, _upload_prefix, dest, progress)
+
+
+def _extract(archive_path: Path, prefix_of: Callable[[list[str]], str], dest: Path,
+             progress: Progress | None) -> tuple[int, int]:
+    try:
+        with zipfile.ZipFile(archive_path) as archive:
+            members = _chosen_members(archive, prefix_of)
             return _write_members(archive, members, dest, progress)
     except zipfile.BadZipFile as err:
         raise StoreError(f"the archive is damaged: {err}", "UNSAFE_ARCHIVE") from err
@@ -84,21 +114,49 @@ def extract_folder(archive_path: Path, plugin_path: str, dest: Path,
                          "DOWNLOAD_FAILED") from err
 
 
-def _chosen_members(archive: zipfile.ZipFile,
-                    plugin_path: str) -> list[tuple[zipfile.ZipInfo, str]]:
+def _folder_prefix(plugin_path: str) -> Callable[[list[str]], str]:
+    """A repository archive: one top folder (``<repo>-<branch>/``), then the plugin path."""
+
+    def prefix_of(names: list[str]) -> str:
+        tops = {name.split("/", 1)[0] for name in names}
+        if len(tops) != 1:
+            raise StoreError("the archive does not have exactly one top folder",
+                             "UNSAFE_ARCHIVE")
+        top = tops.pop()
+        return f"{top}/{plugin_path}/" if plugin_path else f"{top}/"
+
+    return prefix_of
+
+
+_MACOS_EXTRA = "__MACOSX"
+
+
+def _upload_prefix(names: list[str]) -> str:
+    """An uploaded plugin: ``manifest.json`` at the top, or in the ZIP's one top folder."""
+    if "manifest.json" in names:
+        return ""
+    tops = {name.split("/", 1)[0] for name in names} - {_MACOS_EXTRA}
+    if len(tops) == 1:
+        top = tops.pop()
+        if f"{top}/manifest.json" in names:
+            return f"{top}/"
+    raise StoreError("the ZIP has no manifest.json at its top or in its one top folder: "
+                     "zip the plugin's folder (the one holding manifest.json)", "BAD_PLUGIN")
+
+
+def _chosen_members(archive: zipfile.ZipFile, prefix_of: Callable[[list[str]], str]
+                    ) -> list[tuple[zipfile.ZipInfo, str]]:
     infos = archive.infolist()
     if len(infos) > MAX_MEMBERS:
         raise StoreError(f"the archive has {len(infos)} entries, more than {MAX_MEMBERS}",
                          "TOO_LARGE")
     names = [safe_relative(info.filename) for info in infos]
-    tops = {name.split("/", 1)[0] for name in names}
-    if len(tops) != 1:
-        raise StoreError("the archive does not have exactly one top folder", "UNSAFE_ARCHIVE")
-    prefix = f"{tops.pop()}/{plugin_path}/" if plugin_path else f"{tops.pop()}/"
+    prefix = prefix_of(names)
     chosen: list[tuple[zipfile.ZipInfo, str]] = []
     declared = 0
     for info, name in zip(infos, names, strict=True):
-        if info.is_dir() or not name.startswith(prefix):
+        if info.is_dir() or not name.startswith(prefix) or \
+                name.split("/", 1)[0] == _MACOS_EXTRA:
             continue
         relative = name[len(prefix):]
         kind = (info.external_attr >> 16) & 0o170000
@@ -112,7 +170,8 @@ def _chosen_members(archive: zipfile.ZipFile,
         declared += info.file_size
         chosen.append((info, relative))
     if not chosen:
-        where = f"folder {plugin_path!r}" if plugin_path else "repository"
+        where = f"folder {prefix.split('/', 1)[1].rstrip('/')!r}" if "/" in prefix.rstrip("/") \
+            else "repository"
         raise StoreError(f"the archive has no files in the {where}", "BAD_PLUGIN")
     check_distinct_paths([relative for _info, relative in chosen])
     if len(chosen) > MAX_FILES:

@@ -14,8 +14,15 @@ the one store job runner for hours: ``LISTING_DEADLINE`` (the tree listing and t
 branch head), ``RAW_DEADLINE`` (each raw file) within ``RAW_TOTAL_DEADLINE`` (all raw
 files together, shared by the workers), ``ARCHIVE_DEADLINE`` (the ZIP archive); passing
 one is ``DOWNLOAD_FAILED`` naming the file and saying "too slow" (a slow listing falls
-back to the archive). Limits are ``archive.MAX_FILES``, ``MAX_FILE_BYTES`` and
-``MAX_TOTAL_BYTES``.
+back to the archive). Long before those deadlines, an answer whose body arrives at
+less than ``MIN_RATE`` bytes a second, averaged over each ``RATE_WINDOW`` seconds (1 KiB/s
+over 20 s: a plugin of a few hundred KiB then still arrives on the slowest link a Pi
+sees, while a host trickling bytes frees the one store job runner within 20 s instead
+of holding it and every queued job for minutes), fails the same way. The window is
+``LEDPANEL_STORE_RATE_WINDOW`` (seconds, 0.2 to 300) when the environment sets it, as
+the daemon tests do; unit tests set the module's constant. Limits are
+``archive.MAX_FILES``,
+``MAX_FILE_BYTES`` and ``MAX_TOTAL_BYTES``.
 
 ``folder_tree_sha`` takes an optional ``listing_cache`` (a dict the caller keeps for one
 run) so checking many plugins of one monorepo lists each (repository, branch) once.
@@ -41,6 +48,7 @@ import urllib3
 from shared.http_fetch import FetchError, iter_body, network_words
 from shared.version import CORE_VERSION
 from web_service.store import repo_url as urls
+from web_service.store.destinations import store_session
 from web_service.store.errors import StoreError
 from web_service.store.install.archive import (
     MAX_FILE_BYTES,
@@ -60,6 +68,9 @@ LISTING_DEADLINE = 60.0  # seconds for the whole tree listing (and the branch he
 RAW_DEADLINE = 60.0  # seconds for each raw file
 RAW_TOTAL_DEADLINE = 300.0  # seconds for all raw files of one download
 ARCHIVE_DEADLINE = 300.0  # seconds for the whole ZIP archive
+MIN_RATE = 1024  # bytes a second an answer's body must average ...
+RATE_WINDOW = 20.0  # ... over each window of this many seconds
+RATE_WINDOW_ENV = "LEDPANEL_STORE_RATE_WINDOW"
 MAX_LISTING_BYTES = 20 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 200 * 1024 * 1024  # a whole monorepo's archive
 RAW_WORKERS = 4  # raw files fetched at once
@@ -93,7 +104,7 @@ def download_folder(repo: str, branch: str, plugin_path: str, dest: Path, *, api
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=False)
     own = session is None
-    http = session or requests.Session()
+    http = session or store_session()
     try:
         _report(progress, "listing", 0, 0, 0)
         try:
@@ -121,7 +132,7 @@ def folder_tree_sha(repo: str, branch: str, plugin_path: str, *, api_url: str,
     ref = urls.parse_repo_url(repo)
     api, branch = urls.api_base(api_url), urls.check_branch(branch)
     key = (api, ref.url, branch)
-    http = session or requests.Session()
+    http = session or store_session()
     try:
         if listing_cache is not None and key in listing_cache:
             listing = listing_cache[key]
@@ -296,15 +307,43 @@ class _Deadline:
         return time.monotonic() >= self.at
 
     def body(self, response: requests.Response, what: str) -> Iterator[bytes]:
-        """Yield the body as it arrives; raise DOWNLOAD_FAILED ("too slow") at the end."""
+        """Yield the body as it arrives; raise DOWNLOAD_FAILED ("too slow") at the
+        deadline, or when a window of ``RATE_WINDOW`` seconds brought less than
+        ``MIN_RATE`` bytes a second (silence included: no read waits past a window)."""
+        window, floor = rate_window(), MIN_RATE
+        slow = f"under {floor / 1024:g} KiB/s for {window:g} s"
+        started, received = time.monotonic(), 0
         try:
-            yield from iter_body(response, self.at, TIMEOUT[1])
+            for chunk in iter_body(response, self.at, min(TIMEOUT[1], window)):
+                received += len(chunk)
+                now = time.monotonic()
+                if now - started >= window:
+                    if received < floor * (now - started):
+                        raise StoreError(f"{what}: too slow ({slow})", "DOWNLOAD_FAILED")
+                    started, received = now, 0
+                yield chunk
         except (FetchError, *_NETWORK_ERRORS) as err:
             # the last read waits only until the deadline, so it ends as a read timeout
             if isinstance(err, FetchError) or time.monotonic() >= self.at - 0.05:
                 raise StoreError(f"{what}: too slow ({self.words})",
                                  "DOWNLOAD_FAILED") from err
+            if _timed_out(err):
+                raise StoreError(f"{what}: too slow ({slow})", "DOWNLOAD_FAILED") from err
             raise
+
+
+def rate_window() -> float:
+    """Seconds over which a body must average ``MIN_RATE`` (``LEDPANEL_STORE_RATE_WINDOW``,
+    0.2 to 300; a value that is no number leaves ``RATE_WINDOW``)."""
+    try:
+        value = float(os.environ.get(RATE_WINDOW_ENV) or RATE_WINDOW)
+    except ValueError:
+        return RATE_WINDOW
+    return min(max(value, 0.2), 300.0) if value == value else RATE_WINDOW
+
+
+def _timed_out(err: BaseException) -> bool:
+    return isinstance(err, requests.Timeout | TimeoutError | urllib3.exceptions.TimeoutError)
 
 
 def _fetch(http: requests.Session, url: str, limit: int, what: str,

@@ -36,7 +36,7 @@ from shared.plugin_system.dependencies import DEPS_FOLDER, deps_dir
 from shared.plugin_system.discovery import discover
 from web_service.store.errors import StoreError
 from web_service.store.install import staging
-from web_service.store.install.archive import Progress
+from web_service.store.install.archive import Progress, extract_upload
 from web_service.store.install.checks import check_plugin
 from web_service.store.install.staging import recover  # noqa: F401 (part of this module's surface)
 
@@ -60,7 +60,12 @@ class InstallSource:
     registry_url: str | None = None
     latest_version: str | None = None
     last_updated: str | None = None
-    kind: str = "registry"  # "registry" | "repo_url"
+    kind: str = "registry"  # "registry" | "repo_url" | "upload"
+    archive: Path | None = None  # an uploaded ZIP (kind "upload"), its name in ``repo``
+
+    def where(self) -> str:
+        """Where the files come from, in words (the log, job descriptions)."""
+        return f"the uploaded {self.repo}" if self.kind == "upload" else self.repo
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,7 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
     plugins_dir = Path(plugins_dir)
     dirs = [plugins_dir, *(Path(d) for d in also_dirs or []
                            if Path(d) != plugins_dir)]
-    if source.kind not in ("registry", "repo_url"):
+    if source.kind not in ("registry", "repo_url", "upload"):
         raise StoreError(f"unknown install source kind {source.kind!r}", "BAD_REPO_URL")
     if source.plugin_id is not None:
         _check_id(source.plugin_id)
@@ -97,11 +102,8 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         work = staging.new_work_dir(plugins_dir)
         stack.callback(staging.remove_tree, work)
         staged = work / "plugin"
-        from web_service.store.install.download import download_folder  # loads requests
-
-        info = download_folder(source.repo, source.branch, source.plugin_path, staged,
-                               api_url=api_url, token=token, progress=progress,
-                               session=session)
+        info = _fetch(source, staged, api_url=api_url, token=token, progress=progress,
+                      session=session)
         manifest = check_plugin(staged, source.plugin_id)
         plugin_id = manifest["id"]
         if source.plugin_id is None:
@@ -123,9 +125,22 @@ def install_plugin(source: InstallSource, plugins_dir: Path, *, api_url: str,
         previous = installed_version(target)
         _swap(plugins_dir, plugin_id, staged, target, dirs)
         logger.info("%s: installed version %s (was %s) from %s by %s", plugin_id, version,
-                    previous, source.repo, info.method)
+                    previous, source.where(), info.method)
         return InstallResult(plugin_id, version, previous, record)
     raise AssertionError("unreachable")  # pragma: no cover (ExitStack swallows nothing)
+
+
+def _fetch(source: InstallSource, staged: Path, *, api_url: str, token: str | None,
+           progress: Progress | None, session: requests.Session | None) -> Any:
+    """Put the plugin's files into ``staged``; return what ``DownloadInfo`` says."""
+    from web_service.store.install.download import DownloadInfo, download_folder  # requests
+
+    if source.kind == "upload":
+        assert source.archive is not None
+        files, size = extract_upload(source.archive, staged, progress)
+        return DownloadInfo(None, None, "upload", files, size)
+    return download_folder(source.repo, source.branch, source.plugin_path, staged,
+                           api_url=api_url, token=token, progress=progress, session=session)
 
 
 def refuse_shipped_deps(staged: Path, plugin_id: str) -> None:
@@ -142,7 +157,9 @@ def _install_record(source: InstallSource, plugin_id: str, info: Any,
     """Return what the store keeps in an installed plugin's folder about its source."""
     return {
         "plugin_id": plugin_id, "source": source.kind,
-        "registry_url": source.registry_url, "repo": source.repo,
+        "registry_url": source.registry_url,
+        "repo": source.repo if source.kind != "upload" else None,
+        "upload": source.repo if source.kind == "upload" else None,
         "branch": source.branch, "plugin_path": source.plugin_path,
         "commit": info.commit, "tree_sha": info.tree_sha, "version": version,
         "last_updated": source.last_updated,

@@ -56,6 +56,7 @@ MAX_WORKERS = 4
 
 _locks: dict[Path, threading.Lock] = {}
 _failed_at: dict[Path, float] = {}
+_offline: set[Path] = set()  # registries whose every source failed at the last fetch
 _locks_lock = threading.Lock()
 
 
@@ -64,6 +65,7 @@ class RegistryUnavailable(LedpanelError):
 
     error_code = "REGISTRY_UNAVAILABLE"
     status = 503
+    logged = True  # the outage is logged here once, not by the error handler per visit
 
 
 @dataclass(frozen=True)
@@ -142,10 +144,7 @@ class Registry:
     def _refresh(self, old: dict[str, Any] | None) -> RegistryView:
         merged, warnings, failures = self._fetch_all(old)
         if len(failures) == len(self.sources):
-            with _locks_lock:
-                _failed_at[self.path] = time.monotonic()
-            for failure in failures:
-                logger.warning("store registry: %s", failure)
+            self._log_outage(failures, old is not None)
             if old is None:
                 raise RegistryUnavailable("no plugin registry source could be read and nothing "
                                           "is cached yet: " + "; ".join(failures),
@@ -153,6 +152,10 @@ class Registry:
             return _view(old, stale=True, note=None, extra=failures)
         with _locks_lock:
             _failed_at.pop(self.path, None)
+            back = self.path in _offline
+            _offline.discard(self.path)
+        if back:
+            logger.info("store registry: reachable again")
         now = time.time()
         data = {"fetched_ts": now, "fetched_at": _iso(now),
                 "sources": [s.url for s in self.sources], "stale": bool(failures),
@@ -165,12 +168,25 @@ class Registry:
                     len(self.sources), len(failures))
         return _view({**data, "by_id": {e["id"]: e for e in merged}})
 
-    def _fetch_one(self, source: Source) -> tuple[list[dict[str, Any]], list[str]]:
-        import requests
+    def _log_outage(self, failures: list[str], cached: bool) -> None:
+        """Remember the failed fetch; log it once per outage (a WARNING: being offline
+        is no fault of the device), and at debug level while it lasts."""
+        with _locks_lock:
+            _failed_at[self.path] = time.monotonic()
+            first = self.path not in _offline
+            _offline.add(self.path)
+        if not first:
+            logger.debug("store registry: still unreachable: %s", "; ".join(failures))
+            return
+        logger.warning("store registry: unreachable (%s); %s until it answers again (logged "
+                       "once)", "; ".join(failures),
+                       "the cached list is shown" if cached else "the store has no list")
 
+    def _fetch_one(self, source: Source) -> tuple[list[dict[str, Any]], list[str]]:
+        from web_service.store.destinations import store_session
         from web_service.store.registry.fetch import fetch_source
 
-        session = self.session or requests.Session()
+        session = self.session or store_session()
         try:
             return fetch_source(session, source)
         finally:

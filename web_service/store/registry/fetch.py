@@ -3,9 +3,9 @@
 Explicit limits on every request: connect 5 s, read 15 s, 5 MiB. A repository source
 (``https://github.com/owner/name``) is read through its ``manifest.json`` on the raw-file
 URL ``{repo}/raw/{branch}/manifest.json`` (the host redirects to its raw-file host;
-redirects are followed). The URL is read by ``repo_url.parse_repo_url``, the parser the
-installer uses: the branch is ``main`` unless the URL names one
-(``.../owner/name/tree/<branch>[/<folder>]``).
+redirects are followed, each hop checked by ``destinations``). The URL is read by
+``repo_url.parse_repo_url``, the parser the installer uses: the branch is ``main`` unless
+the URL names one (``.../owner/name/tree/<branch>[/<folder>]``).
 """
 
 from __future__ import annotations
@@ -48,5 +48,7 @@ def fetch_source(session: requests.Session, source: Source
         return parse_registry(body, source.url)
     except FetchError as err:
         raise SourceError(f"{source.url} could not be fetched: {err}") from err
+    except StoreError as err:  # a destination the store refuses (destinations.py)
+        raise SourceError(f"{source.url} was not fetched: {err.message}") from err
     except RegistryFormatError as err:
         raise SourceError(str(err)) from err

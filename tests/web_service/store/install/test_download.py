@@ -158,6 +158,40 @@ def test_raw_file_that_drips_is_abandoned_at_its_deadline(
     assert caught.value.message == "manager.py: too slow (not complete within 1 s)"
 
 
+@pytest.mark.parametrize(("piece_every", "rate_limited"), [(0.05, False), (0.05, True),
+                                                           (5.0, False)],
+                         ids=["raw-trickle", "archive-trickle", "raw-silence"])
+def test_a_body_below_the_rate_floor_fails_early(
+        host: RepoHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        piece_every: float, rate_limited: bool) -> None:
+    """8 bytes every 50 ms (160 B/s) or one piece then silence: far below 1 KiB/s, so the
+    download ends after one window, long before its deadlines."""
+    monkeypatch.setattr(download, "RATE_WINDOW", 0.5)
+    host.rate_limited = rate_limited
+    host.drip["plugins/clock/manager.py"] = host.drip["main.zip"] = piece_every
+    assert len(plugin_files("clock")["manager.py"]) > 8 * 20  # still dripping at 0.5 s
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
+                        tmp_path / "out", api_url=host.api_url)
+    assert time.monotonic() - started < 3
+    assert caught.value.error_code == "DOWNLOAD_FAILED"
+    what = "the archive main.zip" if rate_limited else "manager.py"
+    assert caught.value.message == f"{what}: too slow (under 1 KiB/s for 0.5 s)"
+    assert not (tmp_path / "out" / "manager.py").exists()
+
+
+def test_a_body_above_the_rate_floor_is_not_cut(
+        host: RepoHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(download, "RATE_WINDOW", 0.2)
+    monkeypatch.setattr(download, "MIN_RATE", 16)  # the drip below sends about 160 B/s
+    host.drip["plugins/clock/manager.py"] = 0.05
+    download_folder(host.repo_url(OWNER, MONO), "main", "plugins/clock",
+                    tmp_path / "out", api_url=host.api_url)
+    assert (tmp_path / "out" / "manager.py").read_bytes() == \
+        plugin_files("clock")["manager.py"]
+
+
 def test_files_that_each_arrive_in_time_still_share_one_overall_deadline(
         host: RepoHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # each file would arrive well within its own 3 s (the slowest takes ~1.3 s), but the
