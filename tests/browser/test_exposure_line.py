@@ -5,22 +5,55 @@ then makes a token with a scope."""
 
 from __future__ import annotations
 
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
+from waitress import create_server
 
-from tests.web_service.sign_in_helpers import PASSWORD, TIMEOUT, running_web, stored
+from shared.paths import resolve_paths
+from tests.daemons import Instance, wait_http
+from tests.web_service.sign_in_helpers import PASSWORD, TIMEOUT, stored
+from web_service.app import create_app
+from web_service.settings import WebSettings
 
 pytestmark = pytest.mark.timeout(180)
+
+
+@contextmanager
+def web_told_it_listens_everywhere(tmp_path: Path) -> Iterator[tuple[Instance, str]]:
+    """The real web app, told it listens on every interface (as the unit starts it), served
+    on a loopback port: nothing here listens beyond loopback, and the line depends only on
+    where the app believes it listens."""
+    instance = Instance(tmp_path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    paths = resolve_paths(config_dir=instance.config_dir, cache_dir=instance.cache_dir,
+                          plugins_dir=instance.plugins_dir)
+    app = create_app(WebSettings(paths=paths, host="0.0.0.0", port=port))
+    server = create_server(app, host="127.0.0.1", port=port, threads=4)
+    thread = threading.Thread(target=server.run, name="web", daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(f"{url}/api/v3/health", 15)
+        yield instance, url
+    finally:
+        server.close()
+        thread.join(10)
 
 
 def test_the_line_shows_dismisses_and_leads_to_sign_in(tmp_path: Path, page: Any,
                                                        shoot: Any) -> None:
     problems: list[str] = []
     page.on("pageerror", lambda err: problems.append(str(err)))
-    with running_web(tmp_path, host="0.0.0.0") as (instance, url):
+    with web_told_it_listens_everywhere(tmp_path) as (instance, url):
         page.goto(f"{url}/")
         line = page.locator("#exposure-warning")
         line.wait_for(state="visible", timeout=15_000)
