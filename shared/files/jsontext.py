@@ -21,7 +21,7 @@ import math
 import re
 import sys
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 # Far deeper than any config or request of ours; shallow enough that every recursive
 # walk (deep merge, copies, checks) stays far from Python's recursion limit.
@@ -166,21 +166,22 @@ def _parse_int(literal: str) -> int:
 def _parse_float(literal: str) -> float:
     value = float(literal)
     if not math.isfinite(value):
-        raise JsonLimitError(f"number {literal[:20]}{'...' if len(literal) > 20 else ''} "
-                             "is too large for a JSON number")
+        raise JsonLimitError(f"number {_shown(literal)} is too large for a JSON number")
     return value
+
+
+_Number = TypeVar("_Number", int, float)
 
 
 def _bounded_int(literal: str) -> int:
-    value = _parse_int(literal)
-    if abs(value) > MAX_MAGNITUDE:
-        raise JsonLimitError(f"number {_shown(literal)} is out of range (at most "
-                             f"{MAX_MAGNITUDE:.3g} either way)")
-    return value
+    return _within_bounds(_parse_int(literal), literal)
 
 
 def _bounded_float(literal: str) -> float:
-    value = _parse_float(literal)
+    return _within_bounds(_parse_float(literal), literal)
+
+
+def _within_bounds(value: _Number, literal: str) -> _Number:
     if abs(value) > MAX_MAGNITUDE:
         raise JsonLimitError(f"number {_shown(literal)} is out of range (at most "
                              f"{MAX_MAGNITUDE:.3g} either way)")
