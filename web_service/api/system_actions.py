@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, g
 
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok
+from web_service.history import WHAT_KEY
 from web_service.services import services
 from web_service.system.actions import check_action, perform
 from web_service.system.supervisor import supervisor_kind
@@ -22,6 +23,7 @@ def system_action() -> Reply:
     Restarting the web answers 202 first and restarts once the answer is sent.
     """
     action = check_action(body_object().get("action"))
+    g.setdefault(WHAT_KEY, f"system.action {action}")  # the history says which one
     outcome = perform(action, supervisor_kind(), services().settings.paths.cache_dir)
     response, status = ok(outcome.data, outcome.message, outcome.status)
     if outcome.after is not None:

@@ -35,3 +35,12 @@ def test_a_body_without_an_action_is_refused(web: WebEnv) -> None:
     answer = web.client.post("/api/v3/system/action", json={})
     assert answer.status_code == 400
     assert answer.json["error_code"] == "UNKNOWN_ACTION"
+
+
+def test_the_history_names_the_action_asked_for(web: WebEnv) -> None:
+    web.client.post("/api/v3/system/action", json={"action": "restart_display_service"})
+    web.client.post("/api/v3/system/action", json={"action": "nonsense"})
+    entries = web.client.get("/api/v3/history").json["data"]["entries"]
+    assert [(e["what"], e["error_code"]) for e in entries[:2]] == [
+        ("system_actions.system_action", "UNKNOWN_ACTION"),
+        ("system.action restart_display_service", "NO_SUPERVISOR")]
