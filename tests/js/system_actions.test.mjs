@@ -2,7 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { waitForReturn } from "../../web_service/static/system_actions.js";
+import { ApiError } from "../../web_service/static/api.js";
+import { awaitsReturn, waitForReturn } from "../../web_service/static/system_actions.js";
 
 // A clock that moves only when the wait sleeps, and answers given step by step.
 function scripted(answers) {
@@ -35,4 +36,13 @@ test("never back: null once the limit passed", async () => {
   const fake = scripted([{ down: true }]);
   assert.equal(await waitForReturn({ beforePid: 1, startedAt: 0, stepMs: 1000, limitMs: 5000,
                                      ...fake }), null);
+});
+
+test("the page waits after a web restart or a reboot, even one that cut the answer off", () => {
+  assert.equal(awaitsReturn("restart_web_service"), true);
+  assert.equal(awaitsReturn("reboot_system"), true);
+  assert.equal(awaitsReturn("reboot_system", new ApiError("NETWORK_ERROR", "gone")), true);
+  assert.equal(awaitsReturn("reboot_system", new ApiError("ACTION_FAILED", "no")), false);
+  assert.equal(awaitsReturn("stop_display"), false);
+  assert.equal(awaitsReturn("shutdown_system"), false);
 });

@@ -33,6 +33,14 @@ export const RECONNECT_AFTER = new Set(["restart_web_service", "reboot_system"])
 export const RECONNECT_STEP_MS = 1000;
 export const RECONNECT_LIMIT_MS = 10 * 60 * 1000;
 
+// Whether the page waits for the web service after `action` answered `err` (null: it
+// succeeded). A reboot may take the web down before its answer leaves: no answer at all
+// is then the reboot under way, not a failure.
+export function awaitsReturn(action, err = null) {
+  if (!RECONNECT_AFTER.has(action)) return false;
+  return err === null || (err instanceof ApiError && err.error_code === "NETWORK_ERROR");
+}
+
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Wait for the web service to be back: its health check failed once and answers again,
@@ -103,9 +111,13 @@ export function systemActions() {
       try {
         const answer = await api.post("/system/action", { action });
         this.note = { text: answer.message || "done", error: false };
-        if (RECONNECT_AFTER.has(action)) await this.reconnect(answer.message, beforePid, startedAt);
+        if (awaitsReturn(action)) await this.reconnect(answer.message, beforePid, startedAt);
       } catch (err) {
         this.note = { text: describe(err), error: true };
+        if (awaitsReturn(action, err)) {
+          const doing = action === "reboot_system" ? "Rebooting" : "Restarting";
+          await this.reconnect(doing, beforePid, startedAt);
+        }
       } finally {
         this.running = null;
         await store.refresh();
