@@ -3,7 +3,8 @@
 The web daemon runs as a user that cannot write the install's ``.git`` (root owns it), so
 ``check_update`` asks the remote for the followed branch's commit (``git ls-remote``) and
 fetches it into a temporary object folder, with the checkout's objects as alternates and
-no ref, FETCH_HEAD or maintenance written: the checkout stays exactly as it was.
+no ref (an empty ``--refmap``), FETCH_HEAD or maintenance written: the checkout stays
+exactly as it was.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def check_update(root: Path, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
         env = {"GIT_OBJECT_DIRECTORY": objects,
                "GIT_ALTERNATE_OBJECT_DIRECTORIES": _objects_dir(root)}
         git.git(root, *_READ_ONLY, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-                remote, f"refs/heads/{branch}", timeout=timeout, env=env)
+                "--refmap=", remote, f"refs/heads/{branch}", timeout=timeout, env=env)
         commits = git.incoming(root, old, new, env=env)
         deps = git.dependency_changes(root, old, new, env=env) if commits else []
     return {"current": old, "latest": new, "update_available": bool(commits),
