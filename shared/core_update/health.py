@@ -2,7 +2,8 @@
 
 Healthy means: within ``HEALTH_START_TIMEOUT`` both daemons run (each holds its lock
 and published its state), the web answers ``GET /api/v3/health`` and the display says
-it renders frames (a frame rate in its state); then for ``STABLE_WINDOW`` neither
+it rendered its first frame (``first_frame_ms`` in its state; with no plugin loaded there
+is nothing to render, and running is enough); then for ``STABLE_WINDOW`` neither
 daemon's pid changes (a crash loop restarts it under a new pid).
 
 An install may name its own check instead: ``LEDPANEL_UPDATE_HEALTH_COMMAND`` (in the
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from shared.bus.core import Bus
 from shared.bus.daemon_lock import WEB, lock_holder
-from shared.bus.display_status import RUNNING, display_report, read_display
+from shared.bus.display_status import RUNNING, display_report, read_display, timestamp
 from shared.bus.web_address import client_url, published_web_address
 from shared.core_update.limits import HEALTH_START_TIMEOUT, STABLE_WINDOW
 
@@ -76,11 +77,13 @@ def _wait(probe: Callable[[], tuple[int, int] | str], timeout: float) -> tuple[i
 
 def _running(cache_dir: Path) -> tuple[int, int] | str:
     """Return the (display, web) pids when both are up and answering, else what is not."""
-    report = display_report(*read_display(Bus(cache_dir)))
+    record, holder = read_display(Bus(cache_dir))
+    report = display_report(record, holder)
     if report["service"] != RUNNING:
         return f"the display service is {report['service'].replace('_', ' ')}"
-    if not report.get("fps"):
-        return "the display service renders no frames"
+    if report.get("loaded_plugins") and timestamp(
+            (record or {}).get("first_frame_ms")) is None:
+        return "the display service has not rendered a frame"
     address = published_web_address(cache_dir)
     web_pid = lock_holder(cache_dir, WEB)
     if address is None or web_pid is None:
