@@ -44,6 +44,13 @@ def folder(cache_dir: Path) -> Path:
     return cache_dir / FOLDER
 
 
+def usable_folder(cache_dir: Path) -> bool:
+    """False when the folder's place holds a link or a file: root writes and removes files
+    in it, and a link planted by another user must not lead it elsewhere."""
+    place = folder(cache_dir)
+    return not place.is_symlink() and (place.is_dir() or not place.exists())
+
+
 def _read(path: Path) -> dict[str, Any] | None:
     try:
         data = parse_bounded(read_regular(path, MAX_BYTES, follow_symlinks=False)
@@ -85,11 +92,13 @@ def write_state(cache_dir: Path, state: dict[str, Any]) -> None:
 def read_request(cache_dir: Path) -> dict[str, Any]:
     """Return the pending request (trigger, stash, plugins_after, id) and remove it."""
     path = folder(cache_dir) / REQUEST_FILE
-    data = _read(path) or {}
-    try:
-        path.unlink()
-    except OSError:
-        pass
+    data: dict[str, Any] = {}
+    if usable_folder(cache_dir):
+        data = _read(path) or {}
+        try:
+            path.unlink()
+        except OSError:
+            pass
     trigger = data.get("trigger")
     request_id = data.get("id")
     return {"trigger": trigger if trigger in TRIGGERS else "manual",

@@ -85,7 +85,12 @@ class Update:
 def run(root: Path, cache_dir: Path, request: dict[str, Any], *,
         check: HealthCheck = health.check) -> dict[str, Any]:
     """Run one update (one at a time per bus folder); return its final state."""
-    lock_path = files.folder(cache_dir) / files.LOCK_FILE
+    folder = files.folder(cache_dir)
+    if not files.usable_folder(cache_dir):
+        logger.error("core update: %s is not a folder (a link?); remove it and start the "
+                     "update again", folder)
+        return {"result": FAILED, "message": f"{folder} is not a folder"}
+    lock_path = folder / files.LOCK_FILE
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o664)
     try:
@@ -101,6 +106,9 @@ def run(root: Path, cache_dir: Path, request: dict[str, Any], *,
                         "started_at": time.time()}
         try:
             return _flow(update)
+        except GitError as err:
+            return update.finish(ROLLBACK_FAILED if update.state.get("to") else FAILED,
+                                 f"{err}; check `git -C {root} status` and update again")
         except Exception as err:  # the one boundary: a verdict is always written
             logger.exception("core update: stopped by an unexpected error")
             return update.finish(ROLLBACK_FAILED if update.state.get("to") else FAILED,

@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 SUDO_TIMEOUT = 15.0
 DEV_LOG = "updater.log"  # on a development run, beside the state file
+_starting = threading.Lock()
 _OUTPUT_LIMIT = 400
 
 
@@ -52,7 +53,12 @@ def start_core_update(*, trigger: str = "button", stash: bool = True,
     """Start a core update (Update Code stashes local core changes; the automatic one
     never does); return a message and the state. Raise LedpanelError (409 when one is
     running or the install is no checkout, 503 when the start command failed)."""
-    root, cache_dir = _paths(app)
+    with _starting:  # two clicks at once start one update
+        return _start(trigger, stash, plugins_after, *_paths(app))
+
+
+def _start(trigger: str, stash: bool, plugins_after: bool, root: Path,
+           cache_dir: Path) -> dict[str, Any]:
     current = files.read_state(cache_dir)
     if not files.is_final(current) and not files.is_lost(current):
         raise LedpanelError("a core update is already running; wait for its verdict",

@@ -164,3 +164,24 @@ def test_the_state_file_is_whole_json_at_the_end(repos: Repos) -> None:
     run_update(repos)
     text = (repos.cache / "core_update" / "state.json").read_text()
     assert json.loads(text)["phase"] == "done"
+
+
+def test_a_link_in_place_of_the_state_folder_is_refused(repos: Repos, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    repos.cache.mkdir()
+    (repos.cache / "core_update").symlink_to(elsewhere)
+    (elsewhere / "request.json").write_text('{"trigger": "cli"}')  # root must not remove it
+    repos.release("second", {"core.py": "VERSION = 2\n"})
+    done = run_update(repos)
+    assert done.returncode == 1 and "is not a folder" in done.stderr
+    assert [p.name for p in elsewhere.iterdir()] == ["request.json"]
+    assert repos.systemctl_calls() == []
+
+
+def test_a_checkout_git_cannot_read_fails_with_git_s_words(repos: Repos) -> None:
+    shutil.rmtree(repos.install / ".git" / "refs")
+    (repos.install / ".git" / "HEAD").write_text("garbage\n")
+    run_update(repos)
+    state = verdict(repos)
+    assert state["result"] == "failed" and "git -C" in state["message"]
