@@ -111,6 +111,17 @@ def dependency_changes(root: Path, old: str, new: str,
     return [line for line in out.splitlines() if line]
 
 
+def is_ancestor(root: Path, old: str, new: str) -> bool:
+    """True when ``new`` contains ``old`` (the checkout can move forward to it)."""
+    try:
+        git(root, "merge-base", "--is-ancestor", old, new)
+    except GitError as err:
+        if "(exit 1)" in str(err):
+            return False
+        raise
+    return True
+
+
 def merge(root: Path, new: str) -> None:
     """Move the checkout forward to ``new`` (fast-forward only)."""
     git(root, "merge", "--ff-only", "--quiet", new)

@@ -142,6 +142,10 @@ def _flow(update: Update) -> dict[str, Any]:
         return update.finish(FAILED, f"could not fetch the new release, nothing changed: {err}")
     if new == old or not git.incoming(root, old, new):
         return update.finish(UP_TO_DATE, f"already on the newest release ({old[:12]})")
+    if not git.is_ancestor(root, old, new):
+        return update.finish(BLOCKED, f"the checkout has commits of its own ({old[:12]}) that "
+                             f"the release {new[:12]} does not contain; move them to a branch "
+                             f"or reset to {new[:12]}, then update again")
     deps = git.dependency_changes(root, old, new)
     update.state.update(to=new, dependencies_changed=bool(deps))
     try:

@@ -185,3 +185,14 @@ def test_a_checkout_git_cannot_read_fails_with_git_s_words(repos: Repos) -> None
     run_update(repos)
     state = verdict(repos)
     assert state["result"] == "failed" and "git -C" in state["message"]
+
+
+def test_a_commit_of_the_checkout_s_own_is_blocked_not_a_partial_pull(repos: Repos) -> None:
+    (repos.install / "core.py").write_text("local fix\n")
+    git(repos.install, "commit", "-q", "-am", "a local fix")
+    mine = repos.head()
+    repos.release("second", {"core.py": "VERSION = 2\n"})
+    run_update(repos)
+    state = verdict(repos)
+    assert state["result"] == "blocked" and "commits of its own" in state["message"]
+    assert repos.head() == mine and repos.systemctl_calls() == []
