@@ -87,6 +87,9 @@ def test_local_core_changes_block_the_automatic_update(repos: Repos) -> None:
     state = verdict(repos)
     assert state["result"] == "blocked" and "core.py" in state["message"]
     assert repos.head() == old
+    entries, _ = HistoryReader(history_dir(repos.cache)).entries(limit=5, kind="core_update")
+    assert [(e["what"], e["result"], e["update_result"]) for e in entries] == [
+        ("auto", "error", "blocked")]
     assert (repos.install / "core.py").read_text() == "VERSION = 'edited'\n"
     assert repos.systemctl_calls() == []
 

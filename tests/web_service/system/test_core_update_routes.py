@@ -142,3 +142,19 @@ def test_the_sudo_rule_allows_exactly_the_table(repos: Repos) -> None:
             allowed.add((os.path.basename(match.group(1)), *match.group(2).split()))
     assert set(PRIVILEGED_COMMANDS) <= allowed
     assert path_with(repos.bin).startswith(str(repos.bin))
+
+
+@pytest.mark.parametrize("junk", ["fifo", "garbage", "folder", "huge"])
+def test_a_state_file_that_is_no_state_reads_as_none(client: FlaskClient, repos: Repos,
+                                                     junk: str) -> None:
+    path = repos.cache / "core_update" / "state.json"
+    path.parent.mkdir(parents=True)
+    if junk == "fifo":
+        os.mkfifo(path)
+    elif junk == "folder":
+        path.mkdir()
+    else:
+        path.write_text("{" if junk == "garbage" else '{"message": "' + "x" * 100_000 + '"}')
+    answer = client.get("/api/v3/system/update")
+    assert answer.status_code == 200
+    assert answer.get_json()["data"]["result"] is None
