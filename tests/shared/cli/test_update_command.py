@@ -8,14 +8,19 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
 
+from shared.core_update.state import read_state
 from shared.paths import Paths
+from tests.display_service.helpers import wait_until
 from tests.shared.core_update.repos import ROOT, Repos, make_repos
 from web_service.app import create_app
 from web_service.settings import WebSettings
+
+server_of: dict[str, Any] = {}  # the served app's server, by URL (to take it down)
 
 
 @pytest.fixture
@@ -29,7 +34,9 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Re
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield repos, f"http://127.0.0.1:{server.server_port}"
+    url = f"http://127.0.0.1:{server.server_port}"
+    server_of[url] = server
+    yield repos, url
     server.shutdown()
     thread.join(5)
 
@@ -69,3 +76,24 @@ def test_a_broken_release_prints_rolled_back(served: tuple[Repos, str]) -> None:
     done = ledpanel(repos, url)
     assert done.returncode == 1 and "rolled_back:" in done.stdout
     assert repos.head() == old
+
+
+def test_while_the_web_is_down_the_command_reads_the_bus(served: tuple[Repos, str],
+                                                         tmp_path: Path) -> None:
+    repos, url = served
+    go = tmp_path / "go"
+    # the release's health check waits until the test has taken the web down
+    repos.release("second", {"check.sh": f"while [ ! -e {go} ]; do sleep 0.05; done\n"})
+    command = subprocess.Popen(
+        [sys.executable, "-m", "shared.cli", "update", "--url", url], cwd=ROOT,
+        env=repos.env(LEDPANEL_SUPERVISOR="dev"), stdout=subprocess.PIPE, text=True)
+    try:
+        wait_until(lambda: (read_state(repos.cache) or {}).get("phase") == "verifying",
+                   timeout=30)
+        server_of[url].shutdown()
+        go.touch()
+        out, _ = command.communicate(timeout=60)
+    finally:
+        command.kill()
+    assert command.returncode == 0, out
+    assert "updated: updated" in out

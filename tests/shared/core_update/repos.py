@@ -36,8 +36,9 @@ class Repos:
     bin: Path
 
     def release(self, message: str, files: dict[str, str], *, healthy: bool = True) -> str:
-        """Commit ``files`` (and the health check's verdict) and push; return the commit."""
-        files = {**files, "check.sh": "exit 0\n" if healthy else "echo broken >&2; exit 1\n"}
+        """Commit ``files`` (and the health check's verdict, unless ``files`` has its own
+        ``check.sh``) and push; return the commit."""
+        files = {"check.sh": "exit 0\n" if healthy else "echo broken >&2; exit 1\n", **files}
         for name, text in files.items():
             path = self.publisher / name
             path.parent.mkdir(parents=True, exist_ok=True)
