@@ -113,7 +113,7 @@ def run(root: Path, cache_dir: Path, request: dict[str, Any], *,
             logger.exception("core update: stopped by an unexpected error")
             return update.finish(ROLLBACK_FAILED if update.state.get("to") else FAILED,
                                  f"the update stopped on an unexpected error ({err!r}); "
-                                 "check `git -C <install> status` and the logs")
+                                 f"check `git -C {root} status` and the logs")
     finally:
         os.close(fd)
 
@@ -127,7 +127,7 @@ def _flow(update: Update) -> dict[str, Any]:
     if changed:
         shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more"
                                            if len(changed) > 5 else "")
-        if not update.request["stash"]:
+        if not update.request["stash"] or update.request["trigger"] == "auto":
             return update.finish(BLOCKED, f"local changes outside plugins/ and plugin-repos/ "
                                  f"({shown}): commit or discard them, then update again; "
                                  "the automatic update never stashes them")

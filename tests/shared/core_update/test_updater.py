@@ -83,7 +83,8 @@ def test_local_core_changes_block_the_automatic_update(repos: Repos) -> None:
     old = repos.head()
     (repos.install / "core.py").write_text("VERSION = 'edited'\n")
     repos.release("second", {"core.py": "VERSION = 2\n"})
-    run_update(repos, {"trigger": "auto", "stash": False, "plugins_after": True})
+    # the automatic update never stashes, even when asked to
+    run_update(repos, {"trigger": "auto", "stash": True, "plugins_after": True})
     state = verdict(repos)
     assert state["result"] == "blocked" and "core.py" in state["message"]
     assert repos.head() == old
