@@ -1,9 +1,11 @@
-"""Stand-ins for system commands (sudo, systemctl, reboot, poweroff...), put first on PATH.
+"""Stand-ins for system commands (sudo, systemctl, reboot, poweroff, journalctl, nmcli...),
+small executables put first on PATH that record their argv.
 
-Each stand-in is a small executable that appends its argv (a JSON list, one line) to a
-calls file, prints what the real command prints and exits with its code. ``sudo`` is a
-pass-through: it checks ``-n``, records, and runs the rest from PATH, so the recorded
-commands show both the sudo and what it ran.
+Two ways to use them. ``FakeBin(folder)`` records every stand-in's argv (a JSON list with
+the command's name first) in one calls file; its ``sudo`` is a pass-through that checks
+``-n``, records and runs the rest from PATH. ``fake_command(bin_dir, name)`` writes one
+stand-in recording its arguments to ``bin_dir/<name>.calls``, read back with ``calls``;
+``path_with(bin_dir)`` is a PATH with the stand-ins first.
 """
 
 from __future__ import annotations
@@ -66,3 +68,36 @@ class FakeBin:
         path.write_text(text)
         path.chmod(0o755)
         return path
+
+
+def fake_command(bin_dir: Path, name: str, *, exit_code: int = 0, output: str = "",
+                 extra: str = "") -> Path:
+    """Write a recording fake ``name`` into ``bin_dir``; ``extra`` is Python run before it
+    exits (``argv`` holds the arguments)."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    path = bin_dir / name
+    log = bin_dir / f"{name}.calls"
+    path.write_text(
+        f"#!{sys.executable}\n"
+        "import json, sys\n"
+        "argv = sys.argv[1:]\n"
+        f"with open({str(log)!r}, 'a') as f:\n"
+        "    f.write(json.dumps(argv) + '\\n')\n"
+        f"{extra}\n"
+        f"sys.stdout.write({output!r})\n"
+        f"sys.exit({exit_code})\n")
+    path.chmod(0o755)
+    return path
+
+
+def calls(bin_dir: Path, name: str) -> list[list[str]]:
+    """Return the argument lists the fake ``name`` was run with, in order."""
+    log = bin_dir / f"{name}.calls"
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines() if line]
+
+
+def path_with(bin_dir: Path) -> str:
+    """Return PATH with ``bin_dir`` first."""
+    return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"

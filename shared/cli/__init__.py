@@ -18,6 +18,7 @@ from shared.cli.common import CliError
 from shared.cli.on_demand import cmd_on_demand_start, cmd_on_demand_stop
 from shared.cli.sign_in import add_commands as add_sign_in_commands
 from shared.cli.status import cmd_status
+from shared.cli.update import add_command as add_update_command
 from shared.cli.validate import cmd_config_validate
 from shared.version import CORE_VERSION
 
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     od_commands.add_parser("stop", parents=[web], help="stop on-demand").set_defaults(
         func=cmd_on_demand_stop)
     add_sign_in_commands(commands)
+    add_update_command(commands, web)
     return parser
 
 

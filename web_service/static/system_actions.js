@@ -111,6 +111,8 @@ export function systemActions() {
       try {
         const answer = await api.post("/system/action", { action });
         this.note = { text: answer.message || "done", error: false };
+        // The Overview's core-update line follows the update from here.
+        if (action === "git_pull") window.dispatchEvent(new CustomEvent("ledpanel:core-update"));
         if (awaitsReturn(action)) await this.reconnect(answer.message, beforePid, startedAt);
       } catch (err) {
         this.note = { text: describe(err), error: true };

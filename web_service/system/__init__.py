@@ -1,2 +1,3 @@
-"""System actions: what the Overview's buttons and ``POST /system/action`` do, under
-systemd (through ``sudo -n``) or under the development supervisor (``scripts/dev``)."""
+"""What the web does to the system it runs on: the system actions behind the Overview's
+buttons and ``POST /system/action`` (under systemd through ``sudo -n``, or under the
+development supervisor), and the core update."""

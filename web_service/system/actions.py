@@ -69,7 +69,8 @@ def perform(action: str, kind: str | None, cache_dir: Path) -> Outcome:
     """Do ``action`` under the supervisor ``kind``; raise ``LedpanelError`` when refused
     or when it failed."""
     if action == "git_pull":
-        return Outcome(core_update.start_core_update(), "core update started", 202)
+        started = core_update.start_core_update(trigger="button", stash=True)
+        return Outcome(started, str(started.get("message") or "core update started"), 202)
     if kind == SYSTEMD:
         return _under_systemd(action)
     if kind == DEV:

@@ -23,6 +23,7 @@ REBOOT = "/usr/sbin/reboot"
 POWEROFF = "/usr/sbin/poweroff"
 DISPLAY_UNIT = "ledpanel-display.service"
 WEB_UNIT = "ledpanel-web.service"
+UPDATE_UNIT = "ledpanel-update.service"
 
 START_DISPLAY = (SYSTEMCTL, "start", DISPLAY_UNIT)
 STOP_DISPLAY = (SYSTEMCTL, "stop", DISPLAY_UNIT)
@@ -33,10 +34,12 @@ ENABLE_AUTOSTART = (SYSTEMCTL, "enable", DISPLAY_UNIT, WEB_UNIT)
 DISABLE_AUTOSTART = (SYSTEMCTL, "disable", DISPLAY_UNIT, WEB_UNIT)
 REBOOT_SYSTEM = (REBOOT,)
 SHUTDOWN_SYSTEM = (POWEROFF,)
+# The core update runs in its own unit (it restarts the web); --no-block: answer at once.
+START_CORE_UPDATE = (SYSTEMCTL, "start", "--no-block", UPDATE_UNIT)
 
 PRIVILEGED_COMMANDS: tuple[tuple[str, ...], ...] = (
     START_DISPLAY, STOP_DISPLAY, RESTART_DISPLAY, RESTART_WEB,
-    ENABLE_AUTOSTART, DISABLE_AUTOSTART, REBOOT_SYSTEM, SHUTDOWN_SYSTEM,
+    ENABLE_AUTOSTART, DISABLE_AUTOSTART, REBOOT_SYSTEM, SHUTDOWN_SYSTEM, START_CORE_UPDATE,
 )
 
 TIMEOUT = 60.0  # seconds; above the units' own start and stop limits (30 s, 15 s)
