@@ -49,6 +49,9 @@ def register_api(app: Flask) -> None:
     from web_service.api import store_ops
 
     app.register_blueprint(store_ops.bp, url_prefix=API_PREFIX)
+    from web_service.api import wifi
+
+    app.register_blueprint(wifi.bp, url_prefix=API_PREFIX)
 
 
 def _answer_options() -> Reply | None:

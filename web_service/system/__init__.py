@@ -1,0 +1,1 @@
+"""The web daemon's side of the host system: the privileged commands it may run."""
