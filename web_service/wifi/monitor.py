@@ -5,12 +5,15 @@ It reads ``auto_enable_ap_mode`` once, at start (off: it exits at once); the web
 restarts the unit when the setting changes. Timing, chosen so it never flaps:
 
 - it looks every ``CHECK_INTERVAL`` seconds;
-- it opens the access point only after ``OPEN_AFTER`` seconds without any connection
-  (NetworkManager's own retries of a known network come first), and not again within
-  ``OPEN_AFTER`` of closing it;
+- it opens the access point only after ``OPEN_AFTER`` seconds without any connection,
+  counted from the first look that saw none (NetworkManager's own retries of a known
+  network come first);
 - it closes an access point it opened only once a saved network has been in range for
-  ``CLOSE_AFTER`` seconds, and never before the access point has been up for
+  ``CLOSE_AFTER`` seconds in a row, and never before the access point has been up for
   ``MIN_AP_TIME`` seconds (time for a phone to join and send a password);
+- when closing did not bring the panel online (a saved network in range whose password
+  changed), the next access point waits twice as long for a saved network before it
+  closes, up to ``MAX_BACKOFF`` times; any connection resets that;
 - an access point someone opened by hand (POST /wifi/ap/enable) is left alone.
 """
 
@@ -35,6 +38,7 @@ CHECK_INTERVAL = 15.0
 OPEN_AFTER = 90.0
 CLOSE_AFTER = 30.0
 MIN_AP_TIME = 180.0
+MAX_BACKOFF = 64  # close_after * 64: 32 minutes
 OPEN, CLOSE = "open", "close"
 
 
@@ -65,7 +69,8 @@ class Decider:
         self.offline_since: float | None = None
         self.in_range_since: float | None = None
         self.opened_at: float | None = None  # set while the access point is ours
-        self.closed_at: float | None = None
+        self.closed_unanswered = False  # closed, and not online since
+        self.backoff = 1
 
     def step(self, seen: Observation) -> str | None:
         """Return OPEN, CLOSE or None (nothing to do) for what was just seen."""
@@ -75,14 +80,14 @@ class Decider:
             return self._while_up(seen, now)
         self.opened_at = self.in_range_since = None
         if seen.online:
-            self.offline_since = None
+            self.offline_since, self.closed_unanswered, self.backoff = None, False, 1
             return None
         if self.offline_since is None:
             self.offline_since = now
-        waited = now - self.offline_since >= self.timing.open_after
-        rested = self.closed_at is None or now - self.closed_at >= self.timing.open_after
-        if waited and rested:
-            self.opened_at, self.offline_since = now, None
+        if now - self.offline_since >= self.timing.open_after:
+            if self.closed_unanswered:
+                self.backoff = min(self.backoff * 2, MAX_BACKOFF)
+            self.opened_at, self.offline_since, self.closed_unanswered = now, None, False
             return OPEN
         return None
 
@@ -94,10 +99,10 @@ class Decider:
             return None
         if self.in_range_since is None:
             self.in_range_since = now
-        if (now - self.in_range_since >= self.timing.close_after
+        if (now - self.in_range_since >= self.timing.close_after * self.backoff
                 and now - self.opened_at >= self.timing.min_ap_time):
             self.opened_at = self.in_range_since = None
-            self.closed_at = now
+            self.closed_unanswered = True
             return CLOSE
         return None
 
