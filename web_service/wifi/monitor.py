@@ -27,10 +27,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 
+from shared.bus.web_address import published_web_address
 from shared.paths import resolve_paths
 from web_service.wifi import network, nmcli, settings_file
+from web_service.wifi.portal_redirect import PORTAL_PORT, PortalRedirect
 
 logger = logging.getLogger("ledpanel.wifi_monitor")
 
@@ -38,6 +41,7 @@ CHECK_INTERVAL = 15.0
 OPEN_AFTER = 90.0
 CLOSE_AFTER = 30.0
 MIN_AP_TIME = 180.0
+DEFAULT_WEB_PORT = 5000
 MAX_BACKOFF = 64  # close_after * 64: 32 minutes
 OPEN, CLOSE = "open", "close"
 
@@ -133,17 +137,35 @@ def act(decision: str | None) -> None:
         network.disable_ap()
 
 
-def run(decider: Decider, stop: threading.Event) -> None:
-    """Look, decide and act every interval until ``stop`` is set."""
-    while True:
-        try:
-            act(decider.step(observe(decider.ours)))
-        except nmcli.WifiUnavailable:
-            raise
-        except nmcli.WifiCommandFailed as err:  # NetworkManager busy: look again later
-            logger.warning("%s", err.message)
-        if stop.wait(decider.timing.interval):
-            return
+def run(decider: Decider, stop: threading.Event, portal: PortalRedirect | None = None) -> None:
+    """Look, decide and act every interval until ``stop`` is set; keep the port-80
+    answer (``portal``) up exactly while the access point is."""
+    try:
+        while True:
+            try:
+                seen = observe(decider.ours)
+                decision = decider.step(seen)
+                act(decision)
+                if portal is not None:
+                    portal.follow(decision == OPEN or (seen.ap_up and decision != CLOSE))
+            except nmcli.WifiUnavailable:
+                raise
+            except nmcli.WifiCommandFailed as err:  # NetworkManager busy: look again later
+                logger.warning("%s", err.message)
+            if stop.wait(decider.timing.interval):
+                return
+    finally:
+        if portal is not None:
+            portal.stop()
+
+
+def web_port(cache_dir: Path) -> Callable[[], int]:
+    """The running web daemon's port as it published it (5000 when it has not)."""
+    def port() -> int:
+        address = published_web_address(cache_dir)
+        value = address.get("port") if address else None
+        return value if isinstance(value, int) and value > 0 else DEFAULT_WEB_PORT
+    return port
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -154,13 +176,18 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--open-after", type=float, default=OPEN_AFTER)
     parser.add_argument("--close-after", type=float, default=CLOSE_AFTER)
     parser.add_argument("--min-ap-time", type=float, default=MIN_AP_TIME)
+    parser.add_argument("--portal-host", default=network.AP_ADDRESS,
+                        help="the address phones' port-80 probes are answered on")
+    parser.add_argument("--portal-port", type=int, default=PORTAL_PORT,
+                        help="0: do not answer probes")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-    path = resolve_paths(config_dir=args.config_dir).wifi_config_file
+    paths = resolve_paths(config_dir=args.config_dir)
+    path = paths.wifi_config_file
     try:
         enabled = settings_file.auto_enable(path)
     except Exception as err:  # an unreadable file: say so, do nothing
@@ -180,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     timing = Timing(args.interval, args.open_after, args.close_after, args.min_ap_time)
     logger.info("watching the network every %g s", timing.interval)
     try:
-        run(Decider(time.monotonic, timing), stop)
+        portal = (PortalRedirect(args.portal_host, args.portal_port, web_port(paths.cache_dir))
+                  if args.portal_port else None)
+        run(Decider(time.monotonic, timing), stop, portal)
     except nmcli.WifiUnavailable as err:
         logger.error("%s", err.message)
     return 0

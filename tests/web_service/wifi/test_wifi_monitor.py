@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from tests.daemons import ROOT
 from tests.web_service.wifi.wifi_helpers import CAFE, HOME, FakeNmcli, use_fake_nmcli
@@ -124,6 +126,34 @@ def wait_for(fake: FakeNmcli, active: str | None, process: subprocess.Popen[str]
         time.sleep(0.05)
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_answer(url: str, process: subprocess.Popen[str]) -> requests.Response:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return requests.get(url, headers={"Host": "connectivitycheck.gstatic.com"},
+                                allow_redirects=False, timeout=5)
+        except requests.ConnectionError:
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+
+
+def wait_refused(url: str, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            requests.get(url, timeout=5)
+        except requests.ConnectionError:
+            return
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+
+
 def start_monitor(config_dir: Path, *timing: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "web_service.wifi.monitor", "--config-dir", str(config_dir),
@@ -136,12 +166,20 @@ def test_the_monitor_opens_the_access_point_and_closes_it_for_a_saved_network(
         tmp_path, monkeypatch):
     fake = use_fake_nmcli(tmp_path, monkeypatch, saved=[HOME],
                           networks=[{"ssid": CAFE, "signal": 40, "security": ""}])
+    monkeypatch.setenv("LEDPANEL_CACHE_DIR", str(tmp_path / "cache"))
+    port = free_port()
     process = start_monitor(tmp_path / "config", "--interval", "0.1", "--open-after", "0.5",
-                            "--close-after", "0.3", "--min-ap-time", "0.5")
+                            "--close-after", "0.3", "--min-ap-time", "0.5",
+                            "--portal-host", "127.0.0.1", "--portal-port", str(port))
     try:
         wait_for(fake, AP, process)
+        # A phone's probe on port 80 (here: ``port``) is sent to the WiFi tab.
+        answer = wait_answer(f"http://127.0.0.1:{port}/generate_204", process)
+        assert answer.status_code == 302
+        assert answer.headers["Location"] == "http://10.42.0.1:5000/#wifi"
         fake.update(networks=[{"ssid": HOME, "signal": 70, "security": ""}])
         wait_for(fake, HOME, process)  # closed; NetworkManager joined the saved network
+        wait_refused(f"http://127.0.0.1:{port}/generate_204", process)
     finally:
         process.terminate()
         output = process.communicate(timeout=10)[0]
