@@ -129,15 +129,24 @@ def check_password(value: Any) -> str | None:
 
 
 def connect(ssid: str, password: str | None) -> None:
-    """Join ``ssid``; the passphrase goes to nmcli on standard input (``--ask``)."""
+    """Join ``ssid``; the passphrase goes to nmcli on standard input (``--ask``).
+
+    Joining takes the radio from the setup access point; when joining fails, the access
+    point is opened again so the phone that sent the password can try once more.
+    """
     device = wifi_device()
     args = ["--wait", "30", "device", "wifi", "connect", ssid]
     if device is not None:
         args += ["ifname", device.name]
-    if password is None:
-        nmcli.run(args, timeout=nmcli.CONNECT_TIMEOUT)
-    else:
-        nmcli.run(["--ask", *args], timeout=nmcli.CONNECT_TIMEOUT, stdin=password + "\n")
+    try:
+        if password is None:
+            nmcli.run(args, timeout=nmcli.CONNECT_TIMEOUT)
+        else:
+            nmcli.run(["--ask", *args], timeout=nmcli.CONNECT_TIMEOUT, stdin=password + "\n")
+    except nmcli.WifiCommandFailed:
+        if device is not None and device.connection == AP_NAME:
+            enable_ap()
+        raise
 
 
 def disconnect(forget: str | None) -> str | None:

@@ -81,6 +81,8 @@ def connect(state, args, ask):
     net = find_net(state, ssid)
     if net is None:
         fail(f"No network with SSID '{ssid}' found.")
+    # NetworkManager takes the device first: what it was doing (the access point) stops.
+    state["active"], state["keep_on_failure"] = None, True
     if net.get("security"):
         given = sys.stdin.readline().rstrip("\n") if ask else None
         if given is None and ssid not in state["saved"]:
@@ -182,11 +184,18 @@ def handle_and_keep(state, args, ask, path):
     try:
         out = handle(state, args, ask)
     except SystemExit:
+        if state.pop("keep_on_failure", False):
+            save(state, path)
         raise
+    state.pop("keep_on_failure", None)
+    save(state, path)
+    return out
+
+
+def save(state, path):
     with open(path + ".tmp", "w", encoding="utf-8") as handle_out:
         json.dump(state, handle_out)
     os.replace(path + ".tmp", path)
-    return out
 
 
 if __name__ == "__main__":

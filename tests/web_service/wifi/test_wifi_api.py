@@ -115,6 +115,13 @@ def test_a_wrong_password_is_nmclis_refusal_in_the_envelope(web):
     assert web.fake.state()["active"] is None
 
 
+def test_a_failed_join_from_the_setup_access_point_opens_it_again(web):
+    assert web.post("/wifi/ap/enable").status_code == 200
+    answer = web.post("/wifi/connect", {"ssid": HOME, "password": "not the password"})
+    assert answer.status_code == 502
+    assert web.fake.state()["active"] == "ledpanel-setup"
+
+
 @pytest.mark.parametrize("body", [
     {}, {"ssid": ""}, {"ssid": 5}, {"ssid": "x" * 33}, {"ssid": "bad\nname"},
     {"ssid": HOME, "password": "short"}, {"ssid": HOME, "password": "line\nbreak!!"},
