@@ -21,6 +21,7 @@ bp = Blueprint("wifi", __name__)
 
 @bp.get("/wifi/status")
 def status() -> Reply:
+    """The Wi-Fi device, the network joined and its signal, the setup access point."""
     data = network.status()
     data[settings_file.AUTO_KEY] = settings_file.auto_enable(
         services().settings.paths.wifi_config_file)
@@ -29,11 +30,13 @@ def status() -> Reply:
 
 @bp.get("/wifi/scan")
 def scan() -> Reply:
+    """Scan for networks in range; also the saved networks."""
     return ok({"networks": network.scan(), "saved": network.saved_networks()})
 
 
 @bp.post("/wifi/connect")
 def connect() -> Reply:
+    """Join a network (``ssid``, ``password`` for a secured one)."""
     body = json_object()
     ssid = network.check_ssid(body.get("ssid"))
     password = network.check_password(body.get("password"))
@@ -44,6 +47,7 @@ def connect() -> Reply:
 
 @bp.post("/wifi/disconnect")
 def disconnect() -> Reply:
+    """Leave the network joined; ``forget`` also deletes a saved network."""
     forget = json_object().get("forget")
     if forget is not None:
         forget = network.check_ssid(forget)
@@ -56,6 +60,7 @@ def disconnect() -> Reply:
 
 @bp.post("/wifi/ap/enable")
 def ap_enable() -> Reply:
+    """Open the setup access point (an open network)."""
     network.enable_ap()
     captive.forget_ap_state()
     return ok({"ap_active": True, "ap_ssid": network.AP_NAME},
@@ -65,6 +70,7 @@ def ap_enable() -> Reply:
 
 @bp.post("/wifi/ap/disable")
 def ap_disable() -> Reply:
+    """Close the setup access point."""
     was_open = network.disable_ap()
     captive.forget_ap_state()
     return ok({"ap_active": False}, "the setup access point is closed" if was_open
@@ -73,13 +79,14 @@ def ap_disable() -> Reply:
 
 @bp.route("/wifi/ap/auto-enable", methods=["GET", "POST"])
 def auto_enable() -> Reply:
+    """Read or set auto_enable_ap_mode; a change restarts the Wi-Fi monitor."""
     path = services().settings.paths.wifi_config_file
     if request.method == "GET":
         return ok({settings_file.AUTO_KEY: settings_file.auto_enable(path)})
     body = json_object()
     if settings_file.AUTO_KEY not in body:
         raise ValidationError(f"send {settings_file.AUTO_KEY}: true or false",
-                              details={"field": settings_file.AUTO_KEY})
+                              error_code="INVALID_FIELD", details={"field": settings_file.AUTO_KEY})
     value = settings_file.set_auto_enable(path, body[settings_file.AUTO_KEY])
     restarted, message = restart_monitor()
     return ok({settings_file.AUTO_KEY: value, "monitor_restarted": restarted}, message)
@@ -87,10 +94,12 @@ def auto_enable() -> Reply:
 
 @bp.route("/wifi/radio", methods=["GET", "POST"])
 def radio() -> Reply:
+    """Read or switch the Wi-Fi radio (``enabled``)."""
     if request.method == "POST":
         enabled = json_object().get("enabled")
         if not isinstance(enabled, bool):
-            raise ValidationError("send enabled: true or false", details={"field": "enabled"})
+            raise ValidationError("send enabled: true or false", error_code="INVALID_FIELD",
+                                  details={"field": "enabled"})
         network.set_radio(enabled)
         captive.forget_ap_state()
     on = network.radio_on()

@@ -109,10 +109,10 @@ def check_ssid(value: Any) -> str:
     """An SSID as a request sent it; anything else is a 400 saying what is wrong."""
     if not isinstance(value, str) or not value:
         raise ValidationError("ssid is required: the name of the network to join",
-                              details={"field": "ssid"})
+                              error_code="INVALID_FIELD", details={"field": "ssid"})
     if len(value.encode("utf-8")) > MAX_SSID_BYTES or any(ord(c) < 32 for c in value):
         raise ValidationError("ssid is not a network name: at most 32 bytes, no control "
-                              "characters", details={"field": "ssid"})
+                              "characters", error_code="INVALID_FIELD", details={"field": "ssid"})
     return value
 
 
@@ -124,7 +124,7 @@ def check_password(value: Any) -> str | None:
             PSK_LENGTHS[0] <= len(value) <= PSK_LENGTHS[1]):
         raise ValidationError("the password must be 8 to 63 characters with no line breaks "
                               "(leave it empty for an open network)",
-                              details={"field": "password"})
+                              error_code="INVALID_FIELD", details={"field": "password"})
     return value
 
 
@@ -162,7 +162,7 @@ def disconnect(forget: str | None) -> str | None:
     if forget is not None:
         if forget not in saved_networks():
             raise ValidationError(f"no saved network is named {forget!r}",
-                                  details={"field": "forget"})
+                                  error_code="INVALID_FIELD", details={"field": "forget"})
         nmcli.run(["connection", "delete", "id", forget])
     return left
 

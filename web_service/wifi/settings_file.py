@@ -37,7 +37,8 @@ def auto_enable(path: Path) -> bool:
 def set_auto_enable(path: Path, value: Any) -> bool:
     """Store ``auto_enable_ap_mode``, keeping every other key; return the value."""
     if not isinstance(value, bool):
-        raise ValidationError(f"{AUTO_KEY} must be true or false", details={"field": AUTO_KEY})
+        raise ValidationError(f"{AUTO_KEY} must be true or false", error_code="INVALID_FIELD",
+                              details={"field": AUTO_KEY})
     data = read(path)
     data[AUTO_KEY] = value
     atomic_write_json(path, data, 0o640)  # ap_password may be in it

@@ -129,7 +129,7 @@ def test_a_failed_join_from_the_setup_access_point_opens_it_again(web):
 ])
 def test_bad_ssid_or_password_is_a_400_naming_the_field(web, body):
     answer = web.post("/wifi/connect", body)
-    assert answer.status_code == 400 and answer.json()["error_code"] == "VALIDATION_ERROR"
+    assert answer.status_code == 400 and answer.json()["error_code"] == "INVALID_FIELD"
     assert answer.json()["details"]["field"] in ("ssid", "password")
     assert web.fake.state()["active"] is None
 
@@ -162,7 +162,7 @@ def test_the_radio_is_read_and_switched(web):
     assert web.post("/wifi/radio", {"enabled": False}).json()["data"] == {"enabled": False}
     assert web.fake.state()["radio"] is False
     refused = web.post("/wifi/radio", {"enabled": "off"})
-    assert refused.status_code == 400 and refused.json()["error_code"] == "VALIDATION_ERROR"
+    assert refused.status_code == 400 and refused.json()["error_code"] == "INVALID_FIELD"
 
 
 def test_auto_enable_is_stored_and_restarts_the_monitor_through_sudo(web):
