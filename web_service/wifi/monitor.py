@@ -14,7 +14,8 @@ restarts the unit when the setting changes. Timing, chosen so it never flaps:
 - when closing did not bring the panel online (a saved network in range whose password
   changed), the next access point waits twice as long for a saved network before it
   closes, up to ``MAX_BACKOFF`` times; any connection resets that;
-- an access point someone opened by hand (POST /wifi/ap/enable) is left alone.
+- an access point someone opened by hand (POST /wifi/ap/enable) while it watched is left
+  alone; one already up when it starts (it was restarted) is taken as its own.
 """
 
 from __future__ import annotations
@@ -75,10 +76,15 @@ class Decider:
         self.opened_at: float | None = None  # set while the access point is ours
         self.closed_unanswered = False  # closed, and not online since
         self.backoff = 1
+        self.started = False
 
     def step(self, seen: Observation) -> str | None:
         """Return OPEN, CLOSE or None (nothing to do) for what was just seen."""
         now = self.clock()
+        if not self.started:
+            self.started = True
+            if seen.ap_up:  # up before a restart of ours: ours, counted from now
+                self.opened_at = now
         if seen.ap_up:
             self.offline_since = None
             return self._while_up(seen, now)

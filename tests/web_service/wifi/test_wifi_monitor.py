@@ -113,8 +113,17 @@ def test_a_close_that_brings_no_connection_doubles_the_next_wait_until_online():
 
 def test_an_access_point_opened_by_hand_is_left_alone():
     decide, clock = decider()
+    assert decide.step(ONLINE) is None
     assert steps(decide, clock, AP_KNOWN_NEAR, 600) == [None] * 40
     assert not decide.ours
+
+
+def test_an_access_point_up_when_it_starts_is_its_own():
+    decide, clock = decider()  # restarted (auto_enable_ap_mode saved) while it was up
+    assert decide.step(AP_KNOWN_NEAR) is None and decide.ours
+    assert set(steps(decide, clock, AP_KNOWN_NEAR, 165)) == {None}
+    clock.now += 15
+    assert decide.step(AP_KNOWN_NEAR) == CLOSE
 
 
 def wait_for(fake: FakeNmcli, active: str | None, process: subprocess.Popen[str],
