@@ -60,9 +60,11 @@ def test_scan_connect_forget_and_the_access_point(page: Any, served: Any, shoot:
 
     tab.locator("[data-wifi-ap-toggle]", has_text="Open the access point").click()
     now.locator("[data-wifi-ap]", has_text="open (ledpanel-setup)").wait_for()
+    assert tab.locator("[data-wifi-ap-note]").is_visible()
     assert fake.state()["active"] == "ledpanel-setup"
     tab.locator("[data-wifi-ap-toggle]", has_text="Close the access point").click()
     now.locator("[data-wifi-ap]", has_text="closed").wait_for()
+    assert not tab.locator("[data-wifi-ap-note]").is_visible()
 
     tab.locator("[data-wifi-auto]").uncheck()
     tab.locator("[data-wifi-status]", has_text="saved").wait_for()

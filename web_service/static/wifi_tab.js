@@ -19,6 +19,7 @@ onDrawn("wifi", (root) => {
     $("[data-wifi-radio]").textContent = status.radio ? "on" : "off";
     $("[data-wifi-ap]").textContent = status.ap_active ? `open (${status.ap_ssid})` : "closed";
     $("[data-wifi-ap-toggle]").textContent = status.ap_active ? "Close the access point" : "Open the access point";
+    $("[data-wifi-ap-note]").hidden = !status.ap_active;
     $("[data-wifi-auto]").checked = Boolean(status.auto_enable_ap_mode);
     $("[data-wifi-disconnect]").disabled = !status.connected;
     $("[data-wifi-forget]").disabled = !status.connected;
