@@ -55,6 +55,9 @@ def register_api(app: Flask) -> None:
     from web_service.api import system_update
 
     app.register_blueprint(system_update.bp, url_prefix=API_PREFIX)
+    from web_service.api import wifi
+
+    app.register_blueprint(wifi.bp, url_prefix=API_PREFIX)
 
 
 def _answer_options() -> Reply | None:

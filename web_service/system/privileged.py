@@ -24,6 +24,7 @@ POWEROFF = "/usr/sbin/poweroff"
 DISPLAY_UNIT = "ledpanel-display.service"
 WEB_UNIT = "ledpanel-web.service"
 UPDATE_UNIT = "ledpanel-update.service"
+WIFI_MONITOR_UNIT = "ledpanel-wifi-monitor.service"
 
 START_DISPLAY = (SYSTEMCTL, "start", DISPLAY_UNIT)
 STOP_DISPLAY = (SYSTEMCTL, "stop", DISPLAY_UNIT)
@@ -36,10 +37,13 @@ REBOOT_SYSTEM = (REBOOT,)
 SHUTDOWN_SYSTEM = (POWEROFF,)
 # The core update runs in its own unit (it restarts the web); --no-block: answer at once.
 START_CORE_UPDATE = (SYSTEMCTL, "start", "--no-block", UPDATE_UNIT)
+# The Wi-Fi monitor reads auto_enable_ap_mode at start: a change restarts it.
+RESTART_WIFI_MONITOR = (SYSTEMCTL, "restart", WIFI_MONITOR_UNIT)
 
 PRIVILEGED_COMMANDS: tuple[tuple[str, ...], ...] = (
     START_DISPLAY, STOP_DISPLAY, RESTART_DISPLAY, RESTART_WEB,
     ENABLE_AUTOSTART, DISABLE_AUTOSTART, REBOOT_SYSTEM, SHUTDOWN_SYSTEM, START_CORE_UPDATE,
+    RESTART_WIFI_MONITOR,
 )
 
 TIMEOUT = 60.0  # seconds; above the units' own start and stop limits (30 s, 15 s)
