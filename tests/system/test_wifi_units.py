@@ -37,7 +37,7 @@ def test_the_monitor_runs_unprivileged_with_only_the_port_80_capability():
 def test_the_sudo_rule_allows_the_monitor_restart_with_fixed_arguments():
     lines = [line for line in (UNITS_DIR / "ledpanel.sudoers").read_text().splitlines()
              if line.strip() and not line.startswith("#")]
-    wanted = "/usr/bin/" + " ".join(RESTART_WIFI_MONITOR)
+    wanted = " ".join(RESTART_WIFI_MONITOR)
     assert any(line.endswith(f"NOPASSWD: {wanted}") for line in lines)
 
 

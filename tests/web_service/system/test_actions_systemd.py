@@ -123,10 +123,11 @@ def test_an_unknown_action_is_refused_listing_the_known_ones(fresh: Web,
     assert fresh.fakes.calls() == []
 
 
-def test_update_code_answers_plainly_until_it_exists(fresh: Web) -> None:
+def test_update_code_starts_the_core_update_unit(fresh: Web) -> None:
     answer = fresh.act("git_pull")
-    assert answer.status_code == 501, answer.text
-    assert answer.json()["error_code"] == "NOT_IMPLEMENTED"
+    assert answer.status_code == 202, answer.text
+    assert answer.json()["data"]["update"]["phase"] == "starting"
+    assert ["systemctl", "start", "--no-block", "ledpanel-update.service"] in fresh.fakes.calls()
 
 
 def test_the_units_tell_the_web_it_runs_under_systemd() -> None:
