@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import signal
-import sys
 from types import FrameType
 from typing import Any
 
@@ -46,6 +44,7 @@ from shared.bus.core import (
 )
 from shared.bus.daemon_lock import DISPLAY, AlreadyRunning, DaemonLock
 from shared.errors import CacheDirError
+from shared.logs.setup import setup_logging
 from shared.paths import Paths, ensure_writable_dir, export_dirs, resolve_paths
 from shared.plugin_system.discovery import plugins_dir_for
 from shared.version import CORE_VERSION
@@ -55,14 +54,6 @@ logger = logging.getLogger("ledpanel-display")
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
 WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER,
                 PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED)
-
-
-def setup_logging(level: str) -> None:
-    """Log one line per event; no timestamps when journald adds its own."""
-    fmt = "%(levelname)s %(name)s: %(message)s"
-    if not os.environ.get("JOURNAL_STREAM"):
-        fmt = "%(asctime)s " + fmt
-    logging.basicConfig(level=level, format=fmt, stream=sys.stderr)
 
 
 class Stopper:
