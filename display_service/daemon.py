@@ -21,7 +21,7 @@ import signal
 from types import FrameType
 from typing import Any
 
-from display_service import bus_folder
+from display_service import bus_folder, privileges
 from display_service.config_source import ConfigSource
 from display_service.loop.inbox import Inbox
 from display_service.plugins import image_guard
@@ -167,6 +167,8 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     )
     # Plugins draw on the panel halved (display.double_sided), then turned (orientation).
     surface = wrap_backend(backend, config, hardware)
+    # The panel is open: no plugin (imported from here on) runs as root.
+    hardware["privileges"] = privileges.drop_root()
     bus_folder.publish(bus, HARDWARE_STATUS, hardware)  # rewritten on every start
     display = DisplayManager(surface, font_manager=FontManager(font_dirs(paths)))
     plugins = PluginManager(
@@ -226,6 +228,7 @@ def log_start(backend: Any, hardware: dict[str, Any], plugins: Any, paths: Paths
         CORE_VERSION, describe_hardware(hardware), len(plugins.instances),
         f", {len(plugins.load_errors)} failed" if plugins.load_errors else "", paths.cache_dir,
     )
+    privileges.log(hardware["privileges"])
     if hardware.get("error"):
         logger.warning("hardware: %s fallback: %s%s", hardware["cause"], hardware["error"],
                        f"; hint: {hardware['hint']}" if hardware.get("hint") else "")
