@@ -3,7 +3,7 @@
 Both logs are interleaved line by line with the daemon's name in front, and each is
 also written to its own file, ``<cache dir>/logs/display.log`` and ``web.log``
 (emptied at start, renamed to ``.log.1`` past 1 MiB), where the web's Logs tab and
-``GET /api/v3/logs`` read them (``web_service/logs/daemon_logs.py``). Ctrl-C or
+``GET /api/v3/logs`` read them (``shared/logs/daemon_logs.py``). Ctrl-C or
 SIGTERM stops both: SIGTERM to each, then SIGKILL for any still alive after the grace
 period. If one daemon exits on its own the other is stopped too and the supervisor
 exits non-zero, naming the one that died and its exit code.
@@ -37,8 +37,8 @@ from typing import IO
 
 from shared import cli_args
 from shared.cli.common import stored_port
+from shared.logs.daemon_logs import LogFileWriter, log_file
 from shared.paths import resolve_paths
-from web_service.logs.daemon_logs import LogFileWriter, log_file
 from web_service.system import dev_control
 
 ROOT = Path(__file__).resolve().parent.parent
