@@ -3,7 +3,8 @@
 ``limited(name, quota_us, period_us, memory_bytes)`` creates a child cgroup (v2 when
 ``/sys/fs/cgroup/cgroup.controllers`` exists, else v1's ``cpu`` and ``memory``
 hierarchies, each under the cgroup this process is in) with ``cpu.max`` /
-``cpu.cfs_quota_us`` + ``cpu.cfs_period_us`` and ``memory.max`` /
+``cpu.cfs_quota_us`` + ``cpu.cfs_period_us`` (a quota of 0 or less: none, for a
+baseline) and ``memory.max`` /
 ``memory.limit_in_bytes``, and yields a ``Limit`` whose ``wrap(argv)`` prefixes a command
 with a ``sh`` that writes its own pid to the group's ``cgroup.procs`` and then ``exec``s
 the command: the process is limited from its first instruction (imports included).
@@ -71,7 +72,7 @@ def _v2(name: str, quota_us: int, period_us: int, memory: int) -> Limit:
         raise LimitUnavailable(f"cgroup v2 without the cpu and memory controllers: {controllers}")
     directory = _make(CGROUP, "", name)
     limit = Limit([directory], 2)
-    (directory / "cpu.max").write_text(f"{quota_us} {period_us}")
+    (directory / "cpu.max").write_text(f"{quota_us if quota_us > 0 else 'max'} {period_us}")
     (directory / "memory.max").write_text(str(memory))
     return limit
 
@@ -84,7 +85,7 @@ def _v1(name: str, quota_us: int, period_us: int, memory: int) -> Limit:
     try:
         limit.directories.append(_make(CGROUP / "memory", "memory", name))
         (cpu / "cpu.cfs_period_us").write_text(str(period_us))
-        (cpu / "cpu.cfs_quota_us").write_text(str(quota_us))
+        (cpu / "cpu.cfs_quota_us").write_text(str(quota_us if quota_us > 0 else -1))
         (limit.directories[1] / "memory.limit_in_bytes").write_text(str(memory))
     except BaseException:
         _remove(limit)
