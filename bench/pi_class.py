@@ -37,11 +37,14 @@ Figures, in the order measured:
   ``g`` seconds counts ``round(g / 10 ms) - 1`` dropped frames; the share is dropped
   over dropped plus drawn.
 
-Also printed: the CPU time each daemon used until its first frame or answer (user +
-system, from ``/proc``: little affected by other load on the machine, so divided by the
-quota's share it says what the start would take on an otherwise idle board), the
-group's throttled periods and time, its peak memory, each daemon's resident memory, and
-the load average before and after.
+With ``--per-daemon`` each group has its own memory limit too; the peak printed is the
+sum of both groups' peaks. Also printed: the CPU time each daemon used until its first
+frame or answer (user + system, from ``/proc``: little affected by other load on the
+machine, so divided by the quota's share it says what the start would take on an
+otherwise idle board), the groups' throttled periods and time, each daemon's resident
+memory, the display's CPU while scrolling (share of one core, over the window and the
+3 s after it), and the load average before and after. ``--quota 0`` runs without a CPU quota:
+the machine's own figures, a baseline for a busy machine.
 """
 
 from __future__ import annotations
@@ -293,23 +296,25 @@ def run(args: argparse.Namespace, base: Path) -> dict[str, Any]:
         daemons.callback(web.stop)
         figures["loads"] = page_loads(url, args.loads)
         figures["brightness"] = brightness_samples(bus, requests.Session(), url, args.saves)
-        before = display_limit.throttled()
+        before, cpu = display_limit.throttled(), cpu_seconds(display.process.pid)
         scrolled = dropped_frames(times_file, args.window)
+        figures["scroll_cpu"] = (cpu_seconds(display.process.pid) - cpu) / (args.window + 3)
         figures["drawn"], figures["dropped"], figures["gap"] = scrolled
         figures["window_throttled"] = display_limit.throttled()[0] - before[0]
         figures["fps"] = (bus.read(keys.DISPLAY_STATE) or {}).get("fps")
         figures["rss"] = (rss_mb(display.process.pid), rss_mb(web.process.pid))
-        figures["peak"] = memory_peak_mb(display_limit)
-        figures["throttled"] = [limit.throttled() for limit in {id(display_limit): display_limit,
-                                                                 id(web_limit): web_limit}.values()]
+        limits = [display_limit] if web_limit is display_limit else [display_limit, web_limit]
+        figures["peak"] = sum(memory_peak_mb(limit) for limit in limits)
+        figures["throttled"] = [limit.throttled() for limit in limits]
     figures["load_after"] = loadavg()
     return figures
 
 
 def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:
     share = "own eighth each" if args.per_daemon else "one group for both"
-    core = max(args.quota, 0) / args.period
-    print(f"quota {args.quota}/{args.period} us ({core:.3f} core, {share}), "
+    quota = (f"quota {args.quota}/{args.period} us ({args.quota / args.period:.3f} core, "
+             f"{share})" if args.quota > 0 else "no CPU quota (baseline)")
+    print(f"{quota}, "
           f"memory {args.memory_mb} MB; load average before {figures['load_before']}, "
           f"after {figures['load_after']}")
     print(f"display start to first frame: {figures['first_frame'] * 1000:.0f} ms on a fresh "
@@ -331,9 +336,9 @@ def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:
           f"{dropped} dropped ({100 * dropped / (drawn + dropped):.2f}%; target < 1%), "
           f"longest gap {figures['gap'] * 1000:.0f} ms; display_state fps {figures['fps']}; "
           f"the display's group was throttled in {figures['window_throttled']} periods of "
-          f"the window")
+          f"the window; the display used {figures['scroll_cpu'] * 100:.1f}% of a core")
     throttled = ", ".join(f"{n} periods / {s:.1f} s" for n, s in figures["throttled"])
-    print(f"throttled: {throttled}; memory peak of the group {figures['peak']:.0f} MB; "
+    print(f"throttled: {throttled}; memory peak {figures['peak']:.0f} MB; "
           f"resident: display {figures['rss'][0]:.1f} MB, web {figures['rss'][1]:.1f} MB")
 
 
