@@ -24,6 +24,10 @@ class GitError(Exception):
     """A git command failed or ran out of time; the message names it and its output."""
 
 
+class NoUpstream(GitError):
+    """The checkout's branch follows no remote branch: there is nothing to update from."""
+
+
 def git(root: Path, *args: str, timeout: float = GIT_LOCAL_TIMEOUT,
         env: Mapping[str, str] | None = None) -> str:
     """Run ``git args`` in ``root`` (``env`` added to the environment); return its

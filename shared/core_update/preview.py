@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from shared.core_update import git
-from shared.core_update.git import GitError
+from shared.core_update.git import GitError, NoUpstream
 
 CHECK_TIMEOUT = 30.0  # the fetch behind GET /system/check-update, a web request
 _READ_ONLY = ("-c", "gc.auto=0", "-c", "maintenance.auto=false",
@@ -64,7 +64,12 @@ def git_info(root: Path) -> dict[str, Any]:
 def check_update(root: Path, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
     """Return the commits the followed branch has over the checkout and whether dependency
     files change; raise GitError when the remote cannot be read."""
-    info = git.git(root, "rev-parse", "--abbrev-ref", "@{upstream}").strip()
+    try:
+        info = git.git(root, "rev-parse", "--abbrev-ref", "@{upstream}").strip()
+    except GitError as err:
+        raise NoUpstream("this checkout's branch follows no remote branch, so there is "
+                         "nothing to update from; set one with  git branch "
+                         "--set-upstream-to=origin/main") from err
     remote, _, branch = info.partition("/")
     listed = git.git(root, "ls-remote", remote, f"refs/heads/{branch}", timeout=timeout)
     if not listed.strip():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flask import Blueprint
 
-from shared.core_update.git import GitError
+from shared.core_update.git import GitError, NoUpstream
 from shared.core_update.host_steps import supervisor
 from shared.core_update.preview import check_update, git_info, is_checkout
 from shared.errors import LedpanelError
@@ -62,6 +62,8 @@ def check() -> Reply:
                             error_code="NOT_A_CHECKOUT", status=409)
     try:
         return ok(check_update(_root()))
+    except NoUpstream as err:
+        raise LedpanelError(str(err), error_code="NO_UPSTREAM", status=409) from err
     except GitError as err:
         raise _git_refused(err) from err
 

@@ -71,7 +71,8 @@ def _ask(url: str, method: str, path: str, params: dict[str, str] | None = None)
     with requests.request(method, url + path, params=params, json=body, timeout=30,
                           stream=True) as answer:  # a stream route may answer for ever
         where = f"{method} {path[:80]}... ({answer.status_code})"
-        if answer.status_code >= 500 and answer.status_code != 503:
+        # 503: Wi-Fi without NetworkManager; 502: what an update brings, remote unreachable.
+        if answer.status_code >= 500 and answer.status_code not in (502, 503):
             return f"{where}: {answer.raw.read(300, decode_content=True)!r}"
         if path.startswith("/api/") and answer.status_code >= 400:
             try:

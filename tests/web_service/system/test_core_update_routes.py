@@ -78,6 +78,15 @@ def test_check_update_without_the_remote_is_an_envelope(client: FlaskClient,
     assert "check the network" in body["message"]
 
 
+def test_a_checkout_following_no_remote_branch_says_so(client: FlaskClient,
+                                                       repos: Repos) -> None:
+    git(repos.install, "branch", "--unset-upstream")
+    answer = client.get("/api/v3/system/check-update")
+    body = answer.get_json()
+    assert answer.status_code == 409 and body["error_code"] == "NO_UPSTREAM"
+    assert "--set-upstream-to" in body["message"]
+
+
 def test_starting_goes_through_sudo_to_the_unit_once(client: FlaskClient, repos: Repos) -> None:
     fake_command(repos.bin, "sudo")
     answer = client.post("/api/v3/system/update", json={"stash": True})
