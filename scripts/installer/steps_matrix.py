@@ -96,6 +96,8 @@ def check_built(ctx: Context, pi5: bool) -> None:
 
 def add_swap(ctx: Context) -> None:
     swap = ctx.path(SWAP_FILE)
+    if swap.exists() and not ctx.dry_run:  # left by an interrupted run, maybe still on
+        ctx.query(["swapoff", str(swap)])
     ctx.remove(swap)
     ctx.run(["fallocate", "-l", f"{SWAP_MIB}M", str(swap)])
     if not ctx.dry_run:

@@ -31,6 +31,7 @@ COPY_IGNORE = shutil.ignore_patterns(".venv", ".venv-*", "var", "__pycache__", "
                                      ".pytest_cache", ".mypy_cache", ".ruff_cache",
                                      "*.egg-info", "build")
 VENV_STAMP = ".ledpanel-installed"
+PACKAGES = ("shared", "display_service", "web_service")
 PIP_TIMEOUT = 1800.0
 
 
@@ -167,5 +168,9 @@ class Venv(Step):
                  "--disable-pip-version-check", "--no-input", "--prefer-binary",
                  "-e", str(ctx.install_dir)],
                 env=build_env(ctx, os.cpu_count() or 1), timeout=PIP_TIMEOUT)
+        # Compiled once here: the daemons start without compiling every module (a large
+        # share of a start on a small board), and the web daemon could not write them.
+        ctx.run([str(venv / "bin" / "python"), "-m", "compileall", "-q", "-j", "0",
+                 *(str(ctx.install_dir / name) for name in PACKAGES)])
         ctx.remove(ctx.path(BUILD_DIR))
         ctx.write_file(venv / VENV_STAMP, venv_fingerprint(ctx), 0o644)

@@ -16,6 +16,8 @@ from installer.system_info import SERVICE_GROUP, SERVICE_USER, group_id, group_m
 PACKAGES = ("git", "python3", "python3-venv", "python3-dev", "python3-pip", "cython3",
             "cmake", "ninja-build", "build-essential")
 APT_ENV = {"DEBIAN_FRONTEND": "noninteractive"}
+# A fresh image runs its own upgrades at first boot: wait for dpkg's lock, not fail.
+APT_WAIT = ("-o", "DPkg::Lock::Timeout=600")
 SOUND_BLACKLIST = "/etc/modprobe.d/ledpanel-blacklist-snd-bcm2835.conf"
 SOUND_TEXT = ("# Written by the ledpanel installer (scripts/uninstall removes it).\n"
               "# The on-board sound module uses the PWM hardware the matrix library drives\n"
@@ -49,9 +51,9 @@ class Packages(Step):
 
     def apply(self, ctx: Context, pending: list[str]) -> None:
         ctx.note(f"missing: {' '.join(pending)}")
-        ctx.run(["apt-get", "update", "-q"], env=APT_ENV)
-        ctx.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *pending],
-                env=APT_ENV)
+        ctx.run(["apt-get", *APT_WAIT, "update", "-q"], env=APT_ENV)
+        ctx.run(["apt-get", *APT_WAIT, "install", "-y", "-q", "--no-install-recommends",
+                 *pending], env=APT_ENV)
 
 
 def _root_option(ctx: Context) -> list[str]:
