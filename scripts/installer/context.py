@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 OUTPUT_TAIL_LINES = 25
+HEARTBEAT_S = 60.0
 
 
 class StepFailed(Exception):
@@ -83,21 +85,42 @@ class Context:
             return ""
         self.note(f"$ {command}")
         self.changed.append(command)
-        full_env = {**os.environ, **(env or {})}
-        try:
-            done = subprocess.run(list(argv), cwd=cwd, env=full_env, stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  text=True, errors="replace", timeout=timeout, check=False)
-        except FileNotFoundError:
-            raise StepFailed(f"{argv[0]} is not installed", command=command) from None
-        except subprocess.TimeoutExpired as err:
-            output = err.output if isinstance(err.output, str) else ""
+        returncode, output = self._wait(argv, cwd, {**os.environ, **(env or {})}, timeout)
+        if returncode is None:
             raise StepFailed(f"it took longer than {timeout:.0f} s", command=command,
-                             output=output) from None
-        if done.returncode != 0:
-            raise StepFailed(f"it exited with status {done.returncode}", command=command,
-                             output=done.stdout)
-        return done.stdout
+                             output=output)
+        if returncode != 0:
+            raise StepFailed(f"it exited with status {returncode}", command=command,
+                             output=output)
+        return output
+
+    def _wait(self, argv: Sequence[str], cwd: Path | None, env: dict[str, str],
+              timeout: float | None) -> tuple[int | None, str]:
+        """Run to the end (None: killed at ``timeout``), saying every minute it still runs.
+
+        The output goes to a file, not a pipe, so a command printing a lot never blocks.
+        """
+        with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+            try:
+                child = subprocess.Popen(list(argv), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                         stdout=log, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+            except FileNotFoundError:
+                raise StepFailed(f"{argv[0]} is not installed", command=shlex.join(argv)) from None
+            waited = 0.0
+            returncode: int | None = None
+            while returncode is None:
+                try:
+                    returncode = child.wait(timeout=HEARTBEAT_S)
+                except subprocess.TimeoutExpired:
+                    waited += HEARTBEAT_S
+                    if timeout is not None and waited >= timeout:
+                        os.killpg(child.pid, signal.SIGKILL)
+                        child.wait()
+                        break
+                    self.note(f"... still running ({waited / 60:.0f} min)")
+            log.seek(0)
+            return returncode, log.read()
 
     def query(self, argv: Sequence[str], *,
               env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
