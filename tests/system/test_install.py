@@ -246,3 +246,23 @@ def test_library_hint_names_the_installers_build_command(
     hint = rebuild_hint("/opt/ledpanel/.venv/bin/python")
     assert f"/opt/ledpanel/.venv/bin/python {' '.join(BUILD_COMMAND)}" in hint
     assert f"sudo {ROOT}/scripts/install --from matrix" in hint
+
+
+def test_a_long_command_says_it_still_runs_and_a_timeout_kills_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import io
+
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    from installer import context
+
+    monkeypatch.setattr(context, "HEARTBEAT_S", 0.05)
+    out = io.StringIO()
+    ctx = context.Context(source=tmp_path, out=out)
+    ctx.run([sys.executable, "-c", "import time; time.sleep(0.3); print('built')"])
+    assert "... still running" in out.getvalue()
+    with pytest.raises(context.StepFailed) as caught:
+        ctx.run([sys.executable, "-c", "import os, time; print(os.getpid(), flush=True); "
+                 "time.sleep(30)"], timeout=0.5)
+    assert "took longer than" in caught.value.message
+    with pytest.raises(ProcessLookupError):  # killed and reaped, not left running
+        os.kill(int(caught.value.output), 0)
