@@ -80,12 +80,22 @@ def _ids(ctx: Context) -> tuple[int, int]:
 
 
 def _wrong(path: Path, uid: int, gid: int) -> bool:
+    """Whether the web daemon (``uid``, group ``gid``) could not write ``path``.
+
+    A folder must be ``ledpanel:ledpanel`` with 2775; a file, the web's own or the
+    group's with group write (what the display daemon, root with UMask 0002, creates).
+    A file's mode is otherwise left alone: the secrets stay 0600. Nothing may be
+    writable by others.
+    """
     found = owner_of(path)
     if found is None or stat.S_ISLNK(found[2]):
         return False
     owner, group, mode = found
-    wanted = SHARED_MODE if stat.S_ISDIR(mode) else 0o660
-    return owner != uid or group != gid or (stat.S_IMODE(mode) & wanted) != wanted
+    if stat.S_IMODE(mode) & stat.S_IWOTH:
+        return True
+    if stat.S_ISDIR(mode):
+        return (owner, group) != (uid, gid) or (stat.S_IMODE(mode) & SHARED_MODE) != SHARED_MODE
+    return owner != uid and not (group == gid and mode & stat.S_IWGRP)
 
 
 def _walk(top: Path) -> list[Path]:
@@ -98,7 +108,7 @@ def _walk(top: Path) -> list[Path]:
 class Permissions(Step):
     name = "permissions"
     title = (f"give {SERVICE_USER}:{SERVICE_GROUP} the folders the web daemon writes "
-             "(config, plugins, uploads; group-writable, setgid)")
+             "(config, plugins, uploads; folders group-writable, setgid)")
 
     def pending(self, ctx: Context) -> list[str]:
         uid, gid = user_id(ctx, SERVICE_USER), group_id(ctx, SERVICE_GROUP)
@@ -118,14 +128,14 @@ class Permissions(Step):
             if ctx.dry_run:
                 ctx.note(f"would give {top} to {SERVICE_USER}:{SERVICE_GROUP}, mode 2775")
                 continue
-            ctx.note(f"{top}: {SERVICE_USER}:{SERVICE_GROUP}, folders 2775, files g+rw")
+            ctx.note(f"{top}: {SERVICE_USER}:{SERVICE_GROUP}, folders 2775")
             top.mkdir(parents=True, exist_ok=True)
             for path in _walk(top):
-                if path.is_symlink():
+                if path.is_symlink() or not _wrong(path, uid, gid):
                     continue
                 os.chown(path, uid, gid)
-                mode = stat.S_IMODE(path.stat().st_mode)
-                os.chmod(path, (mode | SHARED_MODE) if path.is_dir() else (mode | 0o660))
+                mode = stat.S_IMODE(path.stat().st_mode) & ~stat.S_IWOTH
+                os.chmod(path, (mode | SHARED_MODE) if path.is_dir() else mode)
             ctx.changed.append(f"permissions {top}")
 
 

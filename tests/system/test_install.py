@@ -88,6 +88,15 @@ def test_first_run_installs_everything(box: Sandbox) -> None:
 
 def test_second_run_changes_nothing_and_says_so(box: Sandbox) -> None:
     ok(box.install())
+    # What the daemons write meanwhile: the web's secrets (0600), a file the display
+    # (root, UMask 0002) made in the group's folder.
+    config = box.root / "opt/ledpanel/config"
+    (config / "config_secrets.json").write_text("{}")
+    os.chown(config / "config_secrets.json", 990, 990)
+    os.chmod(config / "config_secrets.json", 0o600)
+    (config / "config.json").write_text("{}")
+    os.chown(config / "config.json", 0, 990)
+    os.chmod(config / "config.json", 0o664)
     box.forget_calls()
     before = box.snapshot()
     out = ok(box.install())
@@ -95,6 +104,22 @@ def test_second_run_changes_nothing_and_says_so(box: Sandbox) -> None:
     assert box.snapshot() == before
     assert out.count("nothing to do") == len(STEPS)
     assert "Nothing to do: everything was already installed." in out
+
+
+def test_files_the_web_cannot_write_are_given_to_it_and_modes_kept(box: Sandbox) -> None:
+    source_repos = box.source / "plugin-repos"
+    (source_repos / "loose.txt").write_text("x")
+    os.chmod(source_repos / "loose.txt", 0o666)
+    ok(box.install())
+    config = box.root / "opt/ledpanel/config"
+    (config / "config_secrets.json").write_text("{}")
+    os.chmod(config / "config_secrets.json", 0o600)  # root's, not the web's: it cannot save
+    out = ok(box.install())
+    assert "[4/11] permissions:" in out and "Nothing to do" not in out
+    info = (config / "config_secrets.json").stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (990, 990, 0o600)
+    loose = (box.root / "opt/ledpanel/plugin-repos/loose.txt").stat()
+    assert loose.st_uid == 990 and stat.S_IMODE(loose.st_mode) == 0o664  # no longer o+w
 
 
 def test_dry_run_prints_every_step_and_changes_nothing(box: Sandbox) -> None:
