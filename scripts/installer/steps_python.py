@@ -19,6 +19,7 @@ import hashlib
 import os
 import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 from installer.context import Context, StepFailed
@@ -51,12 +52,8 @@ class Code(Step):
             raise StepFailed(f"{ctx.prefix} exists and holds something else; move it away "
                              "or install with --prefix")
         if (ctx.source / ".git").exists():
-            ctx.run(["git", "clone", "--quiet", "--no-hardlinks", str(ctx.source), str(target)])
-            origin = ctx.query(["git", "-C", str(ctx.source), "remote", "get-url", "origin"])
-            if origin.returncode == 0 and origin.stdout.strip():
-                # Updates (ledpanel update) pull from where the checkout came from.
-                ctx.run(["git", "-C", str(target), "remote", "set-url", "origin",
-                         origin.stdout.strip()])
+            with tempfile.TemporaryDirectory() as folder:
+                clone_checkout(ctx, target, Path(folder) / "gitconfig")
         elif ctx.dry_run:
             ctx.note(f"would copy {ctx.source} to {target}")
         else:
@@ -64,9 +61,27 @@ class Code(Step):
             staged = target.with_name(f".{target.name}.new")
             shutil.rmtree(staged, ignore_errors=True)
             shutil.copytree(ctx.source, staged, symlinks=True, ignore=COPY_IGNORE)
-            target.rmdir() if target.exists() else None
+            if target.exists():
+                target.rmdir()  # empty, checked above
             os.replace(staged, target)
             ctx.changed.append(f"copy {target}")
+
+
+def clone_checkout(ctx: Context, target: Path, trust_file: Path) -> None:
+    """Clone the checkout with its origin (``ledpanel update`` pulls from there).
+
+    A checkout in the person's home belongs to them, not to root, and git refuses to
+    read a repository another user owns unless its global config says it is safe; a
+    config of its own for these commands says so, and root's own config is left alone.
+    """
+    source = str(ctx.source)
+    trust_file.write_text(f"[safe]\n\tdirectory = {source}\n\tdirectory = {source}/.git\n")
+    env = {"GIT_CONFIG_GLOBAL": str(trust_file)}
+    ctx.run(["git", "clone", "--quiet", "--no-hardlinks", source, str(target)], env=env)
+    origin = ctx.query(["git", "-C", source, "remote", "get-url", "origin"], env=env)
+    if origin.returncode == 0 and origin.stdout.strip():
+        ctx.run(["git", "-C", str(target), "remote", "set-url", "origin",
+                 origin.stdout.strip()])
 
 
 def _ids(ctx: Context) -> tuple[int, int]:

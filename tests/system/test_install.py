@@ -226,6 +226,7 @@ def test_git_checkout_is_cloned_with_its_origin(box: Sandbox) -> None:
                  ["remote", "add", "origin", "https://example.org/ledpanel.git"]):
         subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
                        cwd=box.source, check=True, capture_output=True)
+    subprocess.run(["chown", "-R", "1000:1000", str(box.source)], check=True)  # pi's checkout
     ok(box.install())
     origin = subprocess.run(["git", "-C", str(box.root / "opt/ledpanel"), "remote", "get-url",
                              "origin"], capture_output=True, text=True, check=True)
