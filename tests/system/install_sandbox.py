@@ -52,6 +52,8 @@ if "install" in argv:
     names = [a for a in argv[argv.index("install") + 1:] if not a.startswith("-")]
     with open(root / "var/lib/dpkg/fake-installed", "a") as handle:
         handle.write("\\n".join(names) + "\\n")
+    if "git" in names and os.environ.get("FAKE_APT_GIT"):  # a real git, now "installed"
+        (Path(sys.argv[0]).parent / "git").symlink_to(os.environ["FAKE_APT_GIT"])
 '''
 
 ACCOUNTS = '''

@@ -56,14 +56,35 @@ def test_clones_the_repository_and_installs(tmp_path: Path) -> None:
     assert "Nothing to do: everything was already installed." in again.stdout
 
 
-def test_without_git_and_apt_it_fetches_the_archive(tmp_path: Path) -> None:
-    box = Sandbox(tmp_path)
+def tools_without_git(tmp_path: Path) -> Path:
     tools = tmp_path / "tools"
     tools.mkdir()
     for name in TOOLS:
         found = shutil.which(name)
         assert found, name
         (tools / name).symlink_to(found)
+    return tools
+
+
+def test_without_git_it_installs_git_with_apt_then_clones(tmp_path: Path) -> None:
+    box = Sandbox(tmp_path)
+    git(box.source, "init", "-q", "-b", "main")
+    git(box.source, "add", "-A")
+    git(box.source, "commit", "-q", "-m", "release")
+    real_git = shutil.which("git")
+    assert real_git
+    done = bootstrap(box, f"{box.bin}{os.pathsep}{tools_without_git(tmp_path)}",
+                     FAKE_APT_GIT=real_git)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "git is missing: installing it with apt-get" in done.stderr
+    assert ["install", "-y", "-q", "git"] == [c["argv"] for c in box.calls()
+                                              if c["cmd"] == "apt-get"][1]
+    assert (box.root / "opt/ledpanel/.git").is_dir() and "Installed." in done.stdout
+
+
+def test_without_git_and_apt_it_fetches_the_archive(tmp_path: Path) -> None:
+    box = Sandbox(tmp_path)
+    tools = tools_without_git(tmp_path)
     write_fake(box.bin, "curl", CURL)
     box.bin.joinpath("python3").unlink()  # the installer below runs as LEDPANEL_PYTHON
     done = bootstrap(box, f"{box.bin}{os.pathsep}{tools}", FAKE_APT_FAIL="1",
