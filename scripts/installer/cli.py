@@ -20,6 +20,7 @@ from installer.steps_system import (
     PolkitRules,
     SoundBlacklist,
     SudoRule,
+    prefix_problem,
     sound_module_loaded,
 )
 from installer.steps_units import Units
@@ -54,8 +55,9 @@ def parse_args(argv: list[str], steps: list[Step]) -> argparse.Namespace:
                              f"also {MATRIX_SOURCE_ENV})")
     parser.add_argument("--root", default="/", help=argparse.SUPPRESS)  # tests, images
     args = parser.parse_args(argv)
-    if not args.prefix.startswith("/"):
-        parser.error("--prefix must be an absolute path")
+    problem = prefix_problem(args.prefix)
+    if problem:
+        parser.error(problem)
     return args
 
 

@@ -31,6 +31,22 @@ COMMAND_LINK = "/usr/local/bin/ledpanel"
 DEFAULT_PREFIX = "/opt/ledpanel"
 
 
+SYSTEM_FOLDERS = {"bin", "boot", "dev", "etc", "lib", "lib64", "proc", "root", "run", "sbin",
+                  "sys", "tmp", "usr", "var", "home"}
+
+
+def prefix_problem(prefix: str) -> str | None:
+    """Why ``prefix`` cannot be an install folder (uninstall deletes it), or None."""
+    parts = [part for part in prefix.split("/") if part]
+    if not prefix.startswith("/") or ".." in parts:
+        return "--prefix must be an absolute path without '..'"
+    if len(parts) < 2 and (not parts or parts[0] in SYSTEM_FOLDERS):
+        return f"--prefix {prefix} is a system folder; use a folder of its own (/opt/ledpanel)"
+    if len(parts) == 2 and parts[0] == "home":
+        return f"--prefix {prefix} is a home folder; use a folder of its own"
+    return None
+
+
 def installed_text(ctx: Context, source: Path) -> str:
     """Return a shipped file's text with the install root made ``ctx.prefix``."""
     return source.read_text(encoding="utf-8").replace(DEFAULT_PREFIX, ctx.prefix)

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from installer.context import Context
+from installer.context import Context, StepFailed
 from installer.runner import run_steps, step_index
 from installer.step import Step
 from installer.steps_system import (
@@ -23,6 +23,7 @@ from installer.steps_system import (
     SOUND_BLACKLIST,
     SUDOERS_TARGET,
     UNIT_DIR,
+    prefix_problem,
 )
 from installer.steps_units import systemctl
 from installer.system_info import SERVICE_GROUP, SERVICE_USER, group_id, user_id
@@ -83,7 +84,11 @@ class RemoveCode(Step):
         top = ctx.install_dir
         if not top.is_dir():
             return []
-        return sorted(p.name for p in top.iterdir() if self.purge or p.name not in KEEP)
+        found = sorted(p.name for p in top.iterdir() if self.purge or p.name not in KEEP)
+        if set(found) - set(KEEP) and not (top / "scripts" / "installer").is_dir():
+            raise StepFailed(f"{ctx.prefix} does not hold a ledpanel install; nothing was "
+                             "removed from it (check --prefix)")
+        return found
 
     def apply(self, ctx: Context, pending: list[str]) -> None:
         for name in pending:
@@ -130,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from", dest="start", metavar="STEP")
     parser.add_argument("--root", default="/", help=argparse.SUPPRESS)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    problem = prefix_problem(args.prefix)
+    if problem:
+        parser.error(problem)
     ctx = Context(source=SOURCE, root=Path(args.root), prefix=args.prefix.rstrip("/"),
                   dry_run=args.dry_run)
     if os.geteuid() != 0 and not ctx.dry_run and args.root == "/":

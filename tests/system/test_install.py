@@ -221,6 +221,23 @@ def test_prefix_moves_the_install_and_the_units_follow(box: Sandbox) -> None:
     assert os.readlink(box.root / "usr/local/bin/ledpanel") == "/srv/panel/.venv/bin/ledpanel"
 
 
+@pytest.mark.parametrize("prefix", ["/", "/usr", "/home/pi", "opt/ledpanel", "/opt/../etc"])
+def test_a_prefix_uninstall_could_not_safely_delete_is_refused(box: Sandbox, prefix: str) -> None:
+    for script in ("install", "uninstall"):
+        done = box.run(script, "--prefix", prefix)
+        assert done.returncode == 2 and "--prefix" in done.stderr
+    assert box.changes() == []
+
+
+def test_uninstall_refuses_a_folder_that_is_not_an_install(box: Sandbox) -> None:
+    other = box.root / "srv/data"
+    other.mkdir(parents=True)
+    (other / "precious.txt").write_text("keep me")
+    done = box.uninstall("--prefix", "/srv/data", "--purge")
+    assert done.returncode == 1 and "does not hold a ledpanel install" in done.stdout
+    assert (other / "precious.txt").read_text() == "keep me"
+
+
 def test_git_checkout_is_cloned_with_its_origin(box: Sandbox) -> None:
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"],
                  ["remote", "add", "origin", "https://example.org/ledpanel.git"]):
