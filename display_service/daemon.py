@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import signal
-import sys
 from types import FrameType
 from typing import Any
 
-from display_service import bus_folder
+from display_service import bus_folder, privileges
 from display_service.config_source import ConfigSource
 from display_service.loop.inbox import Inbox
 from display_service.plugins import image_guard
@@ -46,6 +44,7 @@ from shared.bus.core import (
 )
 from shared.bus.daemon_lock import DISPLAY, AlreadyRunning, DaemonLock
 from shared.errors import CacheDirError
+from shared.logs.setup import setup_logging
 from shared.paths import Paths, ensure_writable_dir, export_dirs, resolve_paths
 from shared.plugin_system.discovery import plugins_dir_for
 from shared.version import CORE_VERSION
@@ -55,14 +54,6 @@ logger = logging.getLogger("ledpanel-display")
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
 WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER,
                 PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED)
-
-
-def setup_logging(level: str) -> None:
-    """Log one line per event; no timestamps when journald adds its own."""
-    fmt = "%(levelname)s %(name)s: %(message)s"
-    if not os.environ.get("JOURNAL_STREAM"):
-        fmt = "%(asctime)s " + fmt
-    logging.basicConfig(level=level, format=fmt, stream=sys.stderr)
 
 
 class Stopper:
@@ -176,6 +167,8 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     )
     # Plugins draw on the panel halved (display.double_sided), then turned (orientation).
     surface = wrap_backend(backend, config, hardware)
+    # The panel is open: no plugin (imported from here on) runs as root.
+    hardware["privileges"] = privileges.drop_root()
     bus_folder.publish(bus, HARDWARE_STATUS, hardware)  # rewritten on every start
     display = DisplayManager(surface, font_manager=FontManager(font_dirs(paths)))
     plugins = PluginManager(
@@ -235,6 +228,7 @@ def log_start(backend: Any, hardware: dict[str, Any], plugins: Any, paths: Paths
         CORE_VERSION, describe_hardware(hardware), len(plugins.instances),
         f", {len(plugins.load_errors)} failed" if plugins.load_errors else "", paths.cache_dir,
     )
+    privileges.log(hardware["privileges"])
     if hardware.get("error"):
         logger.warning("hardware: %s fallback: %s%s", hardware["cause"], hardware["error"],
                        f"; hint: {hardware['hint']}" if hardware.get("hint") else "")

@@ -3,10 +3,16 @@
 Both logs are interleaved line by line with the daemon's name in front, and each is
 also written to its own file, ``<cache dir>/logs/display.log`` and ``web.log``
 (emptied at start, renamed to ``.log.1`` past 1 MiB), where the web's Logs tab and
-``GET /api/v3/logs`` read them (``web_service/logs/daemon_logs.py``). Ctrl-C or
+``GET /api/v3/logs`` read them (``shared/logs/daemon_logs.py``). Ctrl-C or
 SIGTERM stops both: SIGTERM to each, then SIGKILL for any still alive after the grace
 period. If one daemon exits on its own the other is stopped too and the supervisor
 exits non-zero, naming the one that died and its exit code.
+
+Both children get ``LEDPANEL_SUPERVISOR=dev``: the web's system actions (the Overview's
+buttons, ``POST /api/v3/system/action``) then ask this supervisor, through request
+files in ``<cache dir>/dev-supervisor/`` (``web_service/system/dev_control.py``), to
+stop, start or restart the display, or restart the web. A display stopped on request
+stays stopped, and the web keeps running, until a start.
 
 Usage: scripts/dev [--emulator] [--host H] [--port P] [--config-dir D] [--cache-dir D]
                    [--plugins-dir D]
@@ -31,8 +37,9 @@ from typing import IO
 
 from shared import cli_args
 from shared.cli.common import stored_port
+from shared.logs.daemon_logs import LogFileWriter, log_file
 from shared.paths import resolve_paths
-from web_service.logs.daemon_logs import LogFileWriter, log_file
+from web_service.system import dev_control
 
 ROOT = Path(__file__).resolve().parent.parent
 Announce = Callable[["Child", threading.Event], None]
@@ -63,6 +70,7 @@ class Child:
     process: subprocess.Popen[bytes] | None = None
     reader: threading.Thread | None = field(default=None, repr=False)
     log: LogFileWriter | None = field(default=None, repr=False)
+    wanted: bool = True  # False while stopped on request: its exit is no failure
 
     def start(self, env: dict[str, str]) -> None:
         # A session of its own, so the terminal's Ctrl-C reaches only the supervisor,
@@ -84,6 +92,9 @@ class Child:
             target=_pump, args=(self.name, self.process.stdout, self.log), daemon=True
         )
         self.reader.start()
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
     def signal(self, signum: int) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -112,8 +123,6 @@ def _pump(name: str, stream: IO[bytes], log: LogFileWriter | None) -> None:
                 note(f"{name}: cannot write {log.path} any more: {err.strerror or err}")
                 log = None
     stream.close()
-    if log is not None:
-        log.close()
 
 
 def open_logs(children: Sequence[Child], cache_dir: Path) -> None:
@@ -145,12 +154,51 @@ def stop_all(children: Sequence[Child], grace: float) -> None:
             child.reader.join(timeout=2)
 
 
+def start_child(child: Child, env: dict[str, str]) -> None:
+    """Start ``child`` and the thread printing its output."""
+    child.start(env)
+    child.start_reader()
+    child.wanted = True
+
+
+def act(action: str, children: Sequence[Child], env: dict[str, str], grace: float) -> str:
+    """Do one request of the web's (``dev_control.DEV_ACTIONS``); return what was done."""
+    display, web = children[0], children[-1]
+    target = web if action == "restart_web_service" else display
+    if action == "start_display" and display.running():
+        return "the display was running already"
+    if action != "start_display":
+        target.wanted = False
+        stop_all([target], grace)
+    if action == "stop_display":
+        note("display stopped on request; the web keeps running")
+        return "display stopped"
+    start_child(target, env)
+    verb = "started" if action == "start_display" else "restarted"
+    note(f"{target.name} {verb} on request")
+    return f"{target.name} {verb}"
+
+
+def serve_requests(children: Sequence[Child], env: dict[str, str], grace: float,
+                   cache_dir: Path) -> None:
+    """Act on every request the web left in the control folder, and answer each."""
+    for request_id, action in dev_control.take_requests(cache_dir):
+        try:
+            done, message = True, act(action, children, env, grace)
+        except OSError as err:
+            done, message = False, f"{action} failed: {err}"
+            note(message)
+        with contextlib.suppress(OSError):
+            dev_control.answer(cache_dir, request_id, done, message)
+
+
 def supervise(children: Sequence[Child], grace: float = 10.0,
-              announce: Announce | None = None) -> int:
+              announce: Announce | None = None, cache_dir: Path | None = None) -> int:
     """Run ``children`` until a signal or until one exits; return the exit status.
 
     ``announce``, if given, runs in a thread of its own with the last child (the web)
-    and the event set when the supervisor stops."""
+    and the event set when the supervisor stops. With ``cache_dir`` the web's requests
+    in its control folder are served (``dev_control``)."""
     stop = threading.Event()
     received: list[int] = []
 
@@ -164,7 +212,9 @@ def supervise(children: Sequence[Child], grace: float = 10.0,
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, on_signal)
 
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "LEDPANEL_SUPERVISOR": "dev"}
+    if cache_dir is not None:
+        dev_control.clear(cache_dir)
     try:
         for child in children:
             child.start(env)
@@ -178,12 +228,7 @@ def supervise(children: Sequence[Child], grace: float = 10.0,
         threading.Thread(target=announce, args=(children[-1], stop), name="announce",
                          daemon=True).start()
 
-    dead: Child | None = None
-    while not stop.wait(0.2):
-        dead = next((c for c in children if c.process and c.process.poll() is not None), None)
-        if dead is not None:
-            break
-
+    dead = watch(children, stop, env, grace, cache_dir)
     if dead is not None:
         assert dead.process is not None
         if dead.reader is not None:
@@ -200,6 +245,19 @@ def supervise(children: Sequence[Child], grace: float = 10.0,
     note(f"{name} received; stopping both daemons")
     stop_all(children, grace)
     return 0
+
+
+def watch(children: Sequence[Child], stop: threading.Event, env: dict[str, str],
+          grace: float, cache_dir: Path | None) -> Child | None:
+    """Serve requests until ``stop`` is set (None) or a child exits unasked (it)."""
+    while not stop.wait(0.2):
+        if cache_dir is not None:
+            serve_requests(children, env, grace, cache_dir)
+        dead = next((c for c in children if c.wanted and c.process is not None
+                     and c.process.poll() is not None), None)
+        if dead is not None:
+            return dead
+    return None
 
 
 def web_announcer(host: str, port: int) -> Announce:
@@ -286,8 +344,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     note("starting both daemons; the web UI's address follows once it answers. "
          "Ctrl-C stops both (a second Ctrl-C kills them)")
     children = build_children(args)
-    open_logs(children, resolve_paths(cache_dir=args.cache_dir).cache_dir)
-    return supervise(children, grace=args.grace, announce=web_announcer(args.host, args.port))
+    cache_dir = resolve_paths(cache_dir=args.cache_dir).cache_dir
+    open_logs(children, cache_dir)
+    return supervise(children, grace=args.grace, announce=web_announcer(args.host, args.port),
+                     cache_dir=cache_dir)
 
 
 if __name__ == "__main__":

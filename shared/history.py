@@ -3,7 +3,8 @@
 The only code that touches the history files. They live in ``<cache_dir>/history/``,
 beside the bus but no bus keys: nothing watches them and neither daemon reads the
 other's. Each daemon appends only to its own file (``web.jsonl``: API calls;
-``display.jsonl``: plugin lifecycle events), so two processes never write one file:
+``display.jsonl``: plugin lifecycle events; ``updater.jsonl``: core updates, by the
+updater process), so two processes never write one file:
 
 - One entry is one JSON line, written by one ``write`` on a descriptor opened with
   ``O_APPEND`` (no fsync: a crash of the daemon loses nothing, a power cut the last
@@ -15,8 +16,8 @@ other's. Each daemon appends only to its own file (``web.jsonl``: API calls;
   callers pass names, codes and short reasons, never request bodies or config values.
 
 An entry: ``id`` (nanoseconds since the epoch, increasing per writer; the paging
-cursor), ``at`` (Unix time), ``source`` (``web``/``display``), ``kind`` (``api``/
-``plugin``/``store``: a finished store job), ``what``, ``result`` (``success``/
+cursor), ``at`` (Unix time), ``source`` (``web``/``display``/``updater``), ``kind`` (``api``/
+``plugin``/``store``: a finished store job; ``core_update``), ``what``, ``result`` (``success``/
 ``error``), ``plugin_id`` (or null) and the fields of its kind (``FIELDS``).
 """
 
@@ -41,10 +42,10 @@ from shared.ids import is_plain_segment
 logger = logging.getLogger(__name__)
 
 HISTORY_DIR = "history"
-WEB, DISPLAY = "web", "display"
-SOURCES = (WEB, DISPLAY)
-API, PLUGIN, STORE = "api", "plugin", "store"
-KINDS = (API, PLUGIN, STORE)
+WEB, DISPLAY, UPDATER = "web", "display", "updater"
+SOURCES = (WEB, DISPLAY, UPDATER)
+API, PLUGIN, STORE, CORE_UPDATE = "api", "plugin", "store", "core_update"
+KINDS = (API, PLUGIN, STORE, CORE_UPDATE)
 SUCCESS, ERROR = "success", "error"
 MAX_BYTES = 512 * 1024
 MAX_LINE = 2048
@@ -60,6 +61,9 @@ FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     # A finished store job: ``what`` is its kind (install, update, ...).
     STORE: {"job_id": str, "error_code": str, "version": str, "update_status": str,
             "detail": str},
+    # A core update (the updater's own file): ``what`` is who started it, ``detail`` the
+    # verdict's message.
+    CORE_UPDATE: {"update_result": str, "from_commit": str, "to_commit": str, "detail": str},
 }
 
 MAX_ID = 2**63 - 1  # ids are nanosecond times: a signed 64-bit number

@@ -33,6 +33,7 @@ def require_plain_segment(value: object, what: str = "plugin_id") -> str:
         raise ValidationError(f"{what} is required", error_code="MISSING_PLUGIN_ID",
                               details={"field": what})
     if not is_plain_segment(value):
-        raise ValidationError(f"{what} {value!r} is not a plain name",
+        shown = value if len(value) <= 80 else f"{value[:60]}...({len(value)} characters)"
+        raise ValidationError(f"{what} {shown!r} is not a plain name",
                               error_code="INVALID_PLUGIN_ID", details={"field": what})
     return value

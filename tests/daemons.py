@@ -82,6 +82,10 @@ class Instance:
 
 def _spawn(name: str, args: list[str], instance: Instance | None = None) -> Daemon:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # Tests run as root on some machines: a display that dropped to a user of the machine
+    # could not reach the test's folders (display_service/privileges.py). Tests of the
+    # drop set the variable themselves.
+    env.setdefault("LEDPANEL_DISPLAY_USER", "root")
     if instance is not None:  # uploads and downloads stay in the test's folder, not the repo's
         env.setdefault("LEDPANEL_ASSETS_DIR", str(instance.assets_dir))
         env.setdefault("LEDPANEL_RUNTIME_DIR", str(instance.runtime_dir))

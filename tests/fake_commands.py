@@ -1,12 +1,18 @@
-"""Fake system commands for tests: small executables put first on PATH.
+"""Stand-ins for system commands (sudo, systemctl, reboot, poweroff, journalctl, nmcli...),
+small executables put first on PATH that record their argv.
 
-Each fake is a Python script (run by this interpreter) that appends one JSON line to the
-record file named by ``FAKE_COMMANDS_LOG`` (``{"cmd", "argv", "cwd", "env"}``: ``env``
-holds the ``RECORDED_ENV`` variables that are set), then runs its own ``body``: Python
-code that sees ``argv`` (the arguments, without the command's name), ``os``, ``sys``,
-``json`` and ``Path``, and may print and ``sys.exit``. With no body it prints nothing and
-exits 0. Fakes stand only at the OS edge: what the real command would change on the
-machine, a body changes under the test's own folders.
+Two ways to use them. ``FakeBin(folder)`` records every stand-in's argv (a JSON list with
+the command's name first) in one calls file; its ``sudo`` is a pass-through that checks
+``-n``, records and runs the rest from PATH. ``fake_command(bin_dir, name)`` writes one
+stand-in recording its arguments to ``bin_dir/<name>.calls``, read back with ``calls``;
+``path_with(bin_dir)`` is a PATH with the stand-ins first.
+
+For stateful stand-ins (the installer's: apt-get, useradd, systemctl... that change a
+fake system under a test folder), ``write_fake(bin_dir, name, body)`` writes one that
+appends ``{"cmd", "argv", "cwd", "env"}`` to the file named by ``FAKE_COMMANDS_LOG``
+(``env``: the ``RECORDED_ENV`` variables that are set), then runs ``body``, Python code
+that sees ``argv``, ``os``, ``sys``, ``json`` and ``Path``; ``recorded(log)`` reads the
+calls back.
 """
 
 from __future__ import annotations
@@ -16,6 +22,132 @@ import os
 import sys
 from pathlib import Path
 from typing import Any
+
+_FAKE = '''#!{python}
+import json, os, sys
+with open({calls!r}, "a") as handle:
+    handle.write(json.dumps([os.path.basename(sys.argv[0]), *sys.argv[1:]]) + "\\n")
+sys.stdout.write({stdout!r})
+sys.stderr.write({stderr!r})
+sys.exit({code})
+'''
+
+_SUDO = '''#!{python}
+import json, os, sys
+with open({calls!r}, "a") as handle:
+    handle.write(json.dumps(["sudo", *sys.argv[1:]]) + "\\n")
+args = sys.argv[1:]
+if not args or args[0] != "-n":
+    sys.stderr.write("sudo: a terminal is required to read the password\\n")
+    sys.exit(1)
+os.execvp(args[1], args[1:])
+'''
+
+
+class FakeBin:
+    """A folder of stand-ins and the file they record their calls in."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.calls_file = folder / "calls.jsonl"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.calls_file.touch()
+
+    def add(self, name: str, *, stdout: str = "", stderr: str = "", code: int = 0) -> Path:
+        """Put a stand-in for ``name`` in the folder (replacing one there)."""
+        return self._write(name, _FAKE.format(python=sys.executable, calls=str(self.calls_file),
+                                              stdout=stdout, stderr=stderr, code=code))
+
+    def add_sudo(self) -> Path:
+        """Put the pass-through ``sudo`` in the folder."""
+        return self._write("sudo", _SUDO.format(python=sys.executable,
+                                                calls=str(self.calls_file)))
+
+    def path_env(self) -> str:
+        """Return PATH with this folder first."""
+        return f"{self.folder}{os.pathsep}{os.environ.get('PATH', '')}"
+
+    def calls(self) -> list[list[str]]:
+        """Return every recorded argv, oldest first."""
+        return [json.loads(line) for line in self.calls_file.read_text().splitlines() if line]
+
+    def _write(self, name: str, text: str) -> Path:
+        path = self.folder / name
+        path.write_text(text)
+        path.chmod(0o755)
+        return path
+
+
+def fake_command(bin_dir: Path, name: str, *, exit_code: int = 0, output: str = "",
+                 extra: str = "") -> Path:
+    """Write a recording fake ``name`` into ``bin_dir``; ``extra`` is Python run before it
+    exits (``argv`` holds the arguments)."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    path = bin_dir / name
+    log = bin_dir / f"{name}.calls"
+    path.write_text(
+        f"#!{sys.executable}\n"
+        "import json, sys\n"
+        "argv = sys.argv[1:]\n"
+        f"with open({str(log)!r}, 'a') as f:\n"
+        "    f.write(json.dumps(argv) + '\\n')\n"
+        f"{extra}\n"
+        f"sys.stdout.write({output!r})\n"
+        f"sys.exit({exit_code})\n")
+    path.chmod(0o755)
+    return path
+
+
+def calls(bin_dir: Path, name: str) -> list[list[str]]:
+    """Return the argument lists the fake ``name`` was run with, in order."""
+    log = bin_dir / f"{name}.calls"
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines() if line]
+
+
+def path_with(bin_dir: Path, keep_system: bool = True) -> str:
+    """Return PATH with ``bin_dir`` first (and the system's folders after it if
+    ``keep_system``)."""
+    return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}" if keep_system else str(bin_dir)
+
+
+def install(bin_dir: Path, name: str, script: Path) -> Path:
+    """Put an executable ``name`` in ``bin_dir`` that runs the Python file ``script``
+    (a stateful fake such as nmcli's); return its path."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    target = bin_dir / name
+    target.write_text(f"#!/bin/sh\nexec {sys.executable} {script} \"$@\"\n")
+    target.chmod(0o755)
+    return target
+
+
+def recorder(bin_dir: Path, name: str, calls: Path, *, output: str = "",
+             exit_code: int = 0, run_rest: bool = False) -> Path:
+    """A fake ``name`` that records ``[name, *argv]`` to ``calls``, prints ``output`` and
+    exits ``exit_code``. ``run_rest`` (for sudo): run its arguments after ``-n`` instead."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    target = bin_dir / name
+    body = (
+        "import json, os, sys\n"
+        f"with open({str(calls)!r}, 'a') as f:\n"
+        f"    f.write(json.dumps([{name!r}, *sys.argv[1:]]) + '\\n')\n")
+    if run_rest:
+        body += ("args = [a for a in sys.argv[1:] if a != '-n']\n"
+                 "os.execvp(args[0], args)\n")
+    else:
+        body += f"sys.stdout.write({output!r})\nsys.exit({exit_code})\n"
+    target.write_text(f"#!{sys.executable}\n{body}")
+    target.chmod(0o755)
+    return target
+
+
+def calls_of(calls: Path) -> list[list[str]]:
+    """Every argv a ``recorder`` wrote to ``calls``, oldest first."""
+    if not calls.exists():
+        return []
+    return [json.loads(line) for line in calls.read_text().splitlines() if line.strip()]
+
 
 RECORDED_ENV = ("TMPDIR", "CMAKE_BUILD_PARALLEL_LEVEL", "MAKEFLAGS", "DEBIAN_FRONTEND",
                 "PIP_PREFER_BINARY")
@@ -34,7 +166,7 @@ if _log:
 
 
 def write_fake(bin_dir: Path, name: str, body: str = "") -> Path:
-    """Write the fake ``name`` into ``bin_dir``; return its path."""
+    """Write the stateful stand-in ``name`` into ``bin_dir``; return its path."""
     bin_dir.mkdir(parents=True, exist_ok=True)
     path = bin_dir / name
     path.write_text(_PRELUDE.format(python=sys.executable, name=name, env=RECORDED_ENV)
@@ -44,12 +176,7 @@ def write_fake(bin_dir: Path, name: str, body: str = "") -> Path:
 
 
 def recorded(log: Path) -> list[dict[str, Any]]:
-    """Return every recorded call, in order."""
+    """Every call the ``write_fake`` stand-ins recorded in ``log``, in order."""
     if not log.exists():
         return []
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
-
-
-def fake_path(bin_dir: Path) -> str:
-    """PATH with the fakes first, then what the test process had."""
-    return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"

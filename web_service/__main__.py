@@ -27,6 +27,7 @@ from shared.bus.core import WEB_STATE, Bus
 from shared.bus.daemon_lock import WEB, AlreadyRunning, DaemonLock
 from shared.bus.dir_guard import BusDirGuard
 from shared.errors import AtomicWriteError, LedpanelError
+from shared.logs.setup import setup_logging
 from shared.paths import Paths, ensure_writable_dir, export_dirs, resolve_paths
 from shared.version import CORE_VERSION
 
@@ -69,8 +70,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the web daemon until interrupted."""
     args = parse_args(argv)
-    logging.basicConfig(level=args.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(args.log_level)
     paths = resolve_paths(config_dir=args.config_dir, cache_dir=args.cache_dir,
                           plugins_dir=args.plugins_dir)
     lock = _take_lock(paths)

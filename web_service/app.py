@@ -40,4 +40,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     from web_service.ui import pages
 
     app.register_blueprint(pages.bp)
+    from web_service.wifi import captive
+
+    app.register_blueprint(captive.bp)
     return app

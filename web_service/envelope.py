@@ -21,8 +21,14 @@ def ok(data: Any = None, message: str = "", status: int = 200) -> Reply:
                     "error_code": None}), status
 
 
+# The longest error message sent: one that quotes a huge input is clipped to this.
+MAX_MESSAGE_CHARS = 1000
+
+
 def error(message: str, error_code: str, status: int, details: Any = None) -> Reply:
-    """Return an error envelope."""
+    """Return an error envelope (the message clipped to ``MAX_MESSAGE_CHARS``)."""
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = f"{message[:MAX_MESSAGE_CHARS - 40]}... ({len(message)} characters in all)"
     body: dict[str, Any] = {"status": "error", "data": None, "message": message,
                             "error_code": error_code}
     if details is not None:

@@ -29,6 +29,7 @@ RECORDED_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 RECORDED_PREFIX = "/api/v3/"
 MAX_ENVELOPE = 64 * 1024  # an error envelope larger than this is not parsed for its code
 _PARSED_BODY = "ledpanel_json_body"  # where web_service.api.requests keeps the parsed body
+WHAT_KEY = "ledpanel_history_what"  # flask.g: a view's more precise ``what`` (checked name)
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def _record(response: Response) -> Response:
     try:
         failed = response.status_code >= 400
         history().writer.record(
-            API, request.endpoint or "unknown", ERROR if failed else SUCCESS,
+            API, g.get(WHAT_KEY) or request.endpoint or "unknown", ERROR if failed else SUCCESS,
             plugin_id=_plugin_id(), method=request.method, path=request.path,
             status=response.status_code, error_code=_error_code(response) if failed else None,
             client=request.remote_addr)

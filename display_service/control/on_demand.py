@@ -23,6 +23,7 @@ from display_service.control.controller import Controller
 from display_service.state import BusWriter, StatePublisher
 from shared.bus.core import DISPLAY_ON_DEMAND_CONFIG
 from shared.bus.display_status import timestamp
+from shared.config.limits import MAX_ON_DEMAND_SECONDS, MIN_DISPLAY_SECONDS
 
 logger = logging.getLogger("display_service.control.on_demand")
 
@@ -45,7 +46,10 @@ def _duration(value: Any) -> tuple[float | None, str | None]:
             return None, f"duration must be a number of seconds, not {value!r}"
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
         return None, f"duration must be a positive number of seconds, not {value!r}"
-    return float(value) or None, None
+    if not MIN_DISPLAY_SECONDS <= value <= MAX_ON_DEMAND_SECONDS:  # NaN fails this too
+        return None, (f"duration must be {MIN_DISPLAY_SECONDS:g} to "
+                      f"{MAX_ON_DEMAND_SECONDS:g} seconds, not {value!r}")
+    return float(value), None
 
 
 class OnDemandHandler:

@@ -11,11 +11,10 @@
   attributes, one to one, and the one place spec mapping names become the library's
   (``vendor-hat`` -> ``adafruit-hat``, ``-gen1`` -> ``-pi1``).
 - ``drop_privileges`` is off. By default the binding drops root to user ``daemon``
-  right after init; the display daemon would then lose write access to the bus
-  directory (group-writable for the service group, which ``daemon`` is not in), the
-  plugin cache and the config lock, and plugins loaded later could not read their
-  files. The daemon is the only process that needs the GPIO and runs as root under
-  systemd for that reason, so it keeps its identity instead.
+  right after init (outside the service group, so the bus directory, the plugin cache
+  and the config would be out of reach), keeps root's other groups and reports a failed
+  drop only on stderr. The daemon drops root itself once the backend is open
+  (``display_service.privileges``), to the service user, with that user's groups.
 - Frames go out as one ``SetImage`` on an off-screen canvas and a ``SwapOnVSync``
   (per-pixel calls from Python are far too slow).
 """

@@ -11,7 +11,8 @@
   dies anyway (a crash, a kill at the memory limit, systemd's watchdog) names them at
   the next start and they go to safe mode (``safe_mode.py``).
 - The hang watch (``hang_watch.py``) finds a ``display()`` that never returns; the
-  daemon then records the verdict and starts afresh in place (``restart``), without it.
+  daemon then records the verdict and starts afresh in place (``restart``), without it
+  (after root was dropped: exits for systemd to start it, ``privileges.EXIT_RESTART``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from display_service.plugins.call_trail import (
     trail_path,
 )
 from display_service.plugins.hang_watch import HangWatch
-from display_service import sd_notify
+from display_service import privileges, sd_notify
 from shared.paths import Paths
 from shared.plugin_api import boundary
 
@@ -102,7 +103,24 @@ def restart() -> NoReturn:
     ``exec`` ends every thread, closes the close-on-exec descriptors (the daemon lock
     among them) and runs the same command line again. The service manager sees the same
     process carry on; a supervisor is not needed for the panel to come back.
+
+    After root was dropped (``display_service.privileges``) the new image could not
+    open the panel: the process exits with ``EXIT_RESTART`` instead and the service
+    manager starts it again as root (the unit's ``Restart=on-failure``).
     """
+    user = privileges.dropped_to()
+    if user is not None:
+        logger.error("running as %s, the display daemon cannot open the panel again "
+                     "itself: exiting (status %d) for the service manager to start it",
+                     user, privileges.EXIT_RESTART)
+    _flush_output()
+    if user is not None:
+        os._exit(privileges.EXIT_RESTART)
+    argv = list(sys.orig_argv) or [sys.executable]
+    os.execv(sys.executable, argv)
+
+
+def _flush_output() -> None:
     for handler in logging.getLogger().handlers:
         handler.flush()
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
@@ -111,8 +129,6 @@ def restart() -> NoReturn:
                 stream.flush()
         except (OSError, ValueError):
             pass
-    argv = list(sys.orig_argv) or [sys.executable]
-    os.execv(sys.executable, argv)
 
 
 _guarded = False

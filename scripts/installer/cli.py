@@ -15,6 +15,7 @@ from installer.steps_python import Code, Permissions, Venv
 from installer.steps_system import (
     DEFAULT_PREFIX,
     Account,
+    CaptiveDns,
     CommandLink,
     Packages,
     PolkitRules,
@@ -33,7 +34,7 @@ MATRIX_SOURCE_ENV = "LEDPANEL_MATRIX_SOURCE"
 def install_steps() -> list[Step]:
     """Every step, in the order they run (the units last: they start the daemons)."""
     return [Packages(), Account(), Code(), Permissions(), Venv(), MatrixBinding(),
-            SoundBlacklist(), SudoRule(), PolkitRules(), CommandLink(), Units()]
+            SoundBlacklist(), SudoRule(), PolkitRules(), CaptiveDns(), CommandLink(), Units()]
 
 
 def parse_args(argv: list[str], steps: list[Step]) -> argparse.Namespace:

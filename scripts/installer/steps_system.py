@@ -26,6 +26,8 @@ SOUND_TEXT = ("# Written by the ledpanel installer (scripts/uninstall removes it
 SUDOERS_SOURCE = "systemd/ledpanel.sudoers"
 SUDOERS_TARGET = "/etc/sudoers.d/ledpanel"
 POLKIT_DIR = "/etc/polkit-1/rules.d"
+CAPTIVE_DNS_SOURCE = "systemd/ledpanel-captive-dns.conf"
+CAPTIVE_DNS_TARGET = "/etc/NetworkManager/dnsmasq-shared.d/ledpanel-captive.conf"
 UNIT_DIR = "/etc/systemd/system"
 COMMAND_LINK = "/usr/local/bin/ledpanel"
 DEFAULT_PREFIX = "/opt/ledpanel"
@@ -175,6 +177,22 @@ class PolkitRules(Step):
         for name in pending:
             rule = ctx.source / "systemd" / name
             ctx.write_file(ctx.path(f"{POLKIT_DIR}/{name}"), installed_text(ctx, rule), 0o644)
+
+
+class CaptiveDns(Step):
+    name = "captive-dns"
+    title = "let phones on the setup access point find the panel (NetworkManager's dnsmasq)"
+
+    def pending(self, ctx: Context) -> list[str]:
+        source = ctx.source / CAPTIVE_DNS_SOURCE
+        if not source.is_file():
+            return []
+        current = ctx.read_text(ctx.path(CAPTIVE_DNS_TARGET))
+        return [] if current == installed_text(ctx, source) else [CAPTIVE_DNS_TARGET]
+
+    def apply(self, ctx: Context, pending: list[str]) -> None:
+        text = installed_text(ctx, ctx.source / CAPTIVE_DNS_SOURCE)
+        ctx.write_file(ctx.path(CAPTIVE_DNS_TARGET), text, 0o644)
 
 
 class CommandLink(Step):

@@ -17,6 +17,7 @@ from installer.context import Context, StepFailed
 from installer.runner import run_steps, step_index
 from installer.step import Step
 from installer.steps_system import (
+    CAPTIVE_DNS_TARGET,
     COMMAND_LINK,
     DEFAULT_PREFIX,
     POLKIT_DIR,
@@ -55,13 +56,14 @@ class RemoveFiles(Step):
     """Remove the files the installer wrote outside the install folder."""
 
     name = "files"
-    title = "remove the sudo rule, polkit rules, sound blacklist and the PATH link"
+    title = ("remove the sudo rule, polkit rules, captive-portal DNS setting, sound "
+             "blacklist and the PATH link")
 
     def pending(self, ctx: Context) -> list[str]:
         names = {p.name for p in (SOURCE / "systemd").glob("*.rules")}
         rules = [f"{POLKIT_DIR}/{p.name}" for p in sorted(ctx.path(POLKIT_DIR).glob("*.rules"))
                  if p.name in names or p.name.startswith("ledpanel")]
-        found = [path for path in (SUDOERS_TARGET, *rules, SOUND_BLACKLIST)
+        found = [path for path in (SUDOERS_TARGET, *rules, SOUND_BLACKLIST, CAPTIVE_DNS_TARGET)
                  if ctx.path(path).exists()]
         link = ctx.path(COMMAND_LINK)
         if link.is_symlink() and str(link.readlink()).startswith(f"{ctx.prefix}/"):

@@ -1,4 +1,4 @@
-"""The ``ledpanel`` command: status, config validation and on-demand from a shell.
+"""The ``ledpanel`` command: status, config validation, on-demand and logs from a shell.
 
 It talks to the web daemon's REST API; ``status`` reads the bus files when the web is
 unreachable and prints the same report. Exit status: 0 when all is well, 1 when a
@@ -15,9 +15,11 @@ from collections.abc import Sequence
 
 from shared import cli_args
 from shared.cli.common import CliError
+from shared.cli.logs import add_command as add_logs_command
 from shared.cli.on_demand import cmd_on_demand_start, cmd_on_demand_stop
 from shared.cli.sign_in import add_commands as add_sign_in_commands
 from shared.cli.status import cmd_status
+from shared.cli.update import add_command as add_update_command
 from shared.cli.validate import cmd_config_validate
 from shared.version import CORE_VERSION
 
@@ -60,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     od_commands.add_parser("stop", parents=[web], help="stop on-demand").set_defaults(
         func=cmd_on_demand_stop)
     add_sign_in_commands(commands)
+    add_update_command(commands, web)
+    add_logs_command(commands)
     return parser
 
 

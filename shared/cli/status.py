@@ -105,6 +105,9 @@ def _print_hardware(hardware: Any) -> None:
     """Print the hardware summary and whether saved panel settings wait for a restart."""
     _row("hardware", str(hardware.get("summary")) if isinstance(hardware, dict)
          else "unknown (the display service has not published its hardware status)")
+    privileges = hardware.get("privileges") if isinstance(hardware, dict) else None
+    if isinstance(privileges, dict) and isinstance(privileges.get("summary"), str):
+        _row("", privileges["summary"][:300])  # whom plugins run as (display_service)
     if isinstance(hardware, dict) and hardware.get("restart_required"):
         _row("", "saved panel settings differ from the running ones: restart the display "
                  "service (" + ", ".join(hardware.get("restart_settings") or []) + ")")

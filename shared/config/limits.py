@@ -24,6 +24,8 @@ from shared.hardware.rules import HARDWARE, LIBRARY_RANGES, RUNTIME, RUNTIME_RAN
 # The shortest a plugin is shown: shorter slots only spin the display (a core busy
 # switching plugins). Config saves refuse less; the rotation clamps older configs.
 MIN_DISPLAY_SECONDS = 1.0
+# The longest timed on-demand (a week); longer is what ``pinned`` (until stopped) is for.
+MAX_ON_DEMAND_SECONDS = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 import requests
 
+from shared.logs.daemon_logs import log_file
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import running
 from tests.system.test_no_lost_changes import make_instance, running_state
-from web_service.logs.daemon_logs import log_file
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -316,7 +316,8 @@ def test_history_shows_a_toggle_made_through_the_api_and_pages_back(
     assert len(ids) == len(set(ids)) and len(ids) > 100
     assert [int(i) for i in ids] == sorted((int(i) for i in ids), reverse=True)
     listed = requests.get(f"{served}/api/v3/history?limit=1000", timeout=5).json()["data"]
-    assert len(ids) == len(listed["entries"])
+    # The display may record another plugin event after the page's last refresh.
+    assert len(ids) == len([e for e in listed["entries"] if e["id"] <= int(ids[0])])
 
     tab.locator("[data-history-clear]").click()
     page.wait_for_function("document.querySelector('#tab-history [data-history-status]')"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.fake_commands import fake_path, recorded, write_fake
+from tests.fake_commands import path_with, recorded, write_fake
 
 ROOT = Path(__file__).resolve().parents[2]
 PI4 = "Raspberry Pi 4 Model B Rev 1.5"
@@ -209,7 +209,7 @@ class Sandbox:
         _git(self.lib, "commit", "-q", "--allow-empty", "-m", "library")
 
     def run(self, script: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-        full_env = {**os.environ, "PATH": fake_path(self.bin), "FAKE_COMMANDS_LOG": str(self.log),
+        full_env = {**os.environ, "PATH": path_with(self.bin), "FAKE_COMMANDS_LOG": str(self.log),
                     "FAKE_ROOT": str(self.root), "LEDPANEL_MATRIX_SOURCE": str(self.lib),
                     "SUDO_USER": "pi", **self.env, **env}
         return subprocess.run([sys.executable, str(self.source / "scripts" / script),

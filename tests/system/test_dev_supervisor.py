@@ -115,7 +115,8 @@ def test_the_web_ui_address_is_printed_once_the_web_answers(
     port = free_port()
     run = Run(tmp_path, "forever", "serve", env={"LEDPANEL_WEB_PORT": str(port)})
     kill_leftovers.append(run)
-    run.wait_for_line(f"ledpanel web UI: http://localhost:{port}")
+    # The supervisor asks every 0.25 s; a loaded machine may take a while to start both.
+    run.wait_for_line(f"ledpanel web UI: http://localhost:{port}", timeout=60)
     assert run.lines.index("web     | web serving") < run.lines.index(
         f"ledpanel web UI: http://localhost:{port}")
     run.process.send_signal(signal.SIGINT)

@@ -102,6 +102,18 @@ def test_display_runs_as_root_and_web_unprivileged(units: dict) -> None:
     assert "--port" not in web_command and "--host 0.0.0.0" in web_command
 
 
+def test_display_drops_to_the_web_user_and_is_started_again_after_a_hang(
+        units: dict) -> None:
+    from display_service.privileges import DEFAULT_USER, EXIT_RESTART, USER_VARIABLE
+
+    display = units["ledpanel-display"]
+    assert environment(display)[USER_VARIABLE] == DEFAULT_USER == one(
+        units["ledpanel-web"], "Service", "User")
+    # The hang watch's exit after a drop is a failure the unit restarts on.
+    assert one(display, "Service", "Restart") == "on-failure"
+    assert str(EXIT_RESTART) not in one(display, "Service", "RestartPreventExitStatus").split()
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not here")
 def test_systemd_analyze_verify_finds_no_problem(tmp_path: Path) -> None:
     # verify insists that ExecStart= exists: point it at a stand-in executable.

@@ -29,6 +29,7 @@ from web_service.access import cross_site, page_token, sign_in
 from web_service.access.page_token import MAX_FORM_FIELDS
 from web_service.envelope import error
 from web_service.services import EXTENSION_KEY, WebServices, services
+from web_service.wifi import captive
 
 logger = logging.getLogger(__name__)
 
@@ -111,6 +112,8 @@ def check_host() -> Refusal | None:
     guard = _state()
     if guard.builtin_allows(host) or host_names.is_allowed(
             host, guard.host_rules()):
+        return None
+    if captive.allows(request.path):  # a phone's probe while the setup access point is up
         return None
     name = (host_names.split_host(host) or host)[:100]
     port = host_names.host_port(host) or 5000

@@ -49,6 +49,15 @@ def register_api(app: Flask) -> None:
     from web_service.api import store_ops
 
     app.register_blueprint(store_ops.bp, url_prefix=API_PREFIX)
+    from web_service.api import system_actions
+
+    app.register_blueprint(system_actions.bp, url_prefix=API_PREFIX)
+    from web_service.api import system_update
+
+    app.register_blueprint(system_update.bp, url_prefix=API_PREFIX)
+    from web_service.api import wifi
+
+    app.register_blueprint(wifi.bp, url_prefix=API_PREFIX)
 
 
 def _answer_options() -> Reply | None:

@@ -69,7 +69,14 @@ def download() -> Response:
     (``include_secrets=1``: the secrets file too, see ``_secrets_allowed``)."""
     include_secrets, note = _secrets_allowed(
         _flag(request.args.get("include_secrets"), "include_secrets"))
-    paths = services().settings.paths
+    svc = services()
+    paths = svc.settings.paths
+    try:  # a backup without a usable config.json could never be restored
+        svc.store.main_snapshot()
+    except ConfigFileInvalid as err:
+        raise ConfigFileInvalid(
+            f"no backup made: {err.message} Repair it in the Config Editor (or restore an "
+            "earlier backup) first.", details=err.details) from err
     out = tempfile.TemporaryFile()
     try:
         write_archive(out, paths, include_secrets=include_secrets, note=note)

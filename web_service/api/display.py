@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint
 
-from shared.config.limits import MIN_DISPLAY_SECONDS
+from shared.config.limits import MAX_ON_DEMAND_SECONDS, MIN_DISPLAY_SECONDS
 from shared.errors import LedpanelError, ValidationError
 from shared.ids import require_plain_segment
 from web_service.api.requests import (
@@ -39,9 +39,10 @@ def on_demand_start() -> Reply:
     mode = optional_text(body, "mode", form=form)
     duration = optional_number(body, "duration", form=form)
     pinned = optional_bool(body, "pinned", form=form, default=False)
-    if duration is not None and not _long_enough(duration):
-        raise invalid_field("duration", f"must be a number of seconds, at least "
-                                        f"{MIN_DISPLAY_SECONDS:g}")
+    if duration is not None and not _in_range(duration):
+        raise invalid_field("duration", f"must be {MIN_DISPLAY_SECONDS:g} to "
+                                        f"{MAX_ON_DEMAND_SECONDS:g} seconds (7 days); "
+                                        "pinned keeps a plugin until stopped")
     record = svc.catalog.record(plugin_id)
     if record.get("errors"):
         raise ValidationError(f"plugin {plugin_id!r} cannot load: {record['errors'][0]}",
@@ -61,9 +62,9 @@ def on_demand_stop() -> Reply:
     return _send({"action": "stop"})
 
 
-def _long_enough(value: float) -> bool:
+def _in_range(value: float) -> bool:
     try:
-        return math.isfinite(value) and value >= MIN_DISPLAY_SECONDS
+        return math.isfinite(value) and MIN_DISPLAY_SECONDS <= value <= MAX_ON_DEMAND_SECONDS
     except OverflowError:  # a whole number too large for a float: no one waits that long
         return False
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from flask import Blueprint
 
+from shared.logs.daemon_logs import DAEMONS, LEVELS
 from web_service.api.query import query_choice, query_int
 from web_service.envelope import Reply, ok
-from web_service.logs.daemon_logs import DAEMONS, LEVELS
 from web_service.logs.sources import LogQuery, newest, sources
 from web_service.services import services
 

@@ -5,11 +5,12 @@ lines come in time order. Reading the newest lines is one run with a timeout;
 following is one ``journalctl -f`` per stream, read without blocking and stopped when
 the stream ends. Where a line sits is journald's cursor (``--after-cursor`` resumes).
 
-The daemons log to stderr, which journald stores at priority 6 (info) whatever the
-record's level, so the level is read from our own line format (``web_service.logs.daemon_logs``)
-and ``PRIORITY`` decides only for lines not in it (systemd's own about the unit); a
-line of the daemon's own that is not in our format continues its record before
-(a traceback keeps the ERROR of its record).
+The daemons log to stderr with the syslog priority in front of every line
+(``shared.logs.setup``), which journald stores as ``PRIORITY``; the level is still read
+from our own line format (``shared.logs.daemon_logs``), which names CRITICAL apart
+from ERROR, and ``PRIORITY`` decides only for lines not in it (systemd's own about the
+unit, what the matrix library prints); a line of the daemon's own that is not in our
+format continues its record before (a traceback keeps the ERROR of its record).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.errors import LedpanelError
-from web_service.logs.daemon_logs import PRIORITY_LEVELS, UNITS, clip, parse_line
+from shared.logs.daemon_logs import PRIORITY_LEVELS, UNITS, clip, parse_line
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The daemons' logs for the web: the newest lines, and following new ones.
 
 Each daemon is read from its log file when ``scripts/dev`` wrote one
-(``web_service.logs.daemon_logs``), else from journald (``log_journal.py``). An entry is
+(``shared.logs.daemon_logs``), else from journald (``log_journal.py``). An entry is
 ``{daemon, at, level, logger, message, continued}``: ``continued`` marks a line that
 belongs to the record before it (a traceback line), with that record's level.
 
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from shared.files.tail import Tail, read_from, read_tail
+from shared.logs.daemon_logs import at_least, clip, log_file, parse_line
 from web_service.logs import journal as log_journal
-from web_service.logs.daemon_logs import at_least, clip, log_file, parse_line
 
 logger = logging.getLogger(__name__)
 

@@ -3,6 +3,7 @@
 import api, { ApiError } from "./api.js";
 import * as view from "./status_view.js";
 import { startPreview } from "./overview_preview.js";
+import { systemActions } from "./system_actions.js";
 
 const POLL_MS = 2000;
 
@@ -163,6 +164,7 @@ document.addEventListener("alpine:init", () => {
   Alpine.data("pluginTab", pluginTab);
   Alpine.data("overview", overview);
   Alpine.data("pluginManager", pluginManager);
+  Alpine.data("systemActions", systemActions);
 });
 
 // ---- tabs

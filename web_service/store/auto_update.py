@@ -11,7 +11,10 @@ When a slot is due and an on-demand session is active on the display, the run wa
 checked again at each tick, for up to ``WAIT_LIMIT`` after the slot, then is given up
 until next week. Otherwise it submits one ``update_all`` store job whose work calls
 ``web_service.store.update.update_all_plugins``; each plugin's outcome is one log line and
-one history entry. What was handled is kept in ``<cache_dir>/store/auto_update.json``
+one history entry. On a git checkout the core is updated first
+(``web_service.store.auto_core``): the job only starts the core update, and the plugins
+are updated at the first tick after its verdict, only if it is ``updated`` or
+``up_to_date``. What was handled is kept in ``<cache_dir>/store/auto_update.json``
 (written atomically before the job is submitted), so a restart never runs a slot twice.
 """
 
@@ -38,6 +41,7 @@ from shared.files.regular_file import read_regular
 from shared.history import ERROR, STORE, SUCCESS
 from web_service.history import HISTORY_KEY, WebHistory
 from web_service.services import EXTENSION_KEY, WebServices
+from web_service.store.auto_core import plugins_due, start_core_first
 from web_service.store.auto_schedule import (
     AutoSchedule,
     describe,
@@ -168,7 +172,11 @@ class AutoUpdater:
 
     def tick(self) -> str | None:
         """Look at the schedule once; return what was done (``ran``, ``waiting``,
-        ``gave_up``, ``missed``, ``conflict``) or None."""
+        ``gave_up``, ``missed``, ``conflict``; after the core update this timer started:
+        ``plugins`` or ``core_refused``) or None."""
+        followed = self._follow_core()
+        if followed is not None:
+            return followed
         with self._lock:
             schedule = self.schedule
             if schedule is None or not schedule.enabled:
@@ -227,8 +235,6 @@ class AutoUpdater:
 
     # -- the job's work ---------------------------------------------------------------
     def _work(self, report: Report, job_ids: list[str], slot: datetime) -> dict[str, Any]:
-        from web_service.store.update import update_all_plugins
-
         if self._on_demand_active():  # a session began while the job waited in the queue
             with self._lock:
                 if self._handled() == slot.timestamp():
@@ -237,6 +243,44 @@ class AutoUpdater:
             logger.info("auto update: an on-demand session began before the update started; "
                         "it runs when the session ends")
             return {"message": "automatic update postponed: an on-demand session is active"}
+        core = start_core_first(self.app)  # the plugins follow its verdict (plugins_due)
+        if core is not None:
+            logger.info("auto update: %s", core)
+            with self._lock:
+                self._state["last_run"] = {"at": self.clock(), "summary": core}
+                self._save_state()
+            return {"message": f"automatic update: {core}"}
+        return self._update_plugins(report, job_ids)
+
+    def _follow_core(self) -> str | None:
+        """Update the plugins once the core update this timer started has its verdict."""
+        due = plugins_due(self.app)
+        if due is None:
+            return None
+        go, why = due
+        if not go:
+            with self._lock:
+                self._state["last_run"] = {"at": self.clock(), "summary": why}
+                self._save_state()
+            return "core_refused"
+        from web_service.store.app_jobs import submit_job
+
+        job_ids: list[str] = []
+        try:
+            job = submit_job(self.app, UPDATE_ALL, None,
+                             lambda report: self._update_plugins(report, job_ids, why))
+        except JobConflict as err:
+            logger.info("auto update: plugins not updated after the core: an update of every "
+                        "plugin is already running (job %s)", err.job_id)
+            return "conflict"
+        job_ids.append(job["id"])
+        logger.info("auto update: %s; plugins update as store job %s", why, job["id"])
+        return "plugins"
+
+    def _update_plugins(self, report: Report, job_ids: list[str],
+                        core: str | None = None) -> dict[str, Any]:
+        from web_service.store.update import update_all_plugins
+
         with self.app.app_context():
             results = update_all_plugins(self.app, source=SOURCE, report=report)
         counts: dict[str, int] = {}
@@ -247,6 +291,7 @@ class AutoUpdater:
         summary = ", ".join(f"{counts[k]} {k.replace('_', ' ')}"
                             for k in (*order, *sorted(set(counts) - set(order))) if k in counts)
         summary = summary or "no plugins installed"
+        summary = f"{core}; {summary}" if core else summary
         with self._lock:
             self._state["last_run"] = {"at": self.clock(), "summary": summary}
             self._save_state()

@@ -1,4 +1,4 @@
-"""What the Fonts, Cache and Operation History tabs show when the server draws them.
+"""What the Fonts, Cache, Operation History and WiFi tabs show when the server draws them.
 
 Each tab's partial is drawn from the same readers the API uses, so the page and
 ``/api/v3`` never disagree; the tabs' scripts redraw a tab by fetching its partial
@@ -20,6 +20,7 @@ from shared.ids import is_plain_segment
 from shared.plugin_api.cache.entries import PluginCache
 from web_service.history import history
 from web_service.services import services
+from web_service.wifi import nmcli
 
 HISTORY_PAGE = 50
 PREVIEW_TEXT = "Hello 123"
@@ -106,4 +107,13 @@ def _plugin_ids() -> list[str]:
     return sorted(str(p["id"]) for p in plugins if is_plain_segment(p.get("id")))
 
 
-_BUILDERS = {"fonts": _fonts, "cache": _cache, "history": _history}
+def _wifi() -> dict[str, Any]:
+    """Whether nmcli is there: without it the tab says so and asks nothing."""
+    try:
+        nmcli.find()
+    except nmcli.WifiUnavailable as err:
+        return {"wifi_missing": err.message}
+    return {"wifi_missing": None}
+
+
+_BUILDERS = {"fonts": _fonts, "cache": _cache, "history": _history, "wifi": _wifi}

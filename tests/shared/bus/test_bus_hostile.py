@@ -73,7 +73,8 @@ def test_a_hostile_file_reads_as_absent_at_once_and_is_reported(
     started = time.monotonic()
     for _ in range(20):
         assert bus.read(keys.DISPLAY_STATE) is None
-    assert time.monotonic() - started < 5  # no read blocked
+    # No read blocked (a FIFO would block for ever); generous, for a loaded machine.
+    assert time.monotonic() - started < 60
     assert words in bus.problems()["display_state.json"]
     warnings = [r.getMessage() for r in caplog.records if "display_state.json" in r.getMessage()]
     assert len(warnings) == 1 and words in warnings[0]  # once, not once per read

@@ -299,7 +299,9 @@ def test_status_summarises_the_api_answer(
                                   "pinned": True},
                     "brightness": 70, "fps": 29.5, "started_at": now},
         "hardware": {"ok": True, "backend": "headless", "summary": "headless 128x32 (no panel "
-                     "attached; rendering into memory)"},
+                     "attached; rendering into memory)",
+                     "privileges": {"dropped": False, "user": "root", "summary": "user "
+                                    "'ledpanel' does not exist, so plugins run as root"}},
         "config": {"ok": False, "problems": [{"message": "config.json changed but was not "
                                                          "applied: brightness: too high"}]},
         "web": {"service": "running", "uptime_seconds": 125},
@@ -312,6 +314,7 @@ def test_status_summarises_the_api_answer(
     assert "panel:             showing clock / digital (on-demand)" in out
     assert "on-demand:         active: clock / digital (pinned)" in out
     assert "hardware:          headless 128x32 (no panel attached" in out
+    assert "                   user 'ledpanel' does not exist, so plugins run as root" in out
     assert "config:            1 problem(s)" in out and "brightness: too high" in out
     assert "load 0.1 0.2 0.3, memory 41.0% used" in out
 

@@ -52,7 +52,9 @@ def test_no_get_answer_carries_a_password_token_session_or_hash(
             for path in [*paths, *pages]:
                 answer = client.get(f"{url}{path}", params={"plugin_id": "clock"},
                                     headers=headers, timeout=TIMEOUT)
-                assert answer.status_code < 500, (path, answer.text)
+                # The one 5xx on purpose: Wi-Fi without NetworkManager here (503).
+                assert answer.status_code < 500 or answer.json()["error_code"] == (
+                    "WIFI_UNAVAILABLE"), (path, answer.text)
                 if path.startswith("/api/"):
                     assert answer.status_code == 200 or answer.json()["status"] == "error"
                 bodies[f"{who} {path}"] = answer.text + str(

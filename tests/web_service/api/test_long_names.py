@@ -80,6 +80,8 @@ def _ask(url: str, method: str, path: str, params: dict[str, str] | None = None)
                 return f"{where}: not JSON"
             if envelope.get("status") != "error" or not envelope.get("error_code"):
                 return f"{where}: {envelope}"
+            if len(envelope.get("message") or "") > 1000:
+                return f"{where}: a message of {len(envelope['message'])} characters"
     return None
 
 
@@ -106,3 +108,11 @@ def test_every_route_answers_over_long_segments_and_queries_without_a_500(web):
                     problems.extend(_ask(web, method, path, query) for query in queries)
     found = [each for each in problems if each]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("path", ["/api/v3/plugins/config?plugin_id={}",
+                                  "/api/v3/errors/plugin/{}", "/api/v3/plugins/{}/static/x"])
+def test_a_huge_input_is_not_echoed_back_whole(web, path):
+    answer = requests.get(web + path.format("q" * 100_000), timeout=30)
+    assert 400 <= answer.status_code < 500 and answer.json()["error_code"]
+    assert len(answer.content) < 4096, len(answer.content)

@@ -21,6 +21,8 @@ def _post(web, path, body):
     ({"plugin_id": "clock", "mode": "weather"}, "UNKNOWN_MODE"),
     ({"plugin_id": "clock", "duration": "long"}, "INVALID_FIELD"),
     ({"plugin_id": "clock", "duration": -5}, "INVALID_FIELD"),
+    ({"plugin_id": "clock", "duration": 9000000000000000000}, "INVALID_FIELD"),
+    ({"plugin_id": "clock", "duration": 604801}, "INVALID_FIELD"),
     ({"plugin_id": "clock", "pinned": "yes"}, "INVALID_FIELD"),
 ])
 def test_bad_start_requests_answer_400_and_write_nothing(web, body, code):

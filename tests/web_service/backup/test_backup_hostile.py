@@ -156,3 +156,19 @@ def test_a_restore_into_a_symlinked_fonts_folder_writes_nothing(stocked, tmp_pat
     assert list(elsewhere.iterdir()) == []
     after = snapshot(stocked)
     assert {p: b for p, b in after.items() if "pre-restore-" not in p} == before
+
+
+@pytest.mark.parametrize("spoil", ["symlink", "garbage"])
+def test_no_backup_is_made_while_config_json_cannot_be_read(web, tmp_path, spoil):
+    config = web.paths.config_file
+    if spoil == "symlink":
+        target = tmp_path / "elsewhere.json"
+        target.write_text("{}")
+        config.unlink()
+        config.symlink_to(target)
+    else:
+        config.write_text("{ not json")
+    answer = web.client.get("/api/v3/backup/download")
+    body = answer.get_json()
+    assert answer.status_code == 409 and body["error_code"] == "CONFIG_INVALID_JSON"
+    assert body["message"].startswith("no backup made:") and "Config Editor" in body["message"]

@@ -100,8 +100,14 @@ def test_a_due_run_waits_for_on_demand_then_updates_each_plugin_once(
                 assert len(jobs) == 1 and jobs[0]["state"] == "done"
                 assert jobs[0]["message"] == "automatic update: 1 updated, 1 up to date"
 
-                history = requests.get(f"{stack.url}/api/v3/history",
-                                       params={"kind": "store"}, timeout=5).json()["data"]
+                def store_history() -> dict[str, Any]:
+                    return requests.get(f"{stack.url}/api/v3/history",
+                                        params={"kind": "store"}, timeout=5).json()["data"]
+
+                # The job's own entry is written once it ends, just after its log line.
+                wait_until(lambda: any(e["what"] == "update_all"
+                                       for e in store_history()["entries"]), timeout=30)
+                history = store_history()
                 per_plugin = {e["plugin_id"]: e for e in history["entries"]
                               if e["what"] == "auto_update"}
                 assert per_plugin["weather"]["update_status"] == "updated"

@@ -1,4 +1,4 @@
-"""web_service/logs/daemon_logs.py: our log line format read back, and the dev log files bounded."""
+"""shared/logs/daemon_logs.py: our log line format read back, and the dev log files bounded."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from shared.files.tail import read_from, read_tail
-from web_service.logs.daemon_logs import LogFileWriter, at_least, parse_line
+from shared.logs.daemon_logs import LogFileWriter, at_least, parse_line
 
 
 def test_lines_of_both_daemons_formats_are_read_and_others_are_continuations() -> None:

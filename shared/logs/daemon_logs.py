@@ -6,10 +6,12 @@ On a device both daemons log to stderr, which journald keeps under their units
 ``<daemon>.log.1`` past ``MAX_LOG_BYTES``); a daemon whose log file exists is read from
 it, the others from journald.
 
-Both daemons format a record as ``[<asctime> ]<LEVEL> <logger>: <message>`` (no time
-under journald, which adds its own). A line that does not read so (a traceback, a
-message on several lines) belongs to the record before it: ``parse_line`` returns None
-and the caller gives it that record's level and time.
+Both daemons format a record as ``[<asctime> ]<LEVEL> <logger>: <message>``; under
+journald without the time and with the syslog priority in front (``<4>WARNING ...``,
+``shared.logs.setup``), which journald takes off and stores, so a prefix is seldom
+read back (only where a unit keeps it: ``SyslogLevelPrefix=no``). A line that does not
+read so (a traceback, a message on several lines) belongs to the record before it:
+``parse_line`` returns None and the caller gives it that record's level and time.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ MAX_LOG_BYTES = 1024 * 1024
 MAX_MESSAGE = 4000
 
 _LINE = re.compile(
-    r"^(?:(?P<date>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?:,(?P<ms>\d{3}))? )?"
+    r"^(?:<[0-7]>)?(?:(?P<date>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?:,(?P<ms>\d{3}))? )?"
     r"(?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL) (?P<logger>[^\s:]+): (?P<message>.*)$",
     re.DOTALL)
 
