@@ -12,9 +12,10 @@ from installer.system_info import SERVICE_GROUP, SERVICE_USER, group_id, group_m
 
 # What the install and the matrix binding's build need (Raspberry Pi OS bookworm and
 # trixie, 32- and 64-bit: the same names). cmake and ninja drive the binding's build
-# (scikit-build-core); cython3 and python3-dev compile it.
+# (scikit-build-core); cython3 and python3-dev compile it. sudo runs the web daemon's
+# system actions (and visudo checks their rule); polkitd reads the Wi-Fi rule.
 PACKAGES = ("git", "python3", "python3-venv", "python3-dev", "python3-pip", "cython3",
-            "cmake", "ninja-build", "build-essential")
+            "cmake", "ninja-build", "build-essential", "sudo", "polkitd")
 APT_ENV = {"DEBIAN_FRONTEND": "noninteractive"}
 # A fresh image runs its own upgrades at first boot: wait for dpkg's lock, not fail.
 APT_WAIT = ("-o", "DPkg::Lock::Timeout=600")

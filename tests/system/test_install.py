@@ -54,8 +54,8 @@ def test_first_run_installs_everything(box: Sandbox) -> None:
         assert f"[{number}/{len(STEPS)}] {name}: " in out
     assert ["-o", "DPkg::Lock::Timeout=600", "install", "-y", "-q", "--no-install-recommends",
             "python3-venv", "python3-dev",
-            "python3-pip", "cython3", "cmake", "ninja-build",
-            "build-essential"] == argvs(box, "apt-get")[1]
+            "python3-pip", "cython3", "cmake", "ninja-build", "build-essential", "sudo",
+            "polkitd"] == argvs(box, "apt-get")[1]
     assert "ledpanel:x:990:pi" in (box.root / "etc/group").read_text()
     assert "ledpanel:x:990:990:" in (box.root / "etc/passwd").read_text()
     prefix = box.root / "opt/ledpanel"
