@@ -6,6 +6,13 @@ the command's name first) in one calls file; its ``sudo`` is a pass-through that
 ``-n``, records and runs the rest from PATH. ``fake_command(bin_dir, name)`` writes one
 stand-in recording its arguments to ``bin_dir/<name>.calls``, read back with ``calls``;
 ``path_with(bin_dir)`` is a PATH with the stand-ins first.
+
+For stateful stand-ins (the installer's: apt-get, useradd, systemctl... that change a
+fake system under a test folder), ``write_fake(bin_dir, name, body)`` writes one that
+appends ``{"cmd", "argv", "cwd", "env"}`` to the file named by ``FAKE_COMMANDS_LOG``
+(``env``: the ``RECORDED_ENV`` variables that are set), then runs ``body``, Python code
+that sees ``argv``, ``os``, ``sys``, ``json`` and ``Path``; ``recorded(log)`` reads the
+calls back.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 _FAKE = '''#!{python}
 import json, os, sys
@@ -139,3 +147,36 @@ def calls_of(calls: Path) -> list[list[str]]:
     if not calls.exists():
         return []
     return [json.loads(line) for line in calls.read_text().splitlines() if line.strip()]
+
+
+RECORDED_ENV = ("TMPDIR", "CMAKE_BUILD_PARALLEL_LEVEL", "MAKEFLAGS", "DEBIAN_FRONTEND",
+                "PIP_PREFER_BINARY")
+
+_PRELUDE = '''#!{python}
+import json, os, sys
+from pathlib import Path
+argv = sys.argv[1:]
+_log = os.environ.get("FAKE_COMMANDS_LOG")
+if _log:
+    with open(_log, "a", encoding="utf-8") as _handle:
+        _handle.write(json.dumps({{"cmd": {name!r}, "argv": argv, "cwd": os.getcwd(),
+                                  "env": {{k: os.environ[k] for k in {env!r}
+                                          if k in os.environ}}}}) + "\\n")
+'''
+
+
+def write_fake(bin_dir: Path, name: str, body: str = "") -> Path:
+    """Write the stateful stand-in ``name`` into ``bin_dir``; return its path."""
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    path = bin_dir / name
+    path.write_text(_PRELUDE.format(python=sys.executable, name=name, env=RECORDED_ENV)
+                    + body + "\n", encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def recorded(log: Path) -> list[dict[str, Any]]:
+    """Every call the ``write_fake`` stand-ins recorded in ``log``, in order."""
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]

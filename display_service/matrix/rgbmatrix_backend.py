@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -53,16 +54,24 @@ HARDWARE_OPTIONS = (
     "inverse_colors", "show_refresh_rate", "led_rgb_sequence", "limit_refresh_rate_hz",
 )
 RUNTIME_OPTIONS = ("gpio_slowdown",)
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+# The installer's build of the binding (pip's own build: scikit-build-core, CMake, Cython).
+BUILD_COMMAND = "-m pip install --disable-pip-version-check --no-input --prefer-binary ."
 
 
 def rebuild_hint(python: str | None = None) -> str:
-    """Return how to build and install the matrix library's Python binding."""
+    """Return how to build and install the matrix library's Python binding.
+
+    The commands are the installer's own (``scripts/installer/steps_matrix.py``; a test
+    holds them equal): its ``matrix`` step, or the same build by hand.
+    """
     python = python or sys.executable
     return (
-        "build the Python binding from the rpi-rgb-led-matrix source: "
-        "sudo apt-get install python3-dev cython3; in the library checkout run "
-        f"'make build-python PYTHON={python}' then "
-        f"'sudo make install-python PYTHON={python}', and restart ledpanel-display"
+        f"build the Python binding from the rpi-rgb-led-matrix source as the installer "
+        f"does: sudo {PROJECT_ROOT}/scripts/install --from matrix; or by hand: "
+        "sudo apt-get install python3-dev cython3 cmake ninja-build build-essential, then "
+        f"in the library checkout 'sudo {python} {BUILD_COMMAND}'; "
+        "then restart ledpanel-display"
     )
 
 

@@ -58,7 +58,7 @@ def test_missing_library_falls_back_with_cause_library_and_a_hint(tmp_path: Path
         still_running(bus, daemon)
         assert status["cause"] == "library"
         assert "rgbmatrix module not available" in status["error"]
-        assert "make build-python" in status["hint"]
+        assert "scripts/install --from matrix" in status["hint"]
         assert status["effective_size"] == {"width": 32, "height": 128}
     finally:
         assert daemon.stop() == 0

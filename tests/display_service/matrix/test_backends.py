@@ -161,7 +161,8 @@ def test_a_value_the_bindings_typed_setter_refuses_is_a_library_failure(monkeypa
     backend, status = open_backend(config(runtime={"gpio_slowdown": -1}),
                                    force_headless=False, board_reader=on(PI4))
     assert backend.name == "headless" and status["cause"] == "library"
-    assert "gpio_slowdown -1" in status["error"] and "make build-python" in status["hint"]
+    assert "gpio_slowdown -1" in status["error"]
+    assert "scripts/install --from matrix" in status["hint"]
 
 
 def test_a_library_that_raises_on_start_is_a_library_failure(monkeypatch) -> None:
@@ -181,7 +182,7 @@ def test_a_binding_without_an_option_asks_for_a_rebuild(monkeypatch) -> None:
     binding = fake_rgbmatrix.install(monkeypatch, RGBMatrixOptions=OldOptions)
     with pytest.raises(MatrixLibraryError, match="pwm_dither_bits") as caught:
         build_options(binding, HARDWARE, {})
-    assert "make build-python" in (caught.value.hint or "")
+    assert "scripts/install --from matrix" in (caught.value.hint or "")
 
 
 def test_the_binding_is_not_driven_off_a_pi(binding: Any) -> None:
@@ -252,3 +253,26 @@ def test_a_huge_remap_falls_back_at_the_size_before_the_mappers(binding: Any) ->
     assert binding.made == [] and status["cause"] == "settings"
     assert "display.hardware.pixel_mapper_config" in status["error"]
     assert (backend.width, backend.height) == (64, 32)
+
+
+def test_panel_type_saved_in_the_config_is_applied_at_every_start(
+        binding: Any, tmp_path: Any) -> None:
+    """A panel that needs an init sequence (FM6127) keeps it across power cycles: the
+    setting lives in config.json and each start reads it from there into the options."""
+    from display_service.config_source import ConfigSource
+    from shared.config.store import ConfigStore
+    from shared.paths import resolve_paths
+
+    paths = resolve_paths(config_dir=tmp_path / "config", cache_dir=tmp_path / "cache", env={})
+    store = ConfigStore(paths, lock_timeout=5.0)
+    ConfigSource(store).load_initial()  # the first start makes config.json from the template
+    store.update(lambda main, secrets: ({**main, "display": {
+        **main["display"], "hardware": {**main["display"]["hardware"],
+                                        "panel_type": "FM6127"}}}, secrets))
+    for start in range(2):  # a start, then the start after a power cycle
+        config, problem, _added = ConfigSource(ConfigStore(paths)).load_initial()
+        assert problem is None
+        backend, status = open_backend(config, force_headless=False, board_reader=on(PI4))
+        assert backend.name == "rgbmatrix"
+        assert status["settings"]["display"]["hardware"]["panel_type"] == "FM6127"
+        assert binding.made[start].options.as_dict()["panel_type"] == "FM6127"

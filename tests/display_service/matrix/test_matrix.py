@@ -51,7 +51,8 @@ def test_missing_binding_reports_cause_library_with_a_rebuild_hint(
     assert (backend.width, backend.height) == (128, 32)  # the template's geometry
     assert status["cause"] == "library"
     assert "rgbmatrix module not available" in status["error"]
-    assert "make build-python" in status["hint"]
+    assert "scripts/install --from matrix" in status["hint"]
+    assert "-m pip install" in status["hint"] and "make build-python" not in status["hint"]
 
 
 def test_bad_hardware_values_fall_back_to_defaults() -> None:
