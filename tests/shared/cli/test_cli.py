@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +14,9 @@ import pytest
 
 from shared.bus import core as keys
 from shared.bus.core import Bus
-from shared.bus.daemon_lock import DISPLAY, WEB, DaemonLock
+from shared.bus.daemon_lock import DISPLAY, DaemonLock
 from shared.cli import main
-from tests.daemons import ROOT, Instance, start_web
+from tests.shared.cli.stub_web import StubWeb, closed_port_url, envelope
 
 PLUGIN_ID = "cli-test-clock"
 SCHEMA = {
@@ -121,13 +116,6 @@ def test_validate_without_config_file_is_a_one_line_error(
     assert err.startswith("ledpanel: ") and "Traceback" not in err
 
 
-def closed_port_url() -> str:
-    """Return a loopback URL on which nothing listens."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}"
-
 
 @pytest.fixture
 def running_display(tmp_path: Path) -> Iterator[Bus]:
@@ -192,54 +180,6 @@ def test_status_without_the_display_lock_says_not_running_and_nothing_stale(
     assert code == 3
     assert "display service:   not running" in out and "panel:             not running" in out
     assert "clock" not in out and "30.0" not in out
-
-
-@dataclass
-class StubWeb:
-    """A local HTTP server standing in for the web daemon's API."""
-
-    url: str
-    routes: dict[tuple[str, str], tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    requests: list[tuple[str, str, Any]] = field(default_factory=list)
-
-
-@pytest.fixture
-def stub_web() -> Iterator[StubWeb]:
-    stub = StubWeb(url="")
-
-    class Handler(BaseHTTPRequestHandler):
-        def _answer(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            stub.requests.append((self.command, self.path, json.loads(raw) if raw else None))
-            status, body = stub.routes.get(
-                (self.command, self.path),
-                (404, {"status": "error", "data": None, "message": "no route",
-                       "error_code": "NOT_FOUND"}),
-            )
-            payload = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-        do_GET = do_POST = _answer
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    stub.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield stub
-    server.shutdown()
-    server.server_close()
-
-
-def envelope(data: Any, message: str = "") -> dict[str, Any]:
-    return {"status": "success", "data": data, "message": message, "error_code": None}
 
 
 def test_on_demand_start_posts_the_request_and_prints_the_state(
@@ -437,118 +377,3 @@ def test_status_fallback_survives_malformed_records(
     captured = capsys.readouterr()
     assert code == 3 and "Traceback" not in captured.err
     assert "display service:" in captured.out and "panel:" in captured.out
-
-
-@pytest.fixture(autouse=True)
-def empty_bus(tmp_path_factory: pytest.TempPathFactory,
-              monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Point the commands at an empty bus, so a daemon running in the checkout (or on the
-    device) is never what a test talks to."""
-    bus = tmp_path_factory.mktemp("empty-bus")
-    monkeypatch.setenv("LEDPANEL_CACHE_DIR", str(bus))
-    return bus
-
-
-def _publish_web(bus: Path, host: str, port: int) -> DaemonLock:
-    lock = DaemonLock.acquire(bus, WEB)
-    Bus(bus).publish(keys.WEB_STATE, {"service": "running", "pid": os.getpid(),
-                                      "host": host, "port": port})
-    return lock
-
-
-@pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])
-def test_commands_find_the_web_where_the_running_daemon_says_it_listens(
-    tmp_path: Path, stub_web: StubWeb, capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch, host: str
-) -> None:
-    # The config and the environment name another port, as after `scripts/dev --port N`.
-    monkeypatch.setenv("LEDPANEL_WEB_PORT", str(int(closed_port_url().rsplit(":", 1)[1])))
-    stub_web.routes[("POST", "/api/v3/display/on-demand/stop")] = (
-        200, envelope({"state": "stopped"}))
-    lock = _publish_web(tmp_path, host, int(stub_web.url.rsplit(":", 1)[1]))
-    try:
-        assert main(["on-demand", "stop", "--cache-dir", str(tmp_path)]) == 0
-        monkeypatch.setenv("LEDPANEL_CACHE_DIR", str(tmp_path))  # as the units set it
-        assert main(["on-demand", "stop"]) == 0
-    finally:
-        lock.release()
-    assert [r[:2] for r in stub_web.requests] == [
-        ("POST", "/api/v3/display/on-demand/stop")] * 2
-
-
-def test_a_record_left_by_a_stopped_web_is_not_believed(
-    tmp_path: Path, stub_web: StubWeb, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("LEDPANEL_WEB_URL", stub_web.url)
-    stub_web.routes[("POST", "/api/v3/display/on-demand/stop")] = (
-        200, envelope({"state": "stopped"}))
-    _publish_web(tmp_path, "127.0.0.1", int(closed_port_url().rsplit(":", 1)[1])).release()
-    assert main(["on-demand", "stop", "--cache-dir", str(tmp_path)]) == 0
-    assert len(stub_web.requests) == 1  # the environment's address, not the stale record
-
-
-def test_url_flag_beats_the_published_address(
-    tmp_path: Path, stub_web: StubWeb, capsys: pytest.CaptureFixture[str]
-) -> None:
-    lock = _publish_web(tmp_path, "127.0.0.1", int(stub_web.url.rsplit(":", 1)[1]))
-    try:
-        code = main(["on-demand", "stop", "--url", closed_port_url(),
-                     "--cache-dir", str(tmp_path)])
-    finally:
-        lock.release()
-    assert code == 1 and stub_web.requests == []
-    assert "cannot reach the web service" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("record", [
-    {"service": "running", "host": "127.0.0.1", "port": 99999},
-    {"service": "running", "host": "127.0.0.1", "port": True},
-    {"service": "running", "host": ["x"], "port": 80},
-    {"service": "stopped", "host": "127.0.0.1", "port": 80},
-    "garbage",
-])
-def test_a_hostile_web_record_falls_back_to_the_configured_address(
-    tmp_path: Path, stub_web: StubWeb, monkeypatch: pytest.MonkeyPatch, record: Any
-) -> None:
-    monkeypatch.setenv("LEDPANEL_WEB_URL", stub_web.url)
-    stub_web.routes[("POST", "/api/v3/display/on-demand/stop")] = (
-        200, envelope({"state": "stopped"}))
-    lock = DaemonLock.acquire(tmp_path, WEB)
-    try:
-        if isinstance(record, dict):
-            record = {**record, "pid": os.getpid()}
-        Bus(tmp_path).publish(keys.WEB_STATE, record)
-        assert main(["on-demand", "stop", "--cache-dir", str(tmp_path)]) == 0
-    finally:
-        lock.release()
-    assert len(stub_web.requests) == 1
-
-
-def test_status_finds_a_real_web_daemon_started_on_another_port(tmp_path: Path) -> None:
-    instance = Instance(tmp_path)
-    instance.write_config({})
-    web, url = start_web(instance)  # listens on a port nothing else names
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("LEDPANEL_WEB_URL", "LEDPANEL_WEB_PORT")}
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "shared.cli", "status", "--json"], cwd=ROOT, text=True,
-            env={**env, "LEDPANEL_CACHE_DIR": str(instance.cache_dir)},
-            capture_output=True, timeout=60)
-    finally:
-        web.stop()
-    report = json.loads(done.stdout)
-    assert report["source"] == "web" and report["url"] == url, done.stderr
-    assert report["web"]["service"] == "running"
-
-
-def test_a_reader_that_goes_away_gets_no_traceback(tmp_path: Path) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "shared.cli", "status", "--url", closed_port_url(),
-         "--cache-dir", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE)
-    assert process.stdout is not None and process.stderr is not None
-    process.stdout.close()  # as `ledpanel status | head -0` does
-    err = process.stderr.read().decode()
-    assert process.wait(60) == 1
-    assert "Traceback" not in err and "Exception ignored" not in err
