@@ -23,29 +23,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-_FAKE = '''#!{python}
-import json, os, sys
-with open({calls!r}, "a") as handle:
-    handle.write(json.dumps([os.path.basename(sys.argv[0]), *sys.argv[1:]]) + "\\n")
-sys.stdout.write({stdout!r})
-sys.stderr.write({stderr!r})
-sys.exit({code})
-'''
-
-_SUDO = '''#!{python}
-import json, os, sys
-with open({calls!r}, "a") as handle:
-    handle.write(json.dumps(["sudo", *sys.argv[1:]]) + "\\n")
-args = sys.argv[1:]
-if not args or args[0] != "-n":
-    sys.stderr.write("sudo: a terminal is required to read the password\\n")
-    sys.exit(1)
-os.execvp(args[1], args[1:])
-'''
-
 
 class FakeBin:
-    """A folder of stand-ins and the file they record their calls in."""
+    """A folder of stand-ins and the one file they all record their calls in."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -55,37 +35,28 @@ class FakeBin:
 
     def add(self, name: str, *, stdout: str = "", stderr: str = "", code: int = 0) -> Path:
         """Put a stand-in for ``name`` in the folder (replacing one there)."""
-        return self._write(name, _FAKE.format(python=sys.executable, calls=str(self.calls_file),
-                                              stdout=stdout, stderr=stderr, code=code))
+        return recorder(self.folder, name, self.calls_file, output=stdout, stderr=stderr,
+                        exit_code=code)
 
     def add_sudo(self) -> Path:
         """Put the pass-through ``sudo`` in the folder."""
-        return self._write("sudo", _SUDO.format(python=sys.executable,
-                                                calls=str(self.calls_file)))
+        return recorder(self.folder, "sudo", self.calls_file, run_rest=True)
 
     def path_env(self) -> str:
         """Return PATH with this folder first."""
-        return f"{self.folder}{os.pathsep}{os.environ.get('PATH', '')}"
+        return path_with(self.folder)
 
     def calls(self) -> list[list[str]]:
         """Return every recorded argv, oldest first."""
-        return [json.loads(line) for line in self.calls_file.read_text().splitlines() if line]
-
-    def _write(self, name: str, text: str) -> Path:
-        path = self.folder / name
-        path.write_text(text)
-        path.chmod(0o755)
-        return path
+        return _json_lines(self.calls_file)
 
 
 def fake_command(bin_dir: Path, name: str, *, exit_code: int = 0, output: str = "",
                  extra: str = "") -> Path:
     """Write a recording fake ``name`` into ``bin_dir``; ``extra`` is Python run before it
     exits (``argv`` holds the arguments)."""
-    bin_dir.mkdir(parents=True, exist_ok=True)
-    path = bin_dir / name
     log = bin_dir / f"{name}.calls"
-    path.write_text(
+    return _executable(bin_dir / name, (
         f"#!{sys.executable}\n"
         "import json, sys\n"
         "argv = sys.argv[1:]\n"
@@ -93,17 +64,12 @@ def fake_command(bin_dir: Path, name: str, *, exit_code: int = 0, output: str = 
         "    f.write(json.dumps(argv) + '\\n')\n"
         f"{extra}\n"
         f"sys.stdout.write({output!r})\n"
-        f"sys.exit({exit_code})\n")
-    path.chmod(0o755)
-    return path
+        f"sys.exit({exit_code})\n"))
 
 
 def calls(bin_dir: Path, name: str) -> list[list[str]]:
     """Return the argument lists the fake ``name`` was run with, in order."""
-    log = bin_dir / f"{name}.calls"
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text().splitlines() if line]
+    return _json_lines(bin_dir / f"{name}.calls")
 
 
 def path_with(bin_dir: Path, keep_system: bool = True) -> str:
@@ -115,38 +81,33 @@ def path_with(bin_dir: Path, keep_system: bool = True) -> str:
 def install(bin_dir: Path, name: str, script: Path) -> Path:
     """Put an executable ``name`` in ``bin_dir`` that runs the Python file ``script``
     (a stateful fake such as nmcli's); return its path."""
-    bin_dir.mkdir(parents=True, exist_ok=True)
-    target = bin_dir / name
-    target.write_text(f"#!/bin/sh\nexec {sys.executable} {script} \"$@\"\n")
-    target.chmod(0o755)
-    return target
+    return _executable(bin_dir / name, f"#!/bin/sh\nexec {sys.executable} {script} \"$@\"\n")
 
 
-def recorder(bin_dir: Path, name: str, calls: Path, *, output: str = "",
+def recorder(bin_dir: Path, name: str, calls: Path, *, output: str = "", stderr: str = "",
              exit_code: int = 0, run_rest: bool = False) -> Path:
-    """A fake ``name`` that records ``[name, *argv]`` to ``calls``, prints ``output`` and
-    exits ``exit_code``. ``run_rest`` (for sudo): run its arguments after ``-n`` instead."""
-    bin_dir.mkdir(parents=True, exist_ok=True)
-    target = bin_dir / name
-    body = (
-        "import json, os, sys\n"
-        f"with open({str(calls)!r}, 'a') as f:\n"
-        f"    f.write(json.dumps([{name!r}, *sys.argv[1:]]) + '\\n')\n")
+    """A fake ``name`` that records ``[name, *argv]`` to ``calls``, prints ``output`` (and
+    ``stderr``) and exits ``exit_code``. ``run_rest`` (for sudo): refuse without ``-n``, as
+    sudo does with no terminal, else run the rest of its arguments from PATH."""
+    body = (f"#!{sys.executable}\n"
+            "import json, os, sys\n"
+            f"with open({str(calls)!r}, 'a') as f:\n"
+            f"    f.write(json.dumps([{name!r}, *sys.argv[1:]]) + '\\n')\n")
     if run_rest:
-        body += ("args = [a for a in sys.argv[1:] if a != '-n']\n"
-                 "os.execvp(args[0], args)\n")
+        body += ("args = sys.argv[1:]\n"
+                 "if not args or args[0] != '-n':\n"
+                 "    sys.stderr.write('sudo: a terminal is required to read the password\\n')\n"
+                 "    sys.exit(1)\n"
+                 "os.execvp(args[1], args[1:])\n")
     else:
-        body += f"sys.stdout.write({output!r})\nsys.exit({exit_code})\n"
-    target.write_text(f"#!{sys.executable}\n{body}")
-    target.chmod(0o755)
-    return target
+        body += (f"sys.stdout.write({output!r})\nsys.stderr.write({stderr!r})\n"
+                 f"sys.exit({exit_code})\n")
+    return _executable(bin_dir / name, body)
 
 
 def calls_of(calls: Path) -> list[list[str]]:
     """Every argv a ``recorder`` wrote to ``calls``, oldest first."""
-    if not calls.exists():
-        return []
-    return [json.loads(line) for line in calls.read_text().splitlines() if line.strip()]
+    return _json_lines(calls)
 
 
 RECORDED_ENV = ("TMPDIR", "CMAKE_BUILD_PARALLEL_LEVEL", "MAKEFLAGS", "DEBIAN_FRONTEND",
@@ -167,16 +128,26 @@ if _log:
 
 def write_fake(bin_dir: Path, name: str, body: str = "") -> Path:
     """Write the stateful stand-in ``name`` into ``bin_dir``; return its path."""
-    bin_dir.mkdir(parents=True, exist_ok=True)
-    path = bin_dir / name
-    path.write_text(_PRELUDE.format(python=sys.executable, name=name, env=RECORDED_ENV)
-                    + body + "\n", encoding="utf-8")
-    path.chmod(0o755)
-    return path
+    return _executable(bin_dir / name, _PRELUDE.format(python=sys.executable, name=name,
+                                                       env=RECORDED_ENV) + body + "\n")
 
 
 def recorded(log: Path) -> list[dict[str, Any]]:
     """Every call the ``write_fake`` stand-ins recorded in ``log``, in order."""
-    if not log.exists():
+    return _json_lines(log)
+
+
+def _executable(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` (its folder made if needed) as an executable; return it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def _json_lines(path: Path) -> list[Any]:
+    """Every JSON line of ``path``, oldest first; none while the file does not exist."""
+    if not path.exists():
         return []
-    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
