@@ -16,6 +16,7 @@ from web_service.settings import WebSettings
 from web_service.store.app_jobs import install_store_jobs
 from web_service.store.auto_update import install_auto_update
 from web_service.streams.routes import install_streams
+from web_service.url_rules import DeferredBuildRule
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     """Build a web app for ``settings``; every instance has its own services."""
     settings = settings or WebSettings()
     app = Flask(__name__)
+    app.url_rule_class = DeferredBuildRule
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[EXTENSION_KEY] = WebServices.build(settings)
