@@ -1,0 +1,1 @@
+"""The widget tree Starlark apps build, laid out and drawn into frames."""
