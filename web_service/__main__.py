@@ -104,6 +104,9 @@ def _build_app(args: argparse.Namespace, paths: Paths
     """Return the app, the port to listen on and the config it starts on (else exit 2)."""
     from shared.config.store import ConfigStore
     from shared.plugin_system.discovery import plugins_dir_for
+    from web_service.dev_server_stub import keep_dev_server_unloaded
+
+    keep_dev_server_unloaded()  # before Flask: waitress serves, not Werkzeug's dev server
     from web_service.app import create_app
     from web_service.settings import WebSettings
 
