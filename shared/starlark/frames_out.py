@@ -9,6 +9,7 @@ to a temporary name and renamed, so a failed write leaves the old file whole.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tempfile
@@ -50,13 +51,17 @@ def _write_folder(images: Sequence[Image.Image], folder: Path) -> list[Path]:
     written = []
     for index, image in enumerate(images):
         target = folder / FRAME_NAME.format(index)
-        _atomic_save(target, lambda tmp, image=image: image.save(tmp, format="PNG"))
+        _atomic_save(target, functools.partial(_save_png, image))
         written.append(target)
     keep = {p.name for p in written}
     for stale in folder.iterdir():
         if _FRAME_FILE.match(stale.name) and stale.name not in keep and stale.is_file():
             stale.unlink()
     return written
+
+
+def _save_png(image: Image.Image, target: str) -> None:
+    image.save(target, format="PNG")
 
 
 def _save_animation(images: Sequence[Image.Image], delay_ms: int, target: str,
