@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from shared import cli_args
+from shared.cli.apps import add_command as add_apps_command
 from shared.cli.common import CliError
 from shared.cli.logs import add_command as add_logs_command
 from shared.cli.on_demand import cmd_on_demand_start, cmd_on_demand_stop
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sign_in_commands(commands)
     add_update_command(commands, web)
     add_logs_command(commands)
+    add_apps_command(commands)
     return parser
 
 
