@@ -1,0 +1,36 @@
+"""AppError: why a scripted app could not load or render, in one line naming where."""
+
+from __future__ import annotations
+
+import re
+
+_LOCATION = re.compile(r"^\s*-->\s*(\S+?):(\d+)(?::\d+)?")
+_PY_PREFIX = re.compile(r"^(?:[A-Z][A-Za-z]*(?:Error|Exception)|AppError|WidgetError): ")
+
+
+class AppError(Exception):
+    """The one error an app's load, schema or render gives; its message is a single line."""
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` with whitespace runs folded to single spaces, cut at ``limit`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def starlark_message(text: str) -> str:
+    """The interpreter's report as ``file:line: problem`` (no traceback, no source excerpt)."""
+    lines = text.splitlines()
+    problem, where = "", ""
+    for index, line in enumerate(lines):
+        if line.startswith("error: "):
+            problem = _PY_PREFIX.sub("", line[len("error: "):].strip())
+            for follow in lines[index + 1:]:
+                found = _LOCATION.match(follow)
+                if found:
+                    where = f"{found.group(1)}:{found.group(2)}"
+                    break
+            break
+    if not problem:
+        problem = text.strip().splitlines()[-1] if text.strip() else "unknown error"
+    return one_line(f"{where}: {problem}" if where else problem)

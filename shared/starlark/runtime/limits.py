@@ -1,0 +1,42 @@
+"""Limits: what one app run may take (time, frames, stack, file sizes), and the clock."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The budget of one render; the defaults suit a 64x32 panel on a small board."""
+
+    seconds: float = 1.0  # wall clock for evaluating the app (top level and main)
+    max_frames: int = 1000
+    max_callstack: int = 200
+    max_source_bytes: int = 1 * MB
+    max_asset_bytes: int = 5 * MB
+    max_cache_entries: int = 256
+    max_cache_bytes: int = 1 * MB
+    http_timeout: float = 5.0
+    http_max_bytes: int = 5 * MB
+
+
+class Deadline:
+    """A monotonic deadline; ``expired`` is the interpreter's ``check_cancelled``."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._end = time.monotonic() + seconds
+        self.hit = False
+
+    def expired(self) -> bool:
+        """True once the budget is spent (and remembered, to name the cause)."""
+        if time.monotonic() >= self._end:
+            self.hit = True
+        return self.hit
+
+    def message(self) -> str:
+        """The one-line error an app that ran out of time gets."""
+        return f"app took longer than {self.seconds:g} s to render"
