@@ -1,8 +1,10 @@
-"""Moving the canvas origin without narrowing its clip, the way a widget translates a child.
+"""Moving the canvas origin the way a widget translates a child, clipping no further.
 
-``Canvas.at`` both moves and clips; app-format parents often only translate (a Box
-centres a child that may overflow it, a Stack paints every child at its origin),
-so the clip stays what the parent already had.
+``Canvas.at`` both moves and clips to the bounds given; app-format parents often
+only translate (a Box centres a child that may overflow it, a transform moves
+its child), so the right and bottom of the clip stay the parent's. ``Canvas.at``
+always starts the clip at the new origin, so a move right or down also hides what
+the child would draw left of or above it; a move left or up hides nothing more.
 """
 
 from __future__ import annotations

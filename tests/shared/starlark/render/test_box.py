@@ -65,6 +65,12 @@ def test_negative_padding_moves_the_child_up_and_left() -> None:
     assert picture(padded, 4, 2) == ["br..", "...."]
 
 
+def test_negative_padding_clips_from_the_padding_edge_not_beyond_it() -> None:
+    nudged = Padding(child=Box(width=3, height=1, color="#f00"), pad=(-1, 0, 0, 0))
+    # 2 wide, centred at 2 in the box; the child starts at 1 but shows only from 2.
+    assert picture(Box(width=6, height=1, child=nudged), 6, 1) == ["..rr.."]
+
+
 @pytest.mark.parametrize(("make", "message"), [
     (lambda: Box(width=-1), "Box: width must be at least 0, not -1"),
     (lambda: Box(height="10"), "Box: height must be a whole number, not str"),

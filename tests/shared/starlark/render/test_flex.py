@@ -101,3 +101,12 @@ def test_nested_row_in_column_inherits_remaining_room() -> None:
 def test_bad_arguments_name_widget_and_argument(make: object, message: str) -> None:
     with pytest.raises(WidgetError, match="^" + message):
         make()  # type: ignore[operator]
+
+
+def test_child_taller_than_a_centred_row_is_centred_rounding_towards_zero() -> None:
+    tall = Box(width=1, height=5, child=Column(children=[
+        Box(width=1, height=1, color=colour) for colour in ("#f00", "#0f0", "#00f", "#fff", "#ff0")
+    ]))
+    row = Row(children=[Box(width=1, height=1, color="#f00"), tall], cross_align="center")
+    # The row is 2 high; the 5-high child starts at (2 - 5) / 2 = -1.5, made -1.
+    assert picture(row, 2, 2) == ["rg", ".b"]
