@@ -34,3 +34,9 @@ def encoded(image: Image.Image, fmt: str, **options: object) -> bytes:
     out = io.BytesIO()
     image.save(out, fmt, **options)
     return out.getvalue()
+
+
+def paint_sized(widget: Widget, width: int, height: int, frame: int = 0) -> Image.Image:
+    """Frame ``frame`` of ``widget`` in bounds ``width`` x ``height``, cut to its own size."""
+    size = widget.size(Bounds(width, height), frame)
+    return paint(widget, width, height, frame).crop((0, 0, size.width, size.height))
