@@ -27,8 +27,9 @@ class App:
     limits: Limits = Limits()
 
 
-def load_app(path: str | Path, limits: Limits = Limits()) -> App:
+def load_app(path: str | Path, limits: Limits | None = None) -> App:
     """Read the app at ``path`` (a folder or a ``.star`` file); raise AppError if unusable."""
+    limits = limits or Limits()
     target = Path(path)
     if target.is_dir():
         folder = target.resolve()

@@ -17,7 +17,7 @@ def run_app(app: App, config: dict[str, str] | None = None, *, width: int = 64,
             fetch: Fetcher | None = None, local_zone: str = "UTC",
             language: str = "en") -> Any:
     """Call ``main(config)`` and render its Root into Frames; AppError names any failure."""
-    from shared.starlark.render import Root, render_frames
+    from shared.starlark.render.root import Root, render_frames
 
     limits = limits or app.limits
     services = services_for(app, width, height, limits, cache, fetch,
@@ -29,11 +29,11 @@ def run_app(app: App, config: dict[str, str] | None = None, *, width: int = 64,
         raise AppError(f"{app.main_file}: main returned nothing to show")
     if not isinstance(result, Root):
         raise AppError(f"{app.main_file}: main returned {_kind(result)}, not a render.Root")
-    count = result.frame_count()
+    count = result.child.frame_count()
     if count > limits.max_frames:
         raise AppError(f"{app.main_file}: the app has {count} frames, more than the "
                        f"{limits.max_frames} allowed")
-    return render_frames(result, width=width, height=height)
+    return render_frames(result, width=width, height=height, max_frames=limits.max_frames)
 
 
 def _kind(value: object) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 import starlark
 
@@ -65,7 +65,7 @@ class _translated:
         return None
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 _tb: object) -> bool:
+                 _tb: object) -> Literal[False]:
         if error is None or not isinstance(error, Exception):
             return False
         if self.deadline.hit:
@@ -77,7 +77,16 @@ class _translated:
         raise AppError(one_line(f"{type(error).__name__}: {error}")) from None
 
 
+_WIDGETS = ("Marquee", "Circle", "PieChart", "Plot", "Emoji", "Animation", "Sequence", "Image",
+            "Text", "WrappedText", "Box", "Row", "Column", "Stack", "Padding", "Root")
+_NO_ATTRIBUTE = re.compile(r"Object of type `struct` has no attribute `(\w+)`")
+
+
 def _explain(message: str, loader: ModuleLoader) -> str:
+    missing = _NO_ATTRIBUTE.search(message)
+    if missing and missing.group(1) in _WIDGETS:
+        return f"{message.split(': ')[0]}: render.{missing.group(1)} is not available " \
+               "in this runtime"
     if "Module has no symbol `main`" in message:
         return f"{loader.app.main_file}: the app has no function main"
     if "call stack" in message.lower() or "stack overflow" in message.lower():

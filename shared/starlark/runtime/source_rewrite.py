@@ -10,6 +10,7 @@ syntax), keeping every line where it was, so error messages name the app's own l
   other arithmetic touches them become ``ledpanel_sub(a, b)`` ..., which handle time and
   duration values and otherwise do the plain operation. Chains (``a - b - c``) and
   operations with a literal are left alone: they are never time arithmetic in practice.
+- ``print`` goes to the runtime's debug log, not to the process's output.
 - ``x.add(v)`` and the other set methods become ``ledpanel_m_add(x, v)``; ``set()`` is
   a dict of members (``in``, ``len``, iteration and ``sorted`` work unchanged).
 
@@ -61,6 +62,8 @@ def rewrite(source: str) -> str:
     if re.search(r"(?<![\w.])set\(", source) and not re.search(r"\bdef set\(|^set\s*=",
                                                                   source, re.M):
         used.add("set")
+    if re.search(r"(?<![\w.])print\(", source) and not re.search(r"\bdef print\(", source):
+        used.add("print")
     return _apply(source, edits, sorted(used))
 
 

@@ -43,7 +43,7 @@ class Services:
 
 
 CATALOG: dict[str, Callable[[Services], ModuleSource]] = {
-    "@ledpanel/prelude": lambda s: prelude.module(),
+    "@ledpanel/prelude": lambda s: prelude.module(s.folder.name),
     "render.star": lambda s: render_module.render_module(s.width, s.height),
     "animation.star": lambda s: render_module.animation_module(),
     "schema.star": lambda s: schema_module.module(),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from shared.starlark.runtime.modules.base import ModuleSource
@@ -41,6 +42,9 @@ def ledpanel_mul(a, b):
 
 def ledpanel_percent(fmt, args):
     return _py_percent(fmt, args if type(args) == "tuple" else (args,))
+
+def print(*args, sep = " "):
+    _py_print(sep.join([str(a) for a in args]))
 
 def set(items = None):
     members = {}
@@ -124,6 +128,11 @@ def _printable(value: Any) -> Any:
     return value
 
 
-def module() -> ModuleSource:
-    """The prelude every rewritten app file loads."""
-    return ModuleSource(TEXT, {"_py_percent": percent})
+def module(app_name: str = "app") -> ModuleSource:
+    """The prelude every rewritten app file loads; ``print`` goes to the debug log."""
+    logger = logging.getLogger("ledpanel.starlark")
+
+    def log(line: str) -> None:
+        logger.debug("%s: %s", app_name, line[:500])
+
+    return ModuleSource(TEXT, {"_py_percent": percent, "_py_print": log})

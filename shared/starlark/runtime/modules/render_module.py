@@ -17,13 +17,16 @@ from shared.starlark.runtime.modules.blob import as_bytes
 
 def registries() -> tuple[dict[str, Any], dict[str, Any], list[str]]:
     """(render widgets, animation widgets, font names) from the render package."""
-    from shared.starlark import render
+    from shared.starlark.render.content_widgets import CONTENT_WIDGETS, FONT_NAMES
+    from shared.starlark.render.layout_widgets import LAYOUT_WIDGETS
+    from shared.starlark.render.root import Root
 
-    widgets = {**getattr(render, "LAYOUT_WIDGETS", {}), **getattr(render, "CONTENT_WIDGETS", {})}
-    animation = dict(getattr(render, "ANIMATION_WIDGETS", {}))
-    if hasattr(render, "Root"):
-        widgets["Root"] = render.Root
-    return widgets, animation, sorted(getattr(render, "FONT_NAMES", []))
+    try:
+        from shared.starlark.render.animation import ANIMATION_WIDGETS  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # the keyframe animations are not part of the render package yet
+        ANIMATION_WIDGETS = {}
+    widgets: dict[str, Any] = {**LAYOUT_WIDGETS, **CONTENT_WIDGETS, "Root": Root}
+    return widgets, dict(ANIMATION_WIDGETS), sorted(FONT_NAMES)
 
 
 def _build(table: dict[str, Any], name: str, args: list[Any],
@@ -45,11 +48,12 @@ def render_module(width: int, height: int) -> ModuleSource:
     """render.star (and its ``canvas``) for frames of ``width`` x ``height``."""
     widgets, animation, fonts = registries()
     every = {**animation, **widgets}
+    members = _struct("render", sorted(every))[:-1] + (", " if every else "")
     text = f'''
 def _render_widget(name, *args, **kwargs):
     return _py_widget(name, args, kwargs)
 
-render = {_struct("render", sorted(every))[:-1]}{", " if every else ""}fonts = {{f: f for f in {fonts!r}}})
+render = {members}fonts = {{f: f for f in {fonts!r}}})
 canvas = struct(width = lambda: {width}, height = lambda: {height},
                 is2x = lambda: {width >= 128}, size = lambda: ({width}, {height}))
 '''

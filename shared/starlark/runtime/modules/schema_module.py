@@ -32,6 +32,9 @@ def _starlark_text() -> str:
         "        kwargs['handler'] = _name(kwargs['handler'])",
         "    return _py_field(kind, kwargs)",
         "",
+        "def _option(display, value):",
+        "    return struct(display = display, text = display, value = value)",
+        "",
         "def _handler(handler, type = None):",
         "    return {'handler': _name(handler), 'type': type}",
         "",
@@ -39,7 +42,7 @@ def _starlark_text() -> str:
     fields = ", ".join(f"{name} = partial(_field, {kind!r})"
                        for name, kind in _FIELD_TYPES.items())
     lines.append(
-        f"schema = struct({fields}, Option = _py_option, Sound = _py_sound, "
+        f"schema = struct({fields}, Option = _option, Sound = _py_sound, "
         "Schema = _py_schema, Handler = _handler, Visibility = _py_visibility, "
         "HandlerType = struct(String = 'string', Options = 'options', Schema = 'schema'))")
     return "\n".join(lines) + "\n"
@@ -66,11 +69,6 @@ def _text(value: Any) -> Any:
     return value if isinstance(value, str) else str(value)
 
 
-def option(display: str, value: str) -> dict[str, str]:
-    """A dropdown or radio choice (``text`` repeats ``display``, as pixlet writes it)."""
-    return {"display": display, "text": display, "value": value}
-
-
 def schema(version: str = "1", fields: list[Any] | None = None, handlers: Any = None,
            notifications: list[Any] | None = None) -> dict[str, Any]:
     """The whole schema object."""
@@ -83,7 +81,7 @@ def schema(version: str = "1", fields: list[Any] | None = None, handlers: Any = 
 def module() -> ModuleSource:
     """schema.star."""
     return ModuleSource(_starlark_text(), {
-        "_py_field": field, "_py_option": option, "_py_schema": schema,
+        "_py_field": field, "_py_schema": schema,
         "_py_sound": lambda id, title, path="": {"id": id, "title": title, "path": path},
         "_py_visibility": lambda type, condition, variable, value="": {
             "type": type, "condition": condition, "variable": variable, "value": value},
