@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
+_FRAME = re.compile(r"^\s*\*\s*(\S+?):(\d+), in ")
 _LOCATION = re.compile(r"^\s*-->\s*(\S+?):(\d+)(?::\d+)?")
 _PY_PREFIX = re.compile(r"^(?:[A-Z][A-Za-z]*(?:Error|Exception)|AppError|WidgetError): ")
 
@@ -18,19 +20,29 @@ def one_line(text: str, limit: int = 300) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def starlark_message(text: str) -> str:
-    """The interpreter's report as ``file:line: problem`` (no traceback, no source excerpt)."""
+def starlark_message(text: str, internal: Collection[str] = ()) -> str:
+    """The interpreter's report as ``file:line: problem`` (no traceback, no source excerpt).
+
+    The place named is the innermost one in the app's own files: frames in ``internal``
+    files (the runtime's modules) are skipped, so a widget error points at the app line.
+    """
     lines = text.splitlines()
-    problem, where = "", ""
+    problem, places = "", []
     for index, line in enumerate(lines):
+        frame = _FRAME.match(line)
+        if frame:
+            places.append((frame.group(1), frame.group(2)))
         if line.startswith("error: "):
             problem = _PY_PREFIX.sub("", line[len("error: "):].strip())
             for follow in lines[index + 1:]:
                 found = _LOCATION.match(follow)
                 if found:
-                    where = f"{found.group(1)}:{found.group(2)}"
+                    places.append((found.group(1), found.group(2)))
                     break
             break
     if not problem:
         problem = text.strip().splitlines()[-1] if text.strip() else "unknown error"
+    own = [place for place in places if place[0] not in internal
+           and not place[0].startswith(("@", "<", "/"))]
+    where = f"{own[-1][0]}:{own[-1][1]}" if own else ""
     return one_line(f"{where}: {problem}" if where else problem)

@@ -13,7 +13,7 @@ from shared.starlark.runtime.errors import AppError, one_line, starlark_message
 from shared.starlark.runtime.limits import Deadline, Limits
 from shared.starlark.runtime.module_loader import ModuleLoader
 from shared.starlark.runtime.modules.app_cache import AppCache
-from shared.starlark.runtime.modules.catalog import Services
+from shared.starlark.runtime.modules.catalog import CATALOG, Services
 from shared.starlark.runtime.modules.http_module import Fetcher, PublicFetcher
 
 _NO_ARGS_MAIN = re.compile(r"^def\s+main\s*\(\s*\)", re.M)
@@ -73,7 +73,7 @@ class _translated:
         if isinstance(error, AppError):
             return False
         if isinstance(error, starlark.StarlarkError):
-            raise AppError(_explain(starlark_message(str(error)), self.loader)) from None
+            raise AppError(_explain(starlark_message(str(error), CATALOG), self.loader)) from None
         raise AppError(one_line(f"{type(error).__name__}: {error}")) from None
 
 
