@@ -14,7 +14,7 @@ import starlark
 from shared.starlark.runtime import config_object, interpreter
 from shared.starlark.runtime.app_files import App, read_bytes, read_source
 from shared.starlark.runtime.errors import AppError
-from shared.starlark.runtime.limits import Deadline
+from shared.starlark.runtime.limits import Deadline, Limits
 from shared.starlark.runtime.modules.base import ModuleSource
 from shared.starlark.runtime.modules.blob import to_starlark
 from shared.starlark.runtime.modules.catalog import CATALOG, Services
@@ -31,8 +31,10 @@ file = struct(path = _py_path, readall = _readall)
 class ModuleLoader:
     """Loads and caches the modules of one run; ``failure`` keeps the first refusal."""
 
-    def __init__(self, app: App, services: Services, deadline: Deadline) -> None:
+    def __init__(self, app: App, services: Services, deadline: Deadline,
+                 limits: Limits | None = None) -> None:
         self.app = app
+        self.limits = limits or app.limits
         self.services = services
         self.deadline = deadline
         self.failure: AppError | None = None
@@ -67,14 +69,14 @@ class ModuleLoader:
         try:
             if name.endswith(".star"):
                 text = self.app.source if name == self.app.main_file else read_source(
-                    self.app.folder, name, self.app.limits)
+                    self.app.folder, name, self.limits)
                 return self._evaluate(name, ModuleSource(rewrite(text)), trusted=False)
             return self._asset(name)
         except AppError as err:
             raise self._fail(err) from None
 
     def _asset(self, name: str) -> starlark.FrozenModule:
-        data = read_bytes(self.app.folder, name, self.app.limits.max_asset_bytes, "asset")
+        data = read_bytes(self.app.folder, name, self.limits.max_asset_bytes, "asset")
         holder: dict[str, Any] = {"data": data}
         source = ModuleSource(ASSET_TEXT, {"_py_read": lambda: to_starlark(holder["data"])})
         module = starlark.Module()
@@ -90,7 +92,7 @@ class ModuleLoader:
         if trusted:
             starlark.eval(module, ast, self._globals, self.file_loader())
         else:
-            starlark.eval_with(interpreter.options(self.deadline, self.app.limits), module,
+            starlark.eval_with(interpreter.options(self.deadline, self.limits), module,
                                ast, self._globals, self.file_loader())
         return module.freeze()
 

@@ -25,7 +25,7 @@ def evaluate_main(app: App, config: dict[str, str], services: Services,
     if not re.search(r"^def\s+main\s*\(", app.source, re.M):
         raise AppError(f"{app.main_file}: the app has no function main")
     deadline = Deadline(limits.seconds)
-    loader = ModuleLoader(app, services, deadline)
+    loader = ModuleLoader(app, services, deadline, limits)
     call = "main()" if _NO_ARGS_MAIN.search(app.source) else "main(make_config(ledpanel_config))"
     text = (f'load("{app.main_file}", "main")\n'
             f'load("{config_object.CONFIG_MODULE}", "make_config")\n{call}\n')
@@ -43,7 +43,7 @@ def app_schema(app: App, *, limits: Limits | None = None) -> dict[str, Any] | No
         return None
     limits = limits or app.limits
     deadline = Deadline(limits.seconds)
-    loader = ModuleLoader(app, Services(folder=app.folder), deadline)
+    loader = ModuleLoader(app, Services(folder=app.folder), deadline, limits)
     with _translated(loader, deadline):
         module = loader.load(app.main_file)
         found = module.call_with(interpreter.options(deadline, limits), "get_schema").value
@@ -91,7 +91,7 @@ def _explain(message: str, loader: ModuleLoader) -> str:
         return f"{loader.app.main_file}: the app has no function main"
     if "call stack" in message.lower() or "stack overflow" in message.lower():
         return f"{message.split(': ')[0]}: calls nested deeper than " \
-               f"{loader.app.limits.max_callstack} (runaway recursion?)"
+               f"{loader.limits.max_callstack} (runaway recursion?)"
     return message
 
 
