@@ -14,7 +14,8 @@ syntax), keeping every line where it was, so error messages name the app's own l
 - ``x.add(v)`` and the other set methods become ``ledpanel_m_add(x, v)``; ``set()`` is
   a dict of members (``in``, ``len``, iteration and ``sorted`` work unchanged).
 
-The prelude's names are bound by one ``load`` put in front of the first line.
+The prelude's names are bound by one ``load`` put in front of the first line (after
+the last line when the first opens a block).
 """
 
 from __future__ import annotations
@@ -236,14 +237,12 @@ def _apply(source: str, edits: list[_Edit], names: list[str]) -> str:
         lines[edit.row - 1] = line[:edit.col] + edit.text + line[edit.end_col:]
     if names:
         quoted = ", ".join(f'"{name}"' for name in names)
-        lines[0] = f'load("{PRELUDE_MODULE}", {quoted}); ' + _first_line(lines[0])
+        statement = f'load("{PRELUDE_MODULE}", {quoted})'
+        if re.match(r"\s*(def|if|for|while)\b", lines[0]):
+            # A compound statement cannot follow ';': load after the last line instead,
+            # which keeps every line in place (functions see it when they run).
+            ending = "" if lines[-1].endswith("\n") else "\n"
+            lines[-1] = lines[-1] + ending + statement + "\n"
+        else:
+            lines[0] = f"{statement}; " + (lines[0] if lines[0].strip() else lines[0].lstrip(" \t"))
     return "".join(lines)
-
-
-def _first_line(line: str) -> str:
-    stripped = line.strip()
-    if not stripped:
-        return "\n" if line.endswith("\n") else ""
-    if re.match(r"(def|if|for|while)\b", stripped):
-        return "\n" + line  # a compound statement cannot follow ';': one line is shifted
-    return line

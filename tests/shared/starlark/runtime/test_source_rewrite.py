@@ -56,9 +56,10 @@ def test_every_line_stays_where_it_was() -> None:
     assert rewrite(source).splitlines()[4] == "z = 3"
 
 
-def test_a_first_line_that_opens_a_block_moves_one_line_down() -> None:
+def test_a_first_line_that_opens_a_block_gets_the_load_after_the_last() -> None:
     text = rewrite("def f(a, b):\n    return a - b\n")
-    assert text.splitlines()[1] == "def f(a, b):"
+    assert text.splitlines() == ["def f(a, b):", "    return ledpanel_sub(a , b)",
+                                 'load("@ledpanel/prelude", "ledpanel_sub")']
 
 
 def test_source_without_idioms_is_unchanged() -> None:
