@@ -33,7 +33,7 @@ def starlark_message(text: str, internal: Collection[str] = ()) -> str:
         if frame:
             places.append((frame.group(1), frame.group(2)))
         if line.startswith("error: "):
-            problem = _PY_PREFIX.sub("", line[len("error: "):].strip())
+            problem = _PY_PREFIX.sub("", line[len("error: "):].strip().removeprefix("error: "))
             for follow in lines[index + 1:]:
                 found = _LOCATION.match(follow)
                 if found:
