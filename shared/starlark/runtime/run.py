@@ -79,13 +79,15 @@ class _translated:
 
 _WIDGETS = ("Marquee", "Circle", "PieChart", "Plot", "Emoji", "Animation", "Sequence", "Image",
             "Text", "WrappedText", "Box", "Row", "Column", "Stack", "Padding", "Root")
+_ANIMATIONS = ("Transformation", "Keyframe", "Translate", "Scale", "Rotate", "Origin")
 _NO_ATTRIBUTE = re.compile(r"Object of type `struct` has no attribute `(\w+)`")
 
 
 def _explain(message: str, loader: ModuleLoader) -> str:
     missing = _NO_ATTRIBUTE.search(message)
-    if missing and missing.group(1) in _WIDGETS:
-        return f"{message.split(': ')[0]}: render.{missing.group(1)} is not available " \
+    if missing and missing.group(1) in _WIDGETS + _ANIMATIONS:
+        owner = "render" if missing.group(1) in _WIDGETS else "animation"
+        return f"{message.split(': ')[0]}: {owner}.{missing.group(1)} is not available " \
                "in this runtime"
     if "Module has no symbol `main`" in message:
         return f"{loader.app.main_file}: the app has no function main"

@@ -75,7 +75,8 @@ def test_re_compile_match_and_sub(tmp_path: Path) -> None:
               'POSTCODE = re.compile("^([A-Z]{1,2}[0-9]) ?([0-9][A-Z]{2})$")\n'
               'def main(config):\n'
               '    return [POSTCODE.match("E8 1DY"), POSTCODE.match("nope"),\n'
-              '            re.compile("\\\\s+").sub(" ", "a   b"), re.findall("[0-9]+", "a1b22")]\n')
+              '            re.compile("\\\\s+").sub(" ", "a   b"),\n'
+              '            re.findall("[0-9]+", "a1b22")]\n')
     assert main_value(tmp_path, source) == [[["E8 1DY", "E8", "1DY"]], [], "a b", ["1", "22"]]
 
 
