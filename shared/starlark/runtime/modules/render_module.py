@@ -43,8 +43,9 @@ def _build(table: dict[str, Any], name: str, args: list[Any],
     return starlark.OpaquePythonObject(table[name](*args, **kwargs))
 
 
-def _struct(owner: str, names: list[str]) -> str:
-    fields = ", ".join(f"{name} = partial(_{owner}_widget, {name!r})" for name in names)
+def _struct(names: list[str]) -> str:
+    # partial over the Python function itself: no Starlark frame per widget built.
+    fields = ", ".join(f"{name} = partial(_py_widget, {name!r})" for name in names)
     return f"struct({fields})" if fields else "struct()"
 
 
@@ -52,27 +53,19 @@ def render_module(width: int, height: int) -> ModuleSource:
     """render.star (and its ``canvas``) for frames of ``width`` x ``height``."""
     widgets, animation, fonts = registries()
     every = {**animation, **widgets}
-    members = _struct("render", sorted(every))[:-1] + (", " if every else "")
+    members = _struct(sorted(every))[:-1] + (", " if every else "")
     text = f'''
-def _render_widget(name, *args, **kwargs):
-    return _py_widget(name, args, kwargs)
-
 render = {members}fonts = {{f: f for f in {fonts!r}}})
 canvas = struct(width = lambda: {width}, height = lambda: {height},
                 is2x = lambda: {width >= 128}, size = lambda: ({width}, {height}))
 '''
     return ModuleSource(text, {
-        "_py_widget": lambda name, args, kwargs: _build(every, name, list(args), kwargs)})
+        "_py_widget": lambda name, *args, **kwargs: _build(every, name, list(args), kwargs)})
 
 
 def animation_module() -> ModuleSource:
     """animation.star: the keyframe transforms."""
     _, animation, _ = registries()
-    text = f'''
-def _animation_widget(name, *args, **kwargs):
-    return _py_widget(name, args, kwargs)
-
-animation = {_struct("animation", sorted(animation))}
-'''
+    text = f"animation = {_struct(sorted(animation))}\n"
     return ModuleSource(text, {
-        "_py_widget": lambda name, args, kwargs: _build(animation, name, list(args), kwargs)})
+        "_py_widget": lambda name, *args, **kwargs: _build(animation, name, list(args), kwargs)})
