@@ -14,14 +14,20 @@ from shared.starlark.runtime.run import evaluate_main, services_for
 
 def run_app(app: App, config: dict[str, str] | None = None, *, width: int = 64,
             height: int = 32, limits: Limits | None = None, cache: AppCache | None = None,
-            fetch: Fetcher | None = None, local_zone: str = "UTC",
-            language: str = "en") -> Any:
-    """Call ``main(config)`` and render its Root into Frames; AppError names any failure."""
+            fetch: Fetcher | None = None, http_cache: AppCache | None = None,
+            local_zone: str = "UTC", language: str = "en") -> Any:
+    """Call ``main(config)`` and render its Root into Frames; AppError names any failure.
+
+    Give the same ``cache`` and ``http_cache`` to each render of one app so its
+    ``cache.star`` values and the answers it fetched with ``ttl_seconds`` are kept.
+    """
     from shared.starlark.render.root import Root, render_frames
 
     limits = limits or app.limits
     services = services_for(app, width, height, limits, cache, fetch,
                             local_zone=local_zone, language=language)
+    if http_cache is not None:
+        services.http_cache = http_cache
     result = evaluate_main(app, config or {}, services, limits)
     if isinstance(result, list) and len(result) == 1:
         result = result[0]

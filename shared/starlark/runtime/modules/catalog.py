@@ -36,6 +36,7 @@ class Services:
     height: int = 32
     cache: AppCache = field(default_factory=AppCache)
     fetch: Fetcher = field(default_factory=PublicFetcher)
+    http_cache: AppCache = field(default_factory=lambda: AppCache(64, 4 * 1024 * 1024))
     http_timeout: float = 5.0
     local_zone: str = "UTC"
     language: str = "en"
@@ -55,7 +56,7 @@ CATALOG: dict[str, Callable[[Services], ModuleSource]] = {
     "re.star": lambda s: re_module.module(),
     "random.star": lambda s: random_module.module(s.random_seed),
     "cache.star": lambda s: cache_module(s.cache),
-    "http.star": lambda s: http_module.module(s.fetch, s.http_timeout),
+    "http.star": lambda s: http_module.module(s.fetch, s.http_timeout, s.http_cache),
     "secret.star": lambda s: stub_modules.secret_module(),
     "xpath.star": lambda s: stub_modules.xpath_module(),
     "i18n.star": lambda s: i18n_module.module(s.folder, s.language),

@@ -3,8 +3,8 @@
 The display gives its own Fetcher; the default one resolves the host, refuses any
 address that is not public (loopback, private, link-local ...), then fetches with
 ``shared.http_fetch`` (its timeouts and size limit). That path reports no response
-headers and gives an HTTP error status with an empty body. ``ttl_seconds`` is accepted
-and not used: nothing is cached between renders yet.
+headers and gives an HTTP error status with an empty body. An answer asked for with
+``ttl_seconds`` is kept that long (http_cache.py) in the run's ``http_cache``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from typing import Any, Protocol
 import requests
 
 from shared.http_fetch import FetchError, request_bytes
+from shared.starlark.runtime.modules import http_cache
+from shared.starlark.runtime.modules.app_cache import AppCache
 from shared.starlark.runtime.modules.base import ModuleSource
 from shared.starlark.runtime.modules.blob import as_bytes, to_starlark
 
@@ -30,7 +32,7 @@ def _response(r):
 def _request(method, url, params = None, headers = None, body = None, form_body = None,
              form_encoding = "", json_body = None, auth = None, ttl_seconds = 0):
     return _response(_py_request(method, url, params, headers, body, form_body,
-                                 form_encoding, json_body, auth))
+                                 form_encoding, json_body, auth, ttl_seconds))
 
 http = struct(
     get = partial(_request, "GET"), post = partial(_request, "POST"),
@@ -93,11 +95,13 @@ def _body(body: Any, form: Any, json_body: Any, headers: dict[str, str]) -> byte
     return as_bytes(body) if body is not None else None
 
 
-def module(fetch: Fetcher, timeout: float = 5.0) -> ModuleSource:
-    """http.star over ``fetch``."""
+def module(fetch: Fetcher, timeout: float = 5.0, kept: AppCache | None = None) -> ModuleSource:
+    """http.star over ``fetch``; answers with ``ttl_seconds`` are kept in ``kept``."""
+    store = kept if kept is not None else AppCache()
 
     def request(method: str, url: str, params: Any, headers: Any, body: Any, form: Any,
-                form_encoding: str, json_body: Any, auth: Any) -> dict[str, Any]:
+                form_encoding: str, json_body: Any, auth: Any,
+                ttl_seconds: float = 0) -> dict[str, Any]:
         sent = {str(k): str(v) for k, v in (headers or {}).items()}
         if params:
             joiner = "&" if "?" in url else "?"
@@ -107,11 +111,16 @@ def module(fetch: Fetcher, timeout: float = 5.0) -> ModuleSource:
 
             pair = f"{auth[0]}:{auth[1]}".encode()
             sent.setdefault("Authorization", "Basic " + base64.b64encode(pair).decode())
-        try:
-            status, answer_headers, data = fetch(method, url, sent,
-                                                 _body(body, form, json_body, sent), timeout)
-        except Exception as err:  # any fetch failure is the app's http error, in one line
-            raise ValueError(f"http.{method.lower()} {url[:100]}: {err}") from err
+        payload = _body(body, form, json_body, sent)
+        key = http_cache.request_key(method, url, sent, payload)
+        answer = http_cache.recall(store, key)
+        if answer is None:
+            try:
+                answer = fetch(method, url, sent, payload, timeout)
+            except Exception as err:  # any fetch failure is the app's http error, in one line
+                raise ValueError(f"http.{method.lower()} {url[:100]}: {err}") from err
+            http_cache.keep(store, key, answer, float(ttl_seconds or 0))
+        status, answer_headers, data = answer
         return {"status_code": status, "status": f"{status}", "url": url,
                 "headers": dict(answer_headers), "body": to_starlark(data)}
 

@@ -87,6 +87,33 @@ def test_http_post_sends_a_json_or_form_body(tmp_path: Path) -> None:
     assert fetch.calls[1][2]["Content-Type"] == "application/x-www-form-urlencoded"
 
 
+def test_answers_asked_with_a_ttl_are_kept_between_renders(tmp_path: Path) -> None:
+    fetch = RecordingFetcher({"https://api.example/t": (200, {}, b"\x89bin"),
+                              "https://api.example/n": (200, {}, b"fresh")})
+    source = ('load("http.star", "http")\n'
+              'def main(config):\n'
+              '    http.get("https://api.example/t", ttl_seconds = 60)\n'
+              '    return http.get("https://api.example/n").body()\n')
+    kept = AppCache(clock=Clock())
+    for _ in range(3):
+        assert main_value(tmp_path, source, fetch=fetch, http_cache=kept) == "fresh"
+    urls = [call[1] for call in fetch.calls]
+    assert urls.count("https://api.example/t") == 1 and urls.count("https://api.example/n") == 3
+
+
+def test_a_kept_answer_expires_with_its_ttl(tmp_path: Path) -> None:
+    fetch = RecordingFetcher({"https://api.example/t": (200, {}, b"x")})
+    source = ('load("http.star", "http")\n'
+              'def main(config):\n'
+              '    return http.get("https://api.example/t", ttl_seconds = 60).body()\n')
+    clock = Clock()
+    kept = AppCache(clock=clock)
+    main_value(tmp_path, source, fetch=fetch, http_cache=kept)
+    clock.now += 61
+    main_value(tmp_path, source, fetch=fetch, http_cache=kept)
+    assert len(fetch.calls) == 2
+
+
 @pytest.fixture
 def local_server() -> Iterator[str]:
     class Handler(http.server.BaseHTTPRequestHandler):
