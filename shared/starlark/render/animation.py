@@ -30,6 +30,7 @@ from shared.starlark.render.animation_transforms import (
 )
 from shared.starlark.render.errors import WidgetError
 from shared.starlark.render.layout_args import (
+    MAX_EXTENT,
     bool_arg,
     choice_arg,
     int_arg,
@@ -42,6 +43,7 @@ from shared.starlark.render.widget import Bounds, Canvas, Widget
 DIRECTIONS = ("normal", "reverse", "alternate", "alternate-reverse")
 FILL_MODES = {"forwards": 1.0, "backwards": 0.0}
 _FINE = 4  # sub-pixels per pixel side when resampling a rotated or scaled child
+_REACH = 128  # how far beyond its own box a moved child is still drawn (a 2x panel)
 
 
 def _keyframes(value: object) -> list[Keyframe]:
@@ -80,8 +82,8 @@ class Transformation(Widget):
         self.keyframes = _keyframes(keyframes)
         self.duration = _required_int(name, "duration", duration)
         self.delay = int_arg(name, "delay", delay, minimum=0)
-        self.width = int_arg(name, "width", width, minimum=0)
-        self.height = int_arg(name, "height", height, minimum=0)
+        self.width = int_arg(name, "width", width, minimum=0, maximum=MAX_EXTENT)
+        self.height = int_arg(name, "height", height, minimum=0, maximum=MAX_EXTENT)
         if origin is not None and not isinstance(origin, Origin):
             raise WidgetError(name, "origin", f"must be an Origin, not {type(origin).__name__}")
         self.origin = origin or CENTRE
@@ -151,29 +153,54 @@ def _snapped(matrix: Affine) -> Affine:
 
 def _paint_resampled(canvas: Canvas, child: Widget, own: Bounds, frame: int,
                      matrix: Affine) -> None:
-    """Paint ``child`` aside, map it through ``matrix`` and blend the result in.
+    """Paint ``child`` aside, map what it drew through ``matrix`` and blend the result in."""
+    if own.width <= 0 or own.height <= 0:
+        return
+    # Painted aside at most MAX_EXTENT square: a child handed a huge room costs no more.
+    aside = Canvas(min(own.width, MAX_EXTENT), min(own.height, MAX_EXTENT))
+    child.paint(aside, own, frame)
+    drawn = aside.image.getbbox()
+    if drawn is None:
+        return
+    x0, y0 = drawn[0], drawn[1]
+    a, b, c, d, e, f = matrix
+    # The drawn part alone, with the map moved to start where it starts.
+    reach = (-_REACH, -_REACH, own.width + _REACH, own.height + _REACH)
+    moved = _mapped(aside.image.crop(drawn), (a, b, a * x0 + b * y0 + c, d, e, d * x0 + e * y0 + f),
+                    reach)
+    if moved is not None:
+        canvas.paste(moved[0], moved[1], moved[2])
 
-    The mapping runs on a grid _FINE times finer and is averaged back, so each
-    pixel shows how much of it the moved shapes cover, as vector drawing does.
+
+def _mapped(image: Image.Image, matrix: Affine, reach: tuple[int, int, int, int]
+            ) -> tuple[Image.Image, int, int] | None:
+    """``image`` through ``matrix``: the result and where its top-left corner goes.
+
+    Sampled on a grid _FINE times finer and averaged back, so each pixel shows how much
+    of it the moved shapes cover, as vector drawing does. Only the part inside ``reach``
+    (left, top, right, bottom) is made, so a huge scale costs no more than a panel.
     """
     a, b, c, d, e, f = matrix
     determinant = a * e - b * d
-    if own.width <= 0 or own.height <= 0 or abs(determinant) < 1e-9:
-        return
-    aside = Canvas(own.width, own.height)
-    child.paint(aside, own, frame)
+    if abs(determinant) < 1e-9:
+        return None
+    width, height = image.size
     corners = [(a * x + b * y + c, d * x + e * y + f)
-               for x, y in ((0, 0), (own.width, 0), (0, own.height), (own.width, own.height))]
-    left, top = math.floor(min(x for x, _ in corners)), math.floor(min(y for _, y in corners))
-    right, bottom = math.ceil(max(x for x, _ in corners)), math.ceil(max(y for _, y in corners))
-    # Pillow wants the inverse map: from a fine pixel of the result back into the child.
-    shift_x, shift_y = (c - left) * _FINE, (f - top) * _FINE
+               for x, y in ((0, 0), (width, 0), (0, height), (width, height))]
+    left = max(reach[0], math.floor(min(x for x, _ in corners)))
+    top = max(reach[1], math.floor(min(y for _, y in corners)))
+    right = min(reach[2], math.ceil(max(x for x, _ in corners)))
+    bottom = min(reach[3], math.ceil(max(y for _, y in corners)))
+    if right <= left or bottom <= top:
+        return None
+    # Pillow wants the inverse map: from a fine pixel of the result back into the image.
     ia, ib, id_, ie = e / determinant, -b / determinant, -d / determinant, a / determinant
-    inverse = (ia, ib, -(ia * shift_x + ib * shift_y), id_, ie, -(id_ * shift_x + ie * shift_y))
-    fine = aside.image.resize((own.width * _FINE, own.height * _FINE), Image.Resampling.NEAREST)
-    moved = fine.transform(((right - left) * _FINE, (bottom - top) * _FINE),
+    dx, dy = left - c, top - f
+    inverse = (ia / _FINE, ib / _FINE, ia * dx + ib * dy,
+               id_ / _FINE, ie / _FINE, id_ * dx + ie * dy)
+    fine = image.transform(((right - left) * _FINE, (bottom - top) * _FINE),
                            Image.Transform.AFFINE, inverse, resample=Image.Resampling.NEAREST)
-    canvas.paste(moved.convert("RGBa").reduce(_FINE).convert("RGBA"), left, top)
+    return fine.convert("RGBa").reduce(_FINE).convert("RGBA"), left, top
 
 
 class AnimatedPositioned(Widget):

@@ -15,6 +15,7 @@ from PIL import Image
 
 from shared.starlark.render.errors import WidgetError
 from shared.starlark.render.layout_args import (
+    MAX_EXTENT,
     bool_arg,
     choice_arg,
     int_arg,
@@ -99,8 +100,8 @@ class Plot(Widget):
         for name, value in (("width", width), ("height", height)):
             if value is None:
                 raise WidgetError("Plot", name, "is required")
-        self.width = int_arg("Plot", "width", width, minimum=1)
-        self.height = int_arg("Plot", "height", height, minimum=1)
+        self.width = int_arg("Plot", "width", width, minimum=1, maximum=MAX_EXTENT)
+        self.height = int_arg("Plot", "height", height, minimum=1, maximum=MAX_EXTENT)
         self.color = optional_color("Plot", "color", color) or WHITE
         self.color_inverted = optional_color("Plot", "color_inverted", color_inverted) or self.color
         self.fill_color = optional_color("Plot", "fill_color", fill_color) or _dimmed(self.color)

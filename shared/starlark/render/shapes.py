@@ -18,6 +18,7 @@ from shared.starlark.render.offsets import shifted
 from shared.starlark.render.widget import Bounds, Canvas, Color, Widget
 
 _FINE = 8  # sub-pixels per pixel side when measuring coverage
+MAX_DIAMETER = 256  # four times a large panel's height; the coverage grid is _FINE² bigger
 
 
 @lru_cache(maxsize=64)
@@ -48,7 +49,8 @@ class Circle(Widget):
         self.color = parse_color(color, "Circle", "color")
         if diameter is None:
             raise WidgetError("Circle", "diameter", "is required")
-        self.diameter = int_arg("Circle", "diameter", diameter, minimum=0)
+        self.diameter = int_arg("Circle", "diameter", diameter, minimum=0,
+                                maximum=MAX_DIAMETER)
         self._image = _coloured(_disc(self.diameter), self.color) if self.diameter else None
 
     def size(self, bounds: Bounds, frame: int) -> Bounds:
@@ -101,7 +103,8 @@ class PieChart(Widget):
             raise WidgetError("PieChart", "colors", "must name at least one colour")
         if diameter is None:
             raise WidgetError("PieChart", "diameter", "is required")
-        self.diameter = int_arg("PieChart", "diameter", diameter, minimum=0)
+        self.diameter = int_arg("PieChart", "diameter", diameter, minimum=0,
+                                maximum=MAX_DIAMETER)
         self.colors, self.weights = colours, weights_given
         self._image = self._draw() if self.diameter and sum(weights_given) > 0 else None
 

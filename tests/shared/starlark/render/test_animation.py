@@ -13,7 +13,7 @@ from shared.starlark.render.animation import (
 )
 from shared.starlark.render.animation_curves import NAMED_CURVES, curve_arg
 from shared.starlark.render.animation_transforms import Keyframe, Origin, Rotate, Scale, Translate
-from shared.starlark.render.box import Box
+from shared.starlark.render.box import Box, Padding
 from shared.starlark.render.errors import WidgetError
 from shared.starlark.render.flex import Row
 from shared.starlark.render.root import Root, render_frames
@@ -135,6 +135,18 @@ def test_scale_about_a_chosen_origin() -> None:
     assert picture(_held([Scale(2, 2)]), 6, 4) == ["bbbbbb", "bbbbbb", "bbbbbb", "......"]
 
 
+def test_huge_scales_and_bounds_draw_only_what_a_panel_can_show() -> None:
+    blown_up = _held([Scale(100_000, 100_000)])
+    # The arrow's blue part, scaled about its centre, covers the whole panel.
+    assert picture(blown_up, 4, 2) == ["bbbb", "bbbb"]
+    turned = Transformation(child=_dot(), duration=2, keyframes=[Keyframe(0.0, [Rotate(90)]),
+                                                                 Keyframe(1.0, [Rotate(90)])])
+    # Negative padding hands the turned dot a billion-pixel square: it is painted aside
+    # no bigger than a panel could need.
+    huge_room = Padding(child=turned, pad=(0, 0, -10**9, -10**9))
+    assert picture(huge_room, 3, 1) == ["r.."]
+
+
 def test_transformation_takes_its_width_and_height_or_its_bounds() -> None:
     assert _held([]).size(Bounds(64, 32), 0) == Bounds(4, 4)
     assert _slide(1, duration=2).size(Bounds(64, 32), 0) == Bounds(64, 32)
@@ -185,8 +197,18 @@ def test_animation_module_names() -> None:
     (lambda: Keyframe(None, []), "Keyframe: percentage is required"),
     (lambda: Translate(1), "Translate: y is required"),
     (lambda: Rotate("90"), "Rotate: angle must be a number, not str"),
+    (lambda: _slide(1, duration=3, width=5000), "Transformation: width must be at most 1024"),
     (lambda: AnimatedPositioned(child=_dot(), duration=-1), "AnimatedPositioned: duration must"),
 ])
 def test_bad_arguments_name_widget_and_argument(make: object, message: str) -> None:
     with pytest.raises(WidgetError, match="^" + re.escape(message)):
         make()  # type: ignore[operator]
+
+
+def test_a_turned_child_drawn_far_from_its_corner_is_still_shown() -> None:
+    far = Row(children=[Box(width=200, height=1), Box(width=1, height=1, color="#f00")])
+    turned = Transformation(child=far, duration=2, width=201, height=1, origin=Origin(0, 0),
+                            keyframes=[Keyframe(0.0, [Rotate(0.001)]),
+                                       Keyframe(1.0, [Rotate(0.001)])])
+    image = render_frames(Root(turned), 202, 1).images[0]
+    assert image.getpixel((200, 0)) == (255, 0, 0)

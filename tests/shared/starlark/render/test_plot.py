@@ -80,6 +80,7 @@ def test_halves_round_away_from_zero() -> None:
     (lambda: Plot(data=[("a", 1)], width=2, height=2), "Plot: data must be a number, not str"),
     (lambda: Plot(data=[], height=2), "Plot: width is required"),
     (lambda: Plot(data=[], width=0, height=2), "Plot: width must be at least 1, not 0"),
+    (lambda: Plot(data=[], width=2, height=10**9), "Plot: height must be at most 1024, not"),
     (lambda: Plot(data=[], width=2, height=2, chart_type="bar"), "Plot: chart_type must be one"),
     (lambda: Plot(data=[], width=2, height=2, y_lim=(1, 2, 3)), "Plot: y_lim must be a (low"),
     (lambda: Plot(data=[], width=2, height=2, color="#12"), "Plot: color is not a colour"),

@@ -77,6 +77,8 @@ def test_pie_chart_with_no_weight_draws_nothing() -> None:
     (lambda: Circle(color="#fff", diameter=-2), "Circle: diameter must be at least 0, not -2"),
     (lambda: Circle(color="#fff", diameter=2, child=[]), "Circle: child must be a widget"),
     (lambda: PieChart(colors=[], weights=[1], diameter=4), "PieChart: colors must name at"),
+    (lambda: Circle(color="#fff", diameter=10**6), "Circle: diameter must be at most 256, not"),
+    (lambda: PieChart(colors=["#fff"], weights=[1], diameter=257), "PieChart: diameter must be at"),
     (lambda: PieChart(colors=["#f00"], weights=[-1], diameter=4),
      "PieChart: weights must not be negative"),
     (lambda: PieChart(colors=["nope"], weights=[1], diameter=4), "PieChart: colors is not a"),
