@@ -71,23 +71,6 @@ class Circle(Widget):
         return self.child.frame_count() if self.child is not None else 1
 
 
-def _slices(diameter: int, weights: list[float]) -> list[Image.Image]:
-    """Coverage of each weight's slice, clockwise from three o'clock."""
-    total = sum(weights)
-    masks: list[Image.Image] = []
-    start = 0.0
-    side = diameter * _FINE
-    for weight in weights:
-        end = start + weight / total
-        fine = Image.new("L", (side, side), 0)
-        if end > start:
-            ImageDraw.Draw(fine).pieslice((0, 0, side - 1, side - 1), start * 360, end * 360,
-                                          fill=255)
-        masks.append(fine.reduce(_FINE))
-        start = end
-    return masks
-
-
 class PieChart(Widget):
     """A disc cut into slices sized by ``weights``, coloured by ``colors`` in turn."""
 
@@ -109,10 +92,18 @@ class PieChart(Widget):
         self._image = self._draw() if self.diameter and sum(weights_given) > 0 else None
 
     def _draw(self) -> Image.Image:
-        image = Image.new("RGBA", (self.diameter, self.diameter), (0, 0, 0, 0))
-        for index, mask in enumerate(_slices(self.diameter, self.weights)):
-            image.alpha_composite(_coloured(mask, self.colors[index % len(self.colors)]))
-        return image
+        """All slices on one finer grid, averaged back: neighbours share their edge pixels."""
+        side = self.diameter * _FINE
+        fine = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(fine)
+        total, start = sum(self.weights), 0.0
+        for index, weight in enumerate(self.weights):
+            end = start + weight / total
+            if end > start:
+                draw.pieslice((0, 0, side - 1, side - 1), start * 360, end * 360,
+                              fill=self.colors[index % len(self.colors)])
+            start = end
+        return fine.convert("RGBa").reduce(_FINE).convert("RGBA")
 
     def size(self, bounds: Bounds, frame: int) -> Bounds:
         return Bounds(self.diameter, self.diameter)

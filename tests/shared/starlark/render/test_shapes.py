@@ -66,6 +66,16 @@ def test_pie_chart_reuses_colours_in_turn() -> None:
         (255, 0, 0), (0, 0, 255), (255, 0, 0), (0, 0, 255)]
 
 
+def test_neighbouring_slices_share_the_pixels_their_edge_crosses() -> None:
+    pie = PieChart(colors=["#f00", "#0f0", "#00f"], weights=[1, 1, 1], diameter=8)
+    # The edge at 120 degrees runs through pixel (2, 6): red and green split it, with no
+    # dark seam between them.
+    pixel = _frame(pie, 8, 8).getpixel((2, 6))
+    assert isinstance(pixel, tuple)
+    red, green, blue = pixel
+    assert red > 0 and green > 0 and blue == 0 and red + green >= 250
+
+
 def test_pie_chart_with_no_weight_draws_nothing() -> None:
     image = _frame(PieChart(colors=["#f00"], weights=[0, 0], diameter=4), 4, 4)
     assert image.getextrema() == ((0, 0), (0, 0), (0, 0))
