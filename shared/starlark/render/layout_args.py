@@ -18,9 +18,15 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
+# The most pixels a widget that draws its own image may span (a Plot, a Transformation's
+# canvas); apps are drawn for panels a fraction of this, and a typo must not take the
+# memory of the display.
+MAX_EXTENT = 1024
+
+
 def int_arg(widget: str, name: str, value: object, default: int = 0,
-            minimum: int | None = None) -> int:
-    """``value`` as an int (``default`` when None), at least ``minimum`` if given."""
+            minimum: int | None = None, maximum: int | None = None) -> int:
+    """``value`` as an int (``default`` when None), within ``minimum``..``maximum`` if given."""
     if value is None:
         return default
     if isinstance(value, float) and value.is_integer():
@@ -29,6 +35,8 @@ def int_arg(widget: str, name: str, value: object, default: int = 0,
         raise WidgetError(widget, name, f"must be a whole number, not {_kind(value)}")
     if minimum is not None and value < minimum:
         raise WidgetError(widget, name, f"must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise WidgetError(widget, name, f"must be at most {maximum}, not {value}")
     return value
 
 

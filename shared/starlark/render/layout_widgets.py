@@ -10,6 +10,8 @@ from collections.abc import Callable
 
 from shared.starlark.render.box import Box, Padding
 from shared.starlark.render.flex import Column, Row, Stack
+from shared.starlark.render.plot import Plot
+from shared.starlark.render.shapes import Circle, PieChart
 from shared.starlark.render.timing import Animation, Sequence
 from shared.starlark.render.widget import Widget
 
@@ -21,4 +23,7 @@ LAYOUT_WIDGETS: dict[str, Callable[..., Widget]] = {
     "Stack": Stack,
     "Animation": Animation,
     "Sequence": Sequence,
+    "Circle": Circle,
+    "PieChart": PieChart,
+    "Plot": Plot,
 }
