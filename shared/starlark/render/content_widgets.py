@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from shared.starlark.render.fonts import FONTS
 from shared.starlark.render.image import Image
+from shared.starlark.render.marquee import Marquee
 from shared.starlark.render.text import Text, WrappedText
 from shared.starlark.render.widget import Widget
 
@@ -18,6 +19,7 @@ CONTENT_WIDGETS: dict[str, Callable[..., Widget]] = {
     "Text": Text,
     "WrappedText": WrappedText,
     "Image": Image,
+    "Marquee": Marquee,
 }
 
 FONT_NAMES: tuple[str, ...] = tuple(sorted(FONTS))
