@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from shared.starlark.render.emoji import Emoji
 from shared.starlark.render.fonts import FONTS
 from shared.starlark.render.image import Image
 from shared.starlark.render.marquee import Marquee
@@ -20,6 +21,7 @@ CONTENT_WIDGETS: dict[str, Callable[..., Widget]] = {
     "WrappedText": WrappedText,
     "Image": Image,
     "Marquee": Marquee,
+    "Emoji": Emoji,
 }
 
 FONT_NAMES: tuple[str, ...] = tuple(sorted(FONTS))
