@@ -1,10 +1,12 @@
 """Image: PNG, JPEG, GIF or WebP bytes an app passes, animated ones frame by frame.
 
-Each image frame is one widget frame, shown ``hold_frames`` frames long, and the
-frames repeat when a parent asks for more than there are. Given only ``width``
+Each frame of an animated GIF or WebP is one widget frame, shown
+``hold_frames`` frames long, and the frames repeat when a parent asks for more
+than there are; an animated PNG shows its first frame, as in the app format. Given only ``width``
 or only ``height`` the other follows the aspect ratio (rounded down); scaling is
 nearest-neighbour, as pixel art needs. ``delay`` is the first frame's duration
-in milliseconds (0 for a still image), for apps that read it.
+in milliseconds as the GIF or WebP states it (0 for PNG and JPEG), for apps
+that read it; an app may also set it.
 
 Limits, checked before the pixels are decoded: each side at most
 ``MAX_SIDE`` (4096) pixels, at most ``MAX_FRAMES`` (1000) frames, and at most
@@ -28,6 +30,7 @@ MAX_SIDE = 4096
 MAX_FRAMES = 1000
 MAX_TOTAL_PIXELS = 1 << 26
 FORMATS = ("PNG", "JPEG", "GIF", "WEBP")
+ANIMATED = ("GIF", "WEBP")
 
 
 def _open(src: bytes) -> PILImage.Image:
@@ -42,13 +45,18 @@ def _open(src: bytes) -> PILImage.Image:
     return image
 
 
+def _frame_total(image: PILImage.Image) -> int:
+    """How many frames are shown: GIF and WebP animate; a PNG shows its first frame only."""
+    return int(getattr(image, "n_frames", 1)) if image.format in ANIMATED else 1
+
+
 def _check_limits(image: PILImage.Image) -> int:
     """The frame count of ``image``, after refusing one over the limits."""
     width, height = image.size
     if width > MAX_SIDE or height > MAX_SIDE:
         raise WidgetError("Image", "src", f"is {width}x{height} pixels; the limit is "
                           f"{MAX_SIDE} on each side")
-    frames = int(getattr(image, "n_frames", 1))
+    frames = _frame_total(image)
     if frames > MAX_FRAMES:
         raise WidgetError("Image", "src", f"has {frames} frames; the limit is {MAX_FRAMES}")
     if width * height * frames > MAX_TOTAL_PIXELS:
@@ -67,9 +75,11 @@ def decode_frames(src: bytes) -> tuple[list[PILImage.Image], int]:
         try:
             for frame in ImageSequence.Iterator(image):
                 decoded.append(frame.convert("RGBA"))
-                if len(decoded) == 1 and frames > 1:
+                if len(decoded) == 1 and image.format in ANIMATED:
                     # WebP states a frame's duration only once the frame is read.
                     delay = int(frame.info.get("duration", 0) or 0)
+                if len(decoded) == frames:
+                    break
         except (OSError, ValueError, SyntaxError) as err:
             raise WidgetError("Image", "src", f"cannot be decoded ({err})") from None
     return decoded, delay

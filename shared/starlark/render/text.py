@@ -100,6 +100,8 @@ class WrappedText(Widget):
         # Any other value draws left-aligned, as the app format does.
         self.align = str_arg("WrappedText", "align", align, "left")
         self._lines: dict[int, list[str]] = {}
+        # The same text in the same room looks the same in every frame: draw it once.
+        self._pictures: dict[Bounds, Image.Image] = {}
 
     def lines(self, width: int) -> list[str]:
         """The wrapped lines at ``width`` (remembered per width)."""
@@ -116,7 +118,12 @@ class WrappedText(Widget):
         return Bounds(min(width, bounds.width), min(height, bounds.height))
 
     def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
-        room = self.size(bounds, frame)
+        if bounds not in self._pictures:
+            self._pictures[bounds] = self._picture(bounds)
+        canvas.paste(self._pictures[bounds], 0, 0)
+
+    def _picture(self, bounds: Bounds) -> Image.Image:
+        room = self.size(bounds, 0)
         lines = self.lines(self.width or bounds.width)
         face = self.face
         mask = Image.new("L", (room.width, room.height), 0)
@@ -125,4 +132,4 @@ class WrappedText(Widget):
             spare = room.width - text_width(face, line)
             x = {"center": spare // 2, "right": spare}.get(self.align, 0)
             mask = ImageChops.lighter(mask, text_mask(face, line, mask.size, x, baseline))
-        canvas.paste(colored(mask, self.color), 0, 0)
+        return colored(mask, self.color)

@@ -101,6 +101,19 @@ def test_gif_frames_are_composited_over_the_previous_one() -> None:
     assert image.getpixel((2, 2)) == (0, 0, 255, 255)
 
 
+def test_animated_png_shows_its_first_frame_only() -> None:
+    widget = Image(src=animation("PNG"))
+    assert widget.frame_count() == 1
+    assert widget.delay == 0
+    assert paint(widget, 3, 2, 1).getpixel((0, 0)) == (255, 0, 0, 255)
+
+
+def test_still_gif_keeps_its_stated_duration() -> None:
+    data = encoded(PILImage.new("RGB", (2, 2), (0, 9, 0)), "GIF", duration=70)
+    widget = Image(src=data)
+    assert (widget.frame_count(), widget.delay) == (1, 70)
+
+
 def test_hold_frames_shows_each_picture_longer() -> None:
     widget = Image(src=animation("GIF"), hold_frames=2)
     assert widget.frame_count() == 6

@@ -118,3 +118,11 @@ def test_bad_argument_names_widget_and_argument(arguments: dict[str, object],
     with pytest.raises(WidgetError) as caught:
         WrappedText(**arguments)
     assert (caught.value.widget, caught.value.argument) == ("WrappedText", argument)
+
+
+def test_each_room_is_drawn_once_and_kept() -> None:
+    text = WrappedText(content="AB CD.")
+    first = paint_sized(text, 21, 16, 0)
+    assert rows(paint_sized(text, 21, 16, 5)) == rows(first)
+    assert len(text._pictures) == 1
+    assert rows(paint_sized(text, 64, 8)) == rows(paint_sized(WrappedText(content="AB CD."), 64, 8))
