@@ -3,10 +3,12 @@
 Text is as wide as its glyphs' advances (at most ``MAX_TEXT_WIDTH``) and as high
 as the font's ascent plus descent unless ``height`` says otherwise; its baseline
 sits ``descent + offset`` pixels above the bottom, so a positive ``offset``
-lifts the text. WrappedText breaks lines where a word would pass the width (a
-word wider than the width gets a line of its own and is clipped), drops empty
-lines, trims each line's spaces, and aligns each line left, centre (rounded
-down) or right; lines are ``linespacing`` pixels apart.
+lifts the text; right-to-left words are drawn in visual order (``bidi``).
+
+WrappedText breaks lines where a word would pass the width (a word wider than
+the width gets a line of its own and is clipped), drops empty lines, trims each
+line's spaces, and aligns each line left, centre (rounded down) or right; lines
+are ``linespacing`` pixels apart. It draws characters in the order written.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from PIL import Image, ImageChops
 
 from shared.starlark.render.bdf import BdfFont
+from shared.starlark.render.bidi import visual_order
 from shared.starlark.render.errors import WidgetError
 from shared.starlark.render.fonts import colored, text_mask, text_width
 from shared.starlark.render.widget import Bounds, Canvas, Widget
@@ -39,10 +42,11 @@ class Text(Widget):
         self.height = int_arg("Text", "height", height, minimum=0)
         self.offset = int_arg("Text", "offset", offset)
         self.color = color_arg("Text", color)
-        width = min(text_width(self.face, self.content), MAX_TEXT_WIDTH)
+        drawn = visual_order(self.content)
+        width = min(text_width(self.face, drawn), MAX_TEXT_WIDTH)
         full_height = self.height or self.face.height
         baseline = full_height - self.face.descent - self.offset
-        mask = text_mask(self.face, self.content, (width, full_height), 0, baseline)
+        mask = text_mask(self.face, drawn, (width, full_height), 0, baseline)
         self.image = colored(mask, self.color)
 
     def size(self, bounds: Bounds, frame: int) -> Bounds:
