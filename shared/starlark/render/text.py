@@ -128,12 +128,14 @@ class WrappedText(Widget):
 
     def _picture(self, bounds: Bounds) -> Image.Image:
         room = self.size(bounds, 0)
+        # Lines align within the width asked for, even where the bounds cut it off.
+        line_width = self.width or room.width
         lines = self.lines(self.width or bounds.width)
         face = self.face
         mask = Image.new("L", (room.width, room.height), 0)
         for index, line in enumerate(lines):
             baseline = face.ascent + index * (face.height + self.linespacing)
-            spare = room.width - text_width(face, line)
+            spare = line_width - text_width(face, line)
             x = {"center": spare // 2, "right": spare}.get(self.align, 0)
             mask = ImageChops.lighter(mask, text_mask(face, line, mask.size, x, baseline))
         return colored(mask, self.color)

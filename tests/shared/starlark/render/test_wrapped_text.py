@@ -89,6 +89,12 @@ def test_centring_rounds_an_odd_spare_pixel_down() -> None:
     assert rows(paint_sized(text, 64, 32))[1:7] == ["." + line + "..." for line in AB]
 
 
+def test_lines_align_within_the_asked_width_even_when_bounds_cut_it() -> None:
+    text = WrappedText(content="AB", width=20, align="right")  # "AB" starts at x = 10
+    assert text.size(Bounds(12, 8), 0) == Bounds(12, 8)
+    assert rows(paint_sized(text, 12, 8))[1:7] == ["." * 10 + line[:2] for line in AB]
+
+
 def test_words_wider_than_the_width_get_their_own_line() -> None:
     face = font("tb-8")
     assert wrap_lines(face, "a verylongword b", 20) == ["a", "verylongword", "b"]
