@@ -65,6 +65,13 @@ def _check_limits(image: PILImage.Image) -> int:
     return frames
 
 
+def _rgba(frame: PILImage.Image) -> PILImage.Image:
+    """``frame`` as 8-bit RGBA; 16-bit grey is scaled down, not clipped to white."""
+    if frame.mode.startswith("I;16") or frame.mode == "I":
+        frame = frame.point(lambda value: value / 256).convert("L")
+    return frame.convert("RGBA")
+
+
 def decode_frames(src: bytes) -> tuple[list[PILImage.Image], int]:
     """The RGBA frames of ``src`` and its first frame's duration in milliseconds."""
     image = _open(src)
@@ -74,7 +81,7 @@ def decode_frames(src: bytes) -> tuple[list[PILImage.Image], int]:
         delay = 0
         try:
             for frame in ImageSequence.Iterator(image):
-                decoded.append(frame.convert("RGBA"))
+                decoded.append(_rgba(frame))
                 if len(decoded) == 1 and image.format in ANIMATED:
                     # WebP states a frame's duration only once the frame is read.
                     delay = int(frame.info.get("duration", 0) or 0)

@@ -39,6 +39,11 @@ def test_png_given_as_latin1_text_is_decoded() -> None:
     assert Image(src=data.decode("latin-1")).size(Bounds(64, 32), 0) == Bounds(4, 2)
 
 
+def test_sixteen_bit_grey_png_is_scaled_to_eight_bits() -> None:
+    widget = Image(src=encoded(PILImage.new("I;16", (2, 2), 40000), "PNG"))
+    assert paint(widget, 2, 2).getpixel((1, 1)) == (156, 156, 156, 255)
+
+
 def test_jpeg_is_decoded() -> None:
     photo = PILImage.new("RGB", (16, 8), (250, 250, 250))
     widget = Image(src=encoded(photo, "JPEG", quality=95))
