@@ -153,6 +153,15 @@ def test_scaling_past_the_side_limit_is_refused() -> None:
         Image(src=encoded(quartered(4, 2), "PNG"), width=5000)
 
 
+def test_scaling_many_frames_past_the_pixel_limit_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(image_module, "MAX_TOTAL_PIXELS", 100)
+    assert Image(src=animation("GIF"), width=6).frame_count() == 3  # 6x4 x 3 = 72
+    with pytest.raises(WidgetError, match="Image: width scales the image's 3 frames to "
+                                          "162 pixels; the limit is 100"):
+        Image(src=animation("GIF"), width=9)  # 9x6 x 3
+
+
 @pytest.mark.parametrize("data", [
     b"not an image at all",
     encoded(quartered(), "PNG")[:40],
