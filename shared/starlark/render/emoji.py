@@ -18,7 +18,7 @@ from shared.starlark.render.bdf import Glyph
 from shared.starlark.render.errors import WidgetError
 from shared.starlark.render.fonts import colored, font
 from shared.starlark.render.widget import Bounds, Canvas, Color, Widget
-from shared.starlark.render.widget_args import WHITE, int_arg, str_arg
+from shared.starlark.render.widget_args import MAX_DRAWN_SIDE, WHITE, int_arg, str_arg
 
 GLYPH_FONTS = ("tb-8", "6x10", "6x13", "terminus-16", "10x20", "terminus-24",
                "terminus-28", "terminus-32")
@@ -84,8 +84,8 @@ class Emoji(Widget):
         codepoint = _first_codepoint(self.emoji)
         if codepoint is None:
             raise WidgetError("Emoji", "emoji", "is required (one emoji)")
-        given_width = int_arg("Emoji", "width", width, minimum=0)
-        given_height = int_arg("Emoji", "height", height, minimum=0)
+        given_width = int_arg("Emoji", "width", width, minimum=0, maximum=MAX_DRAWN_SIDE)
+        given_height = int_arg("Emoji", "height", height, minimum=0, maximum=MAX_DRAWN_SIDE)
         if not given_width and not given_height:
             raise WidgetError("Emoji", "height", "must be a positive number of pixels")
         self.width = given_width or given_height

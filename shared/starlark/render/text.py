@@ -20,7 +20,13 @@ from shared.starlark.render.bidi import visual_order
 from shared.starlark.render.errors import WidgetError
 from shared.starlark.render.fonts import colored, text_mask, text_width
 from shared.starlark.render.widget import Bounds, Canvas, Widget
-from shared.starlark.render.widget_args import color_arg, font_arg, int_arg, str_arg
+from shared.starlark.render.widget_args import (
+    MAX_DRAWN_SIDE,
+    color_arg,
+    font_arg,
+    int_arg,
+    str_arg,
+)
 
 MAX_TEXT_WIDTH = 1000
 """Text wider than this is cut, as the app format does, so a long string stays bounded."""
@@ -39,7 +45,7 @@ class Text(Widget):
                  offset: object = None, color: object = None) -> None:
         self.content = _content("Text", content)
         self.face = font_arg("Text", font)
-        self.height = int_arg("Text", "height", height, minimum=0)
+        self.height = int_arg("Text", "height", height, minimum=0, maximum=MAX_DRAWN_SIDE)
         self.offset = int_arg("Text", "offset", offset)
         self.color = color_arg("Text", color)
         drawn = visual_order(self.content)

@@ -60,6 +60,8 @@ def test_width_and_height_both_set_the_box() -> None:
     ({"emoji": "x", "height": 0}, "height"),
     ({"emoji": "x", "height": "8"}, "height"),
     ({"emoji": "x", "width": -3}, "width"),
+    ({"emoji": "x", "width": 5000, "height": 8}, "width"),
+    ({"emoji": "x", "height": 10**9}, "height"),
 ])
 def test_bad_argument_names_widget_and_argument(arguments: dict[str, object],
                                                 argument: str) -> None:
