@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from shared.starlark.render.emoji import Emoji
 from shared.starlark.render.fonts import FONTS
 from shared.starlark.render.image import Image
+from shared.starlark.render.marquee import Marquee
 from shared.starlark.render.text import Text, WrappedText
 from shared.starlark.render.widget import Widget
 
@@ -18,6 +20,8 @@ CONTENT_WIDGETS: dict[str, Callable[..., Widget]] = {
     "Text": Text,
     "WrappedText": WrappedText,
     "Image": Image,
+    "Marquee": Marquee,
+    "Emoji": Emoji,
 }
 
 FONT_NAMES: tuple[str, ...] = tuple(sorted(FONTS))

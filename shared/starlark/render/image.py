@@ -1,15 +1,17 @@
 """Image: PNG, JPEG, GIF or WebP bytes an app passes, animated ones frame by frame.
 
-Each image frame is one widget frame, shown ``hold_frames`` frames long, and the
-frames repeat when a parent asks for more than there are. Given only ``width``
-or only ``height`` the other follows the aspect ratio (rounded down); scaling is
-nearest-neighbour, as pixel art needs. ``delay`` is the first frame's duration
-in milliseconds (0 for a still image), for apps that read it.
+Each frame of an animated GIF or WebP is one widget frame, shown
+``hold_frames`` frames long, and the frames repeat when a parent asks for more
+than there are; an animated PNG shows its first frame, as in the app format.
+Given only ``width`` or only ``height`` the other follows the aspect ratio
+(rounded down); scaling is nearest-neighbour, as pixel art needs. ``delay`` is
+the first frame's duration in milliseconds as the GIF or WebP states it (0 for
+PNG and JPEG), for apps that read it; an app may also set it.
 
-Limits, checked before the pixels are decoded: each side at most
-``MAX_SIDE`` (4096) pixels, at most ``MAX_FRAMES`` (1000) frames, and at most
-``MAX_TOTAL_PIXELS`` (2**26, 64 M) pixels over all frames together, before
-scaling; the scaled size is held to the same side limit.
+Limits, checked before the pixels are decoded, and again for the scaled size
+before scaling: each side at most ``MAX_SIDE`` (4096) pixels, at most
+``MAX_FRAMES`` (1000) frames, and at most ``MAX_TOTAL_PIXELS`` (2**24, 16 M)
+pixels over all frames together, so one image holds at most 64 MB decoded.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from shared.starlark.render.widget_args import int_arg
 
 MAX_SIDE = 4096
 MAX_FRAMES = 1000
-MAX_TOTAL_PIXELS = 1 << 26
+MAX_TOTAL_PIXELS = 1 << 24
 FORMATS = ("PNG", "JPEG", "GIF", "WEBP")
+ANIMATED = ("GIF", "WEBP")
 
 
 def _open(src: bytes) -> PILImage.Image:
@@ -42,19 +45,31 @@ def _open(src: bytes) -> PILImage.Image:
     return image
 
 
+def _frame_total(image: PILImage.Image) -> int:
+    """How many frames are shown: GIF and WebP animate; a PNG shows its first frame only."""
+    return int(getattr(image, "n_frames", 1)) if image.format in ANIMATED else 1
+
+
 def _check_limits(image: PILImage.Image) -> int:
     """The frame count of ``image``, after refusing one over the limits."""
     width, height = image.size
     if width > MAX_SIDE or height > MAX_SIDE:
         raise WidgetError("Image", "src", f"is {width}x{height} pixels; the limit is "
                           f"{MAX_SIDE} on each side")
-    frames = int(getattr(image, "n_frames", 1))
+    frames = _frame_total(image)
     if frames > MAX_FRAMES:
         raise WidgetError("Image", "src", f"has {frames} frames; the limit is {MAX_FRAMES}")
     if width * height * frames > MAX_TOTAL_PIXELS:
         raise WidgetError("Image", "src", f"has {width * height * frames} pixels over its "
                           f"frames; the limit is {MAX_TOTAL_PIXELS}")
     return frames
+
+
+def _rgba(frame: PILImage.Image) -> PILImage.Image:
+    """``frame`` as 8-bit RGBA; 16-bit grey is scaled down, not clipped to white."""
+    if frame.mode.startswith("I;16") or frame.mode == "I":
+        frame = frame.point(lambda value: value / 256).convert("L")
+    return frame.convert("RGBA")
 
 
 def decode_frames(src: bytes) -> tuple[list[PILImage.Image], int]:
@@ -66,27 +81,34 @@ def decode_frames(src: bytes) -> tuple[list[PILImage.Image], int]:
         delay = 0
         try:
             for frame in ImageSequence.Iterator(image):
-                decoded.append(frame.convert("RGBA"))
-                if len(decoded) == 1 and frames > 1:
+                decoded.append(_rgba(frame))
+                if len(decoded) == 1 and image.format in ANIMATED:
                     # WebP states a frame's duration only once the frame is read.
                     delay = int(frame.info.get("duration", 0) or 0)
+                if len(decoded) == frames:
+                    break
         except (OSError, ValueError, SyntaxError) as err:
             raise WidgetError("Image", "src", f"cannot be decoded ({err})") from None
     return decoded, delay
 
 
-def scaled_size(size: tuple[int, int], width: int, height: int) -> tuple[int, int]:
+def scaled_size(size: tuple[int, int], width: int, height: int,
+                frames: int = 1) -> tuple[int, int]:
     """The size to scale to: both given, or one given and the other kept in ratio."""
     old_width, old_height = size
     if not width and not height:
         return size
-    new_width = width or int(height * (old_width / old_height))
-    new_height = height or int(width * (old_height / old_width))
+    new_width = max(width or int(height * (old_width / old_height)), 1)
+    new_height = max(height or int(width * (old_height / old_width)), 1)
+    argument = "width" if width else "height"
     if new_width > MAX_SIDE or new_height > MAX_SIDE:
-        raise WidgetError("Image", "width" if width else "height",
-                          f"scales the image to {new_width}x{new_height}; the limit is "
-                          f"{MAX_SIDE} on each side")
-    return max(new_width, 1), max(new_height, 1)
+        raise WidgetError("Image", argument, f"scales the image to {new_width}x{new_height}; "
+                          f"the limit is {MAX_SIDE} on each side")
+    if new_width * new_height * frames > MAX_TOTAL_PIXELS:
+        raise WidgetError("Image", argument, f"scales the image's {frames} frames to "
+                          f"{new_width * new_height * frames} pixels; the limit is "
+                          f"{MAX_TOTAL_PIXELS}")
+    return new_width, new_height
 
 
 def _src_bytes(src: object) -> bytes:
@@ -112,7 +134,7 @@ class Image(Widget):
         self.hold_frames = max(int_arg("Image", "hold_frames", hold_frames), 1)
         frames, self.delay = decode_frames(data)
         self.delay = int_arg("Image", "delay", delay, default=self.delay, minimum=0)
-        target = scaled_size(frames[0].size, width_arg, height_arg)
+        target = scaled_size(frames[0].size, width_arg, height_arg, len(frames))
         if target != frames[0].size:
             frames = [frame.resize(target, PILImage.Resampling.NEAREST) for frame in frames]
         self.frames = frames

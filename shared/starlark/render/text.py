@@ -3,10 +3,12 @@
 Text is as wide as its glyphs' advances (at most ``MAX_TEXT_WIDTH``) and as high
 as the font's ascent plus descent unless ``height`` says otherwise; its baseline
 sits ``descent + offset`` pixels above the bottom, so a positive ``offset``
-lifts the text. WrappedText breaks lines where a word would pass the width (a
-word wider than the width gets a line of its own and is clipped), drops empty
-lines, trims each line's spaces, and aligns each line left, centre (rounded
-down) or right; lines are ``linespacing`` pixels apart.
+lifts the text; right-to-left words are drawn in visual order (``bidi``).
+
+WrappedText breaks lines where a word would pass the width (a word wider than
+the width gets a line of its own and is clipped), drops empty lines, trims each
+line's spaces, and aligns each line left, centre (rounded down) or right; lines
+are ``linespacing`` pixels apart. It draws characters in the order written.
 """
 
 from __future__ import annotations
@@ -14,10 +16,17 @@ from __future__ import annotations
 from PIL import Image, ImageChops
 
 from shared.starlark.render.bdf import BdfFont
+from shared.starlark.render.bidi import visual_order
 from shared.starlark.render.errors import WidgetError
 from shared.starlark.render.fonts import colored, text_mask, text_width
 from shared.starlark.render.widget import Bounds, Canvas, Widget
-from shared.starlark.render.widget_args import color_arg, font_arg, int_arg, str_arg
+from shared.starlark.render.widget_args import (
+    MAX_DRAWN_SIDE,
+    color_arg,
+    font_arg,
+    int_arg,
+    str_arg,
+)
 
 MAX_TEXT_WIDTH = 1000
 """Text wider than this is cut, as the app format does, so a long string stays bounded."""
@@ -36,13 +45,14 @@ class Text(Widget):
                  offset: object = None, color: object = None) -> None:
         self.content = _content("Text", content)
         self.face = font_arg("Text", font)
-        self.height = int_arg("Text", "height", height, minimum=0)
+        self.height = int_arg("Text", "height", height, minimum=0, maximum=MAX_DRAWN_SIDE)
         self.offset = int_arg("Text", "offset", offset)
         self.color = color_arg("Text", color)
-        width = min(text_width(self.face, self.content), MAX_TEXT_WIDTH)
+        drawn = visual_order(self.content)
+        width = min(text_width(self.face, drawn), MAX_TEXT_WIDTH)
         full_height = self.height or self.face.height
         baseline = full_height - self.face.descent - self.offset
-        mask = text_mask(self.face, self.content, (width, full_height), 0, baseline)
+        mask = text_mask(self.face, drawn, (width, full_height), 0, baseline)
         self.image = colored(mask, self.color)
 
     def size(self, bounds: Bounds, frame: int) -> Bounds:
@@ -100,6 +110,8 @@ class WrappedText(Widget):
         # Any other value draws left-aligned, as the app format does.
         self.align = str_arg("WrappedText", "align", align, "left")
         self._lines: dict[int, list[str]] = {}
+        # The same text in the same room looks the same in every frame: draw it once.
+        self._pictures: dict[Bounds, Image.Image] = {}
 
     def lines(self, width: int) -> list[str]:
         """The wrapped lines at ``width`` (remembered per width)."""
@@ -116,13 +128,20 @@ class WrappedText(Widget):
         return Bounds(min(width, bounds.width), min(height, bounds.height))
 
     def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
-        room = self.size(bounds, frame)
+        if bounds not in self._pictures:
+            self._pictures[bounds] = self._picture(bounds)
+        canvas.paste(self._pictures[bounds], 0, 0)
+
+    def _picture(self, bounds: Bounds) -> Image.Image:
+        room = self.size(bounds, 0)
+        # Lines align within the width asked for, even where the bounds cut it off.
+        line_width = self.width or room.width
         lines = self.lines(self.width or bounds.width)
         face = self.face
         mask = Image.new("L", (room.width, room.height), 0)
         for index, line in enumerate(lines):
             baseline = face.ascent + index * (face.height + self.linespacing)
-            spare = room.width - text_width(face, line)
+            spare = line_width - text_width(face, line)
             x = {"center": spare // 2, "right": spare}.get(self.align, 0)
             mask = ImageChops.lighter(mask, text_mask(face, line, mask.size, x, baseline))
-        canvas.paste(colored(mask, self.color), 0, 0)
+        return colored(mask, self.color)

@@ -16,17 +16,21 @@ from shared.starlark.render.fonts import DEFAULT_FONT, UnknownFontError, font
 from shared.starlark.render.widget import Color, Widget
 
 WHITE: Color = (255, 255, 255, 255)
+MAX_DRAWN_SIDE = 4096
+"""The most pixels a widget that draws its own picture may ask for on a side."""
 
 
 def int_arg(widget: str, name: str, value: object, default: int = 0,
-            minimum: int | None = None) -> int:
-    """``value`` as an int (``default`` when None), at least ``minimum`` if given."""
+            minimum: int | None = None, maximum: int | None = None) -> int:
+    """``value`` as an int (``default`` when None), within ``minimum``..``maximum`` if given."""
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
         raise WidgetError(widget, name, f"must be a whole number, not {type(value).__name__}")
     if minimum is not None and value < minimum:
         raise WidgetError(widget, name, f"must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise WidgetError(widget, name, f"must be at most {maximum}, not {value}")
     return value
 
 

@@ -10,7 +10,7 @@ def test_each_name_builds_its_widget() -> None:
     text = CONTENT_WIDGETS["Text"](content="hi", color="#f00")
     assert isinstance(text, Widget)
     assert text.size(Bounds(64, 32), 0) == Bounds(9, 8)
-    assert {"Text", "WrappedText", "Image"} <= set(CONTENT_WIDGETS)
+    assert {"Text", "WrappedText", "Image", "Marquee", "Emoji"} <= set(CONTENT_WIDGETS)
 
 
 def test_font_names_are_the_app_format_names() -> None:

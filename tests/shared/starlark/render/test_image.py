@@ -39,6 +39,11 @@ def test_png_given_as_latin1_text_is_decoded() -> None:
     assert Image(src=data.decode("latin-1")).size(Bounds(64, 32), 0) == Bounds(4, 2)
 
 
+def test_sixteen_bit_grey_png_is_scaled_to_eight_bits() -> None:
+    widget = Image(src=encoded(PILImage.new("I;16", (2, 2), 40000), "PNG"))
+    assert paint(widget, 2, 2).getpixel((1, 1)) == (156, 156, 156, 255)
+
+
 def test_jpeg_is_decoded() -> None:
     photo = PILImage.new("RGB", (16, 8), (250, 250, 250))
     widget = Image(src=encoded(photo, "JPEG", quality=95))
@@ -101,6 +106,19 @@ def test_gif_frames_are_composited_over_the_previous_one() -> None:
     assert image.getpixel((2, 2)) == (0, 0, 255, 255)
 
 
+def test_animated_png_shows_its_first_frame_only() -> None:
+    widget = Image(src=animation("PNG"))
+    assert widget.frame_count() == 1
+    assert widget.delay == 0
+    assert paint(widget, 3, 2, 1).getpixel((0, 0)) == (255, 0, 0, 255)
+
+
+def test_still_gif_keeps_its_stated_duration() -> None:
+    data = encoded(PILImage.new("RGB", (2, 2), (0, 9, 0)), "GIF", duration=70)
+    widget = Image(src=data)
+    assert (widget.frame_count(), widget.delay) == (1, 70)
+
+
 def test_hold_frames_shows_each_picture_longer() -> None:
     widget = Image(src=animation("GIF"), hold_frames=2)
     assert widget.frame_count() == 6
@@ -133,6 +151,15 @@ def test_too_many_pixels_over_all_frames_is_refused(monkeypatch: pytest.MonkeyPa
 def test_scaling_past_the_side_limit_is_refused() -> None:
     with pytest.raises(WidgetError, match="Image: width scales the image to 5000x2500"):
         Image(src=encoded(quartered(4, 2), "PNG"), width=5000)
+
+
+def test_scaling_many_frames_past_the_pixel_limit_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(image_module, "MAX_TOTAL_PIXELS", 100)
+    assert Image(src=animation("GIF"), width=6).frame_count() == 3  # 6x4 x 3 = 72
+    with pytest.raises(WidgetError, match="Image: width scales the image's 3 frames to "
+                                          "162 pixels; the limit is 100"):
+        Image(src=animation("GIF"), width=9)  # 9x6 x 3
 
 
 @pytest.mark.parametrize("data", [

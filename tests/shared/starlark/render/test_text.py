@@ -109,6 +109,7 @@ def test_empty_text_takes_no_width() -> None:
     ({"content": "x", "font": "nope"}, "font"),
     ({"content": "x", "height": "8"}, "height"),
     ({"content": "x", "height": -1}, "height"),
+    ({"content": "x", "height": 10**9}, "height"),
     ({"content": "x", "offset": 1.5}, "offset"),
     ({"content": "x", "offset": True}, "offset"),
     ({"content": "x", "color": "#12"}, "color"),

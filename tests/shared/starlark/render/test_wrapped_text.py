@@ -89,6 +89,12 @@ def test_centring_rounds_an_odd_spare_pixel_down() -> None:
     assert rows(paint_sized(text, 64, 32))[1:7] == ["." + line + "..." for line in AB]
 
 
+def test_lines_align_within_the_asked_width_even_when_bounds_cut_it() -> None:
+    text = WrappedText(content="AB", width=20, align="right")  # "AB" starts at x = 10
+    assert text.size(Bounds(12, 8), 0) == Bounds(12, 8)
+    assert rows(paint_sized(text, 12, 8))[1:7] == ["." * 10 + line[:2] for line in AB]
+
+
 def test_words_wider_than_the_width_get_their_own_line() -> None:
     face = font("tb-8")
     assert wrap_lines(face, "a verylongword b", 20) == ["a", "verylongword", "b"]
@@ -118,3 +124,11 @@ def test_bad_argument_names_widget_and_argument(arguments: dict[str, object],
     with pytest.raises(WidgetError) as caught:
         WrappedText(**arguments)
     assert (caught.value.widget, caught.value.argument) == ("WrappedText", argument)
+
+
+def test_each_room_is_drawn_once_and_kept() -> None:
+    text = WrappedText(content="AB CD.")
+    first = paint_sized(text, 21, 16, 0)
+    assert rows(paint_sized(text, 21, 16, 5)) == rows(first)
+    assert len(text._pictures) == 1
+    assert rows(paint_sized(text, 64, 8)) == rows(paint_sized(WrappedText(content="AB CD."), 64, 8))
