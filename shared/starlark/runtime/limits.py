@@ -13,7 +13,7 @@ class Limits:
     """The budget of one render; the defaults suit a 64x32 panel on a small board."""
 
     seconds: float = 1.0  # wall clock for evaluating the app (top level and main)
-    max_frames: int = 1000
+    max_frames: int = 2000  # the app format's own cap, as the render package keeps it
     max_callstack: int = 200
     max_source_bytes: int = 1 * MB
     max_asset_bytes: int = 5 * MB

@@ -10,6 +10,8 @@ syntax), keeping every line where it was, so error messages name the app's own l
   other arithmetic touches them become ``ledpanel_sub(a, b)`` ..., which handle time and
   duration values and otherwise do the plain operation. Chains (``a - b - c``) and
   operations with a literal are left alone: they are never time arithmetic in practice.
+- ``range`` with a bound past 32 bits (Go's ints are 64-bit; apps write
+  ``range(0, 10000000000)`` for "until break") is clamped to 32 bits.
 - ``print`` goes to the runtime's debug log, not to the process's output.
 - ``x.add(v)`` and the other set methods become ``ledpanel_m_add(x, v)``; ``set()`` is
   a dict of members (``in``, ``len``, iteration and ``sorted`` work unchanged).
@@ -63,6 +65,8 @@ def rewrite(source: str) -> str:
     if re.search(r"(?<![\w.])set\(", source) and not re.search(r"\bdef set\(|^set\s*=",
                                                                   source, re.M):
         used.add("set")
+    if re.search(r"(?<![\w.])range\([^)]*\d{10}", source):
+        used.add("range")
     if re.search(r"(?<![\w.])print\(", source) and not re.search(r"\bdef print\(", source):
         used.add("print")
     return _apply(source, edits, sorted(used))
@@ -236,7 +240,8 @@ def _apply(source: str, edits: list[_Edit], names: list[str]) -> str:
         line = lines[edit.row - 1]
         lines[edit.row - 1] = line[:edit.col] + edit.text + line[edit.end_col:]
     if names:
-        quoted = ", ".join(f'"{name}"' for name in names)
+        quoted = ", ".join('range = "ledpanel_range"' if name == "range" else f'"{name}"'
+                           for name in names)
         statement = f'load("{PRELUDE_MODULE}", {quoted})'
         if re.match(r"\s*(def|if|for|while)\b", lines[0]):
             # A compound statement cannot follow ';': load after the last line instead,

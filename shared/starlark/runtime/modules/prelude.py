@@ -43,6 +43,11 @@ def ledpanel_mul(a, b):
 def ledpanel_percent(fmt, args):
     return _py_percent(fmt, args if type(args) == "tuple" else (args,))
 
+def ledpanel_range(*args):
+    # Go's range takes 64-bit bounds; this interpreter's takes 32-bit ones. A loop that
+    # long is an app's "loop until break", which the time budget ends anyway.
+    return range(*[max(-2147483648, min(2147483647, a)) for a in args])
+
 def print(*args, sep = " "):
     _py_print(sep.join([str(a) for a in args]))
 

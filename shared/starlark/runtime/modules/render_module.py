@@ -18,14 +18,11 @@ from shared.starlark.runtime.modules.blob import as_bytes
 
 def registries() -> tuple[dict[str, Any], dict[str, Any], list[str]]:
     """(render widgets, animation widgets, font names) from the render package."""
+    from shared.starlark.render.animation import ANIMATION_WIDGETS
     from shared.starlark.render.content_widgets import CONTENT_WIDGETS, FONT_NAMES
     from shared.starlark.render.layout_widgets import LAYOUT_WIDGETS
     from shared.starlark.render.root import Root
 
-    try:
-        from shared.starlark.render.animation import ANIMATION_WIDGETS  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # the keyframe animations are not part of the render package yet
-        ANIMATION_WIDGETS = {}
     widgets: dict[str, Any] = {**LAYOUT_WIDGETS, **CONTENT_WIDGETS, "Root": Root}
     return widgets, dict(ANIMATION_WIDGETS), sorted(FONT_NAMES)
 

@@ -76,7 +76,7 @@ def test_ten_thousand_frames_are_refused_before_painting(tmp_path: Path) -> None
     app = load_app(write_app(tmp_path, source))
     with pytest.raises(AppError) as caught:
         run_app(app, {}, limits=Limits(seconds=5))
-    assert str(caught.value) == "app.star: the app has 10000 frames, more than the 1000 allowed"
+    assert str(caught.value) == "app.star: the app has 10000 frames, more than the 2000 allowed"
 
 
 def test_frames_up_to_the_cap_render(tmp_path: Path) -> None:

@@ -59,3 +59,14 @@ def test_top_level_if_and_for_run(tmp_path: Path) -> None:
     source = ('X = []\nfor i in range(3):\n    X.append(i)\nif len(X) == 3:\n    Y = "ok"\n'
               'def main(config):\n    return [X, Y]\n')
     assert main_value(tmp_path, source) == [[0, 1, 2], "ok"]
+
+
+def test_a_range_past_32_bits_runs_until_break(tmp_path: Path) -> None:
+    source = ('def main(config):\n'
+              '    n = 0\n'
+              '    for i in range(0, 10000000000):\n'
+              '        n += 1\n'
+              '        if i == 4:\n'
+              '            break\n'
+              '    return [n, len(range(3))]\n')
+    assert main_value(tmp_path, source) == [5, 3]

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from tests.shared.starlark.runtime.sample_apps import render_sample, sample_names
 
-# Rendered now, of 35: 22 on a quiet machine (maze_generators sits at the 1 s budget, so
-# one less is allowed under load). The target is 32 (90%): the misses are widgets the
-# render package does not have yet (Marquee, Circle, the animation transforms), apps
-# over the 1 s budget (cursive, gradientclock2, stadiumtracker), and one app that fetches.
-RENDERED_AT_LEAST = 21
+# Rendered now, of 35: 30 on a quiet machine; one less is allowed for a loaded one. The
+# target is 32 (90%). The misses: four apps build 30,000 to 370,000 widgets and pass the
+# 1 s budget (cursive, gradientclock2, pomodoro, stadiumtracker: all render within 15 s),
+# and ddayclock fetches a web page although the index says it needs no network.
+RENDERED_AT_LEAST = 29
 
 
 def test_the_sample_apps_render_or_name_what_is_missing(tmp_path: Path) -> None:
