@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MB = 1024 * 1024
@@ -24,18 +25,27 @@ class Limits:
 
 
 class Deadline:
-    """A monotonic deadline; ``expired`` is the interpreter's ``check_cancelled``."""
+    """A monotonic deadline; ``expired`` is the interpreter's ``check_cancelled``.
 
-    def __init__(self, seconds: float) -> None:
+    Time spent waiting for the network is given back (``waited``): the budget is for
+    the app's own work, and the fetch has its own timeout.
+    """
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = seconds
-        self._end = time.monotonic() + seconds
+        self.clock = clock
+        self._end = clock() + seconds
         self.hit = False
 
     def expired(self) -> bool:
         """True once the budget is spent (and remembered, to name the cause)."""
-        if time.monotonic() >= self._end:
+        if self.clock() >= self._end:
             self.hit = True
         return self.hit
+
+    def waited(self, seconds: float) -> None:
+        """Give back ``seconds`` spent waiting outside the app (a fetch)."""
+        self._end += max(0.0, seconds)
 
     def message(self) -> str:
         """The one-line error an app that ran out of time gets."""

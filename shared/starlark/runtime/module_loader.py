@@ -37,6 +37,7 @@ class ModuleLoader:
         self.limits = limits or app.limits
         self.services = services
         self.deadline = deadline
+        services.waited = deadline.waited
         self.failure: AppError | None = None
         self._done: dict[str, starlark.FrozenModule] = {}
         self._loading: set[str] = set()

@@ -24,7 +24,7 @@ def evaluate_main(app: App, config: dict[str, str], services: Services,
     """What ``main(config)`` returns (widgets as Python objects); AppError on failure."""
     if not re.search(r"^def\s+main\s*\(", app.source, re.M):
         raise AppError(f"{app.main_file}: the app has no function main")
-    deadline = Deadline(limits.seconds)
+    deadline = Deadline(limits.seconds, services.clock)
     loader = ModuleLoader(app, services, deadline, limits)
     call = "main()" if _NO_ARGS_MAIN.search(app.source) else "main(make_config(ledpanel_config))"
     text = (f'load("{app.main_file}", "main")\n'

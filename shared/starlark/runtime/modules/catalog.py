@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,8 @@ class Services:
     local_zone: str = "UTC"
     language: str = "en"
     random_seed: int | None = None
+    clock: Callable[[], float] = time.monotonic  # the run's deadline reads it too
+    waited: Callable[[float], None] = lambda seconds: None  # set by the loader
 
 
 CATALOG: dict[str, Callable[[Services], ModuleSource]] = {
@@ -56,7 +59,8 @@ CATALOG: dict[str, Callable[[Services], ModuleSource]] = {
     "re.star": lambda s: re_module.module(),
     "random.star": lambda s: random_module.module(s.random_seed),
     "cache.star": lambda s: cache_module(s.cache),
-    "http.star": lambda s: http_module.module(s.fetch, s.http_timeout, s.http_cache),
+    "http.star": lambda s: http_module.module(s.fetch, s.http_timeout, s.http_cache,
+                                              s.clock, s.waited),
     "secret.star": lambda s: stub_modules.secret_module(),
     "xpath.star": lambda s: stub_modules.xpath_module(),
     "i18n.star": lambda s: i18n_module.module(s.folder, s.language),

@@ -12,7 +12,9 @@ from __future__ import annotations
 import ipaddress
 import json
 import socket
+import time
 import urllib.parse
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import requests
@@ -95,8 +97,11 @@ def _body(body: Any, form: Any, json_body: Any, headers: dict[str, str]) -> byte
     return as_bytes(body) if body is not None else None
 
 
-def module(fetch: Fetcher, timeout: float = 5.0, kept: AppCache | None = None) -> ModuleSource:
-    """http.star over ``fetch``; answers with ``ttl_seconds`` are kept in ``kept``."""
+def module(fetch: Fetcher, timeout: float = 5.0, kept: AppCache | None = None,
+           clock: Callable[[], float] = time.monotonic,
+           waited: Callable[[float], None] = lambda seconds: None) -> ModuleSource:
+    """http.star over ``fetch``; answers with ``ttl_seconds`` are kept in ``kept``;
+    the time each fetch took is reported to ``waited`` (the run's deadline)."""
     store = kept if kept is not None else AppCache()
 
     def request(method: str, url: str, params: Any, headers: Any, body: Any, form: Any,
@@ -115,10 +120,13 @@ def module(fetch: Fetcher, timeout: float = 5.0, kept: AppCache | None = None) -
         key = http_cache.request_key(method, url, sent, payload)
         answer = http_cache.recall(store, key)
         if answer is None:
+            started = clock()
             try:
                 answer = fetch(method, url, sent, payload, timeout)
             except Exception as err:  # any fetch failure is the app's http error, in one line
                 raise ValueError(f"http.{method.lower()} {url[:100]}: {err}") from err
+            finally:
+                waited(clock() - started)
             http_cache.keep(store, key, answer, float(ttl_seconds or 0))
         status, answer_headers, data = answer
         return {"status_code": status, "status": f"{status}", "url": url,

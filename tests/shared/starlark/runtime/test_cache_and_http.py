@@ -114,6 +114,45 @@ def test_a_kept_answer_expires_with_its_ttl(tmp_path: Path) -> None:
     assert len(fetch.calls) == 2
 
 
+def test_time_waiting_for_a_fetch_is_not_counted_against_the_budget(tmp_path: Path) -> None:
+    clock = Clock()
+
+    def slow(method: str, url: str, headers: dict[str, str], body: bytes | None,
+             timeout: float) -> tuple[int, dict[str, str], bytes]:
+        clock.now += 4.0  # the answer took four seconds to come
+        return 200, {}, b"late"
+
+    source = ('load("http.star", "http")\n'
+              'def main(config):\n'
+              '    bodies = [http.get("https://api.example/a").body() for i in range(2)]\n'
+              '    n = 0\n'
+              '    for i in range(20000):\n'  # enough work for the budget to be checked
+              '        n += i\n'
+              '    return bodies\n')
+    assert main_value(tmp_path, source, fetch=slow, clock=clock) == ["late", "late"]
+
+
+def test_the_apps_own_time_still_counts_around_fetches(tmp_path: Path) -> None:
+    clock = Clock()
+
+    def fast(method: str, url: str, headers: dict[str, str], body: bytes | None,
+             timeout: float) -> tuple[int, dict[str, str], bytes]:
+        return 200, {}, b"ok"
+
+    def ticking() -> float:
+        clock.now += 0.01  # each check of the budget sees the app's own time pass
+        return clock.now
+
+    source = ('load("http.star", "http")\n'
+              'def main(config):\n'
+              '    http.get("https://api.example/a")\n'
+              '    n = 0\n'
+              '    for i in range(100000000):\n'
+              '        n += i\n')
+    with pytest.raises(AppError, match="longer than 1 s"):
+        main_value(tmp_path, source, fetch=fast, clock=ticking)
+
+
 @pytest.fixture
 def local_server() -> Iterator[str]:
     class Handler(http.server.BaseHTTPRequestHandler):
