@@ -120,11 +120,12 @@ def _set_method(tokens: list[tokenize.TokenInfo], index: int, edits: list[_Edit]
         return
     name = f"ledpanel_m_{tokens[index].string}"
     first = tokens[start]
-    edits.append(_Edit(first.start[0], first.start[1], first.start[1], name + "("))
     dot, paren = tokens[index - 1], tokens[index + 1]
+    if dot.start[0] != paren.end[0]:
+        return  # ".add" split over lines: left as written
     empty = index + 2 < len(tokens) and tokens[index + 2].string == ")"
-    if dot.start[0] == paren.end[0]:
-        edits.append(_Edit(dot.start[0], dot.start[1], paren.end[1], "" if empty else ", "))
+    edits.append(_Edit(first.start[0], first.start[1], first.start[1], name + "("))
+    edits.append(_Edit(dot.start[0], dot.start[1], paren.end[1], "" if empty else ", "))
     used.add(name)
 
 

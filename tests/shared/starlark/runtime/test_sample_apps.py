@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from shared.starlark.runtime import Limits
 from tests.shared.starlark.runtime.sample_apps import render_sample, sample_names
 
-# Rendered now, of 35: 30 on a quiet machine; one less is allowed for a loaded one. The
-# target is 32 (90%). The misses: four apps build 30,000 to 370,000 widgets and pass the
-# 1 s budget (cursive, gradientclock2, pomodoro, stadiumtracker: all render within 15 s),
-# and ddayclock fetches a web page although the index says it needs no network.
+# This measures what renders, not speed (test_limits.py holds the budget to account):
+# three seconds keeps the count steady on a machine shared with other work.
+SAMPLE_LIMITS = Limits(seconds=3.0)
+
+# Rendered now, of 35, on a quiet machine: 31 at 3 s, 30 at the default 1 s; the floor
+# leaves room for a loaded machine. The target is 32 (90%). The misses: apps building
+# 30,000 to 370,000 widgets pass the budget (cursive, stadiumtracker; at 1 s also
+# gradientclock2 and pomodoro: all render within 15 s), and ddayclock fetches a web
+# page although the index says it needs no network.
 RENDERED_AT_LEAST = 29
 
 
 def test_the_sample_apps_render_or_name_what_is_missing(tmp_path: Path) -> None:
-    outcomes = [render_sample(name, tmp_path) for name in sample_names()]
+    outcomes = [render_sample(name, tmp_path, SAMPLE_LIMITS) for name in sample_names()]
     rendered = [o for o in outcomes if not o.error]
     report = "\n".join(f"{o.name}: {o.error or f'{o.frames} frames'}" for o in outcomes)
     print(f"\n{len(rendered)} of {len(outcomes)} sample apps render\n{report}")

@@ -64,3 +64,11 @@ def test_a_first_line_that_opens_a_block_gets_the_load_after_the_last() -> None:
 
 def test_source_without_idioms_is_unchanged() -> None:
     assert rewrite("x = [1, 2]\n") == "x = [1, 2]\n"
+
+
+def test_a_set_method_split_over_lines_is_left_as_written() -> None:
+    assert rewrite("s.\\\n    add(x)\n") == "s.\\\n    add(x)\n"
+
+
+def test_a_set_method_with_no_argument_gets_no_comma() -> None:
+    assert rewrite("x = 1\nu = a.union()\n").splitlines()[1] == "u = ledpanel_m_union(a)"
