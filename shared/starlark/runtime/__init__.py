@@ -2,18 +2,19 @@
 
 ``load_app(path)`` -> App; ``run_app(app, config, width=, height=, limits=)`` -> Frames
 (from the render package); ``app_schema(app)`` -> pixlet's schema JSON or None. Every
-failure is an ``AppError`` with a one-line message.
+failure is an ``AppError`` with a one-line message; ``NothingToShow`` (one of them) is an
+app skipping its turn by returning ``[]``, which is not a failure.
 """
 
 from __future__ import annotations
 
 from shared.starlark.runtime.app_files import App, load_app
-from shared.starlark.runtime.errors import AppError
+from shared.starlark.runtime.errors import AppError, NothingToShow
 from shared.starlark.runtime.frames import run_app
 from shared.starlark.runtime.limits import Limits
 from shared.starlark.runtime.modules.app_cache import AppCache
 from shared.starlark.runtime.modules.http_module import Fetcher, PublicFetcher
 from shared.starlark.runtime.run import app_schema, evaluate_main
 
-__all__ = ["App", "AppCache", "AppError", "Fetcher", "Limits", "PublicFetcher", "app_schema",
-           "evaluate_main", "load_app", "run_app"]
+__all__ = ["App", "AppCache", "AppError", "Fetcher", "Limits", "NothingToShow", "PublicFetcher",
+           "app_schema", "evaluate_main", "load_app", "run_app"]

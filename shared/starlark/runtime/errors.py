@@ -14,6 +14,10 @@ class AppError(Exception):
     """The one error an app's load, schema or render gives; its message is a single line."""
 
 
+class NothingToShow(AppError):
+    """``main`` returned an empty list: pixlet's way for an app to skip its turn."""
+
+
 def one_line(text: str, limit: int = 300) -> str:
     """``text`` with whitespace runs folded to single spaces, cut at ``limit`` characters."""
     flat = " ".join(text.split())

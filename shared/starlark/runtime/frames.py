@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.starlark.runtime.app_files import App
-from shared.starlark.runtime.errors import AppError
+from shared.starlark.runtime.errors import AppError, NothingToShow
 from shared.starlark.runtime.limits import Limits
 from shared.starlark.runtime.modules.app_cache import AppCache
 from shared.starlark.runtime.modules.http_module import Fetcher
@@ -32,7 +32,7 @@ def run_app(app: App, config: dict[str, str] | None = None, *, width: int = 64,
     if isinstance(result, list) and len(result) == 1:
         result = result[0]
     if isinstance(result, list) and not result:
-        raise AppError(f"{app.main_file}: main returned nothing to show")
+        raise NothingToShow(f"{app.main_file}: main returned nothing to show")
     if not isinstance(result, Root):
         raise AppError(f"{app.main_file}: main returned {_kind(result)}, not a render.Root")
     count = result.child.frame_count()

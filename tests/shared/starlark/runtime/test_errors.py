@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.starlark.runtime import AppError, load_app, run_app
+from shared.starlark.runtime import AppError, NothingToShow, load_app, run_app
 from tests.shared.starlark.runtime.app_builder import write_app
 
 ROOT_TEXT = 'load("render.star", "render")\n'
@@ -61,3 +61,9 @@ def test_a_runtime_error_in_a_helper_names_the_apps_call(tmp_path: Path) -> None
 def test_a_widget_the_runtime_lacks_is_named(tmp_path: Path) -> None:
     source = ROOT_TEXT + "def main(config):\n    return render.Root(child = render.Nope())\n"
     assert "has no attribute `Nope`" in _error(tmp_path, source)
+
+
+def test_an_empty_list_from_main_is_a_skipped_turn(tmp_path: Path) -> None:
+    app = load_app(write_app(tmp_path, "def main(config):\n    return []\n"))
+    with pytest.raises(NothingToShow, match="main returned nothing to show"):
+        run_app(app, {})
