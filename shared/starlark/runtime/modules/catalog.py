@@ -41,7 +41,7 @@ class Services:
     http_timeout: float = 5.0
     local_zone: str = "UTC"
     language: str = "en"
-    random_seed: int | None = None
+    wall_clock: Callable[[], float] = time.time  # seeds random.star, as pixlet does
     clock: Callable[[], float] = time.monotonic  # the run's deadline reads it too
     waited: Callable[[float], None] = lambda seconds: None  # set by the loader
 
@@ -57,7 +57,7 @@ CATALOG: dict[str, Callable[[Services], ModuleSource]] = {
     "math.star": lambda s: math_module.module(),
     "humanize.star": lambda s: humanize_module.module(),
     "re.star": lambda s: re_module.module(),
-    "random.star": lambda s: random_module.module(s.random_seed),
+    "random.star": lambda s: random_module.module(s.wall_clock()),
     "cache.star": lambda s: cache_module(s.cache),
     "http.star": lambda s: http_module.module(s.fetch, s.http_timeout, s.http_cache,
                                               s.clock, s.waited),

@@ -91,6 +91,23 @@ def test_random_numbers_are_in_range_and_seedable(tmp_path: Path) -> None:
     assert main_value(tmp_path, source) == [True, 0, 3]
 
 
+RANDOM_APP = ('load("random.star", "random")\n'
+              'def main(config):\n    return [random.number(0, 1000) for i in range(5)]\n')
+
+
+def test_random_is_the_same_within_a_15_second_window(tmp_path: Path) -> None:
+    first = main_value(tmp_path, RANDOM_APP, wall_clock=lambda: 1_699_999_995.0)
+    assert main_value(tmp_path, RANDOM_APP, wall_clock=lambda: 1_700_000_009.0) == first
+    assert main_value(tmp_path, RANDOM_APP, wall_clock=lambda: 1_700_000_010.0) != first
+
+
+def test_random_refuses_a_negative_min(tmp_path: Path) -> None:
+    source = ('load("random.star", "random")\n'
+              'def main(config):\n    return random.number(-1, 3)\n')
+    with pytest.raises(AppError, match="min has to be 0 or greater"):
+        main_value(tmp_path, source)
+
+
 def test_secret_decrypts_to_none(tmp_path: Path) -> None:
     source = ('load("secret.star", "secret")\n'
               'def main(config):\n    return secret.decrypt("AV6+xWcE...") or "fallback"\n')
