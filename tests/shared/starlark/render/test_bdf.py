@@ -51,6 +51,13 @@ def test_glyph_keeps_box_advance_and_bitmap() -> None:
     assert glyph.mask.tobytes() == bytes([0, 255, 0, 255, 0, 255, 255, 255, 255])
 
 
+def test_rows_wider_than_the_box_and_loose_endchar_lines_are_read() -> None:
+    loose = TINY.replace("40\nA0\nE0\nENDCHAR", "4000\nA0FF\nE0 \nENDCHAR  ")
+    glyph = parse_bdf(loose, "tiny.bdf").glyph(ord("A"))
+    assert glyph is not None
+    assert glyph.mask.tobytes() == bytes([0, 255, 0, 255, 0, 255, 255, 255, 255])
+
+
 def test_missing_character_falls_back_to_default_char() -> None:
     font = parse_bdf(TINY, "tiny.bdf")
     assert font.glyph(ord("Z")) is font.glyph(ord("?"))
