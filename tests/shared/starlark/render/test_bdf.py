@@ -77,6 +77,7 @@ def test_font_without_default_char_or_space_has_no_fallback() -> None:
     (TINY.replace("FONT_ASCENT 3\n", ""), "no FONT_ASCENT"),
     (TINY[:TINY.rindex("ENDCHAR")], "no ENDCHAR"),
     (TINY.replace("DWIDTH 4 0\n", ""), "without BBX or DWIDTH"),
+    (TINY.replace("BBX 3 3 1 0\n", ""), "line 15: glyph without BBX"),
 ])
 def test_malformed_file_is_refused_naming_the_problem(broken: str, expected: str) -> None:
     with pytest.raises(BdfError, match=expected) as caught:
