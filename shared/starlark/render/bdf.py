@@ -25,14 +25,21 @@ class BdfError(ValueError):
 
 @dataclass(frozen=True)
 class Glyph:
-    """One character: its mask (``L``, 0 or 255), box offset from the pen and advance."""
+    """One character: its packed bitmap rows, box offset from the pen and advance."""
 
     width: int
     height: int
     x_offset: int
     y_offset: int
     advance: int
-    mask: Image.Image
+    bits: bytes
+
+    @functools.cached_property
+    def mask(self) -> Image.Image:
+        """The bitmap as an ``L`` mask (0 or 255), made on first use."""
+        if not (self.width and self.height):
+            return Image.new("L", (self.width, self.height))
+        return Image.frombytes("1", (self.width, self.height), self.bits).convert("L")
 
 
 @dataclass
@@ -65,7 +72,7 @@ class _CharState:
     encoding: int | None = None
     advance: int | None = None
     box: tuple[int, int, int, int] | None = None
-    rows: list[bytes] = field(default_factory=list)
+    bits: bytes | None = None
 
 
 def _ints(words: list[str], count: int, where: str) -> list[int]:
@@ -89,19 +96,29 @@ def _row_bits(hex_row: str, width: int, where: str) -> bytes:
     return raw[:needed]
 
 
+def _bitmap(rows: list[str], width: int, source: str, first_line: int) -> bytes:
+    """The packed bits of a glyph's bitmap ``rows`` (file lines from ``first_line``)."""
+    joined = "".join(rows)
+    if len(joined) == (width + 7) // 8 * 2 * len(rows):
+        try:
+            return bytes.fromhex(joined)  # the usual case: every row exactly wide enough
+        except ValueError:
+            pass
+    return b"".join(_row_bits(row.strip(), width, f"{source} line {first_line + index}")
+                    for index, row in enumerate(rows))
+
+
 def _finish_glyph(state: _CharState, where: str) -> tuple[int, Glyph] | None:
     if state.box is None or state.advance is None:
         raise BdfError(f"{where}: glyph without BBX or DWIDTH")
     if state.encoding is None or state.encoding < 0:
         return None  # unencoded glyphs (ENCODING -1) cannot be asked for by text
     width, height, x_off, y_off = state.box
-    if len(state.rows) != height:
-        raise BdfError(f"{where}: glyph has {len(state.rows)} bitmap rows, its box says {height}")
-    if width and height:
-        mask = Image.frombytes("1", (width, height), b"".join(state.rows)).convert("L")
-    else:
-        mask = Image.new("L", (width, height))
-    return state.encoding, Glyph(width, height, x_off, y_off, state.advance, mask)
+    bits = state.bits or b""
+    rows = len(bits) // ((width + 7) // 8) if width else height
+    if rows != height:
+        raise BdfError(f"{where}: glyph has {rows} bitmap rows, its box says {height}")
+    return state.encoding, Glyph(width, height, x_off, y_off, state.advance, bits)
 
 
 def _read_property(font: BdfFont, words: list[str], where: str) -> None:
@@ -134,13 +151,13 @@ def parse_bdf(text: str, source: str) -> BdfFont:
         raise BdfError(f"{source}: not a BDF font (no STARTFONT line)")
     font = BdfFont(name=Path(source).stem, ascent=-1, descent=-1)
     state: _CharState | None = None
-    in_bitmap = False
-    for number, line in enumerate(lines, start=1):
-        where = f"{source} line {number}"
-        words = line.split()
+    index = 0
+    while index < len(lines):
+        words = lines[index].split()
+        where = f"{source} line {index + 1}"
         if not words:
-            continue
-        if state is None:
+            pass
+        elif state is None:
             if words[0] == "STARTCHAR":
                 state = _CharState()
             else:
@@ -149,15 +166,30 @@ def parse_bdf(text: str, source: str) -> BdfFont:
             finished = _finish_glyph(state, where)
             if finished is not None:
                 font.glyphs[finished[0]] = finished[1]
-            state, in_bitmap = None, False
-        elif in_bitmap:
-            width = state.box[0] if state.box else 0
-            state.rows.append(_row_bits(words[0], width, where))
+            state = None
         elif words[0] == "BITMAP":
-            in_bitmap = True
+            if state.box is None:
+                raise BdfError(f"{where}: glyph without BBX or DWIDTH")
+            width, height = state.box[:2]
+            end = _bitmap_end(lines, index + 1, height, source)
+            state.bits = _bitmap(lines[index + 1:end], width, source, index + 2)
+            index = end - 1
         else:
             _read_char_line(state, words, where)
+        index += 1
     return _checked(font, state, source)
+
+
+def _bitmap_end(lines: list[str], start: int, height: int, source: str) -> int:
+    """The index of the ENDCHAR line closing a bitmap of ``height`` rows from ``start``."""
+    end = start + height
+    if end < len(lines) and lines[end].startswith("ENDCHAR"):
+        return end
+    for index in range(start, len(lines)):
+        if lines[index].startswith("ENDCHAR"):
+            raise BdfError(f"{source} line {index + 1}: glyph has {index - start} bitmap "
+                           f"rows, its box says {height}")
+    raise BdfError(f"{source}: ends inside a glyph (no ENDCHAR)")
 
 
 def _checked(font: BdfFont, open_char: _CharState | None, source: str) -> BdfFont:

@@ -51,6 +51,13 @@ def test_glyph_keeps_box_advance_and_bitmap() -> None:
     assert glyph.mask.tobytes() == bytes([0, 255, 0, 255, 0, 255, 255, 255, 255])
 
 
+def test_rows_wider_than_the_box_and_loose_endchar_lines_are_read() -> None:
+    loose = TINY.replace("40\nA0\nE0\nENDCHAR", "4000\nA0FF\nE0 \nENDCHAR  ")
+    glyph = parse_bdf(loose, "tiny.bdf").glyph(ord("A"))
+    assert glyph is not None
+    assert glyph.mask.tobytes() == bytes([0, 255, 0, 255, 0, 255, 255, 255, 255])
+
+
 def test_missing_character_falls_back_to_default_char() -> None:
     font = parse_bdf(TINY, "tiny.bdf")
     assert font.glyph(ord("Z")) is font.glyph(ord("?"))
@@ -70,6 +77,7 @@ def test_font_without_default_char_or_space_has_no_fallback() -> None:
     (TINY.replace("FONT_ASCENT 3\n", ""), "no FONT_ASCENT"),
     (TINY[:TINY.rindex("ENDCHAR")], "no ENDCHAR"),
     (TINY.replace("DWIDTH 4 0\n", ""), "without BBX or DWIDTH"),
+    (TINY.replace("BBX 3 3 1 0\n", ""), "line 15: glyph without BBX"),
 ])
 def test_malformed_file_is_refused_naming_the_problem(broken: str, expected: str) -> None:
     with pytest.raises(BdfError, match=expected) as caught:
