@@ -6,6 +6,7 @@ from typing import Any
 
 from shared.starlark.runtime.app_files import App
 from shared.starlark.runtime.errors import AppError, NothingToShow
+from shared.starlark.runtime.first_frames import FirstFrames
 from shared.starlark.runtime.limits import Limits
 from shared.starlark.runtime.modules.app_cache import AppCache
 from shared.starlark.runtime.modules.http_module import Fetcher
@@ -36,9 +37,13 @@ def run_app(app: App, config: dict[str, str] | None = None, *, width: int = 64,
     if not isinstance(result, Root):
         raise AppError(f"{app.main_file}: main returned {_kind(result)}, not a render.Root")
     count = result.child.frame_count()
-    if count > limits.max_frames:
+    if count > limits.refuse_frames:
         raise AppError(f"{app.main_file}: the app has {count} frames, more than the "
-                       f"{limits.max_frames} allowed")
+                       f"{limits.refuse_frames} allowed")
+    if count > limits.max_frames:  # pixlet shows the first frames and drops the rest
+        result = Root(child=FirstFrames(result.child, limits.max_frames), delay=result.delay,
+                      max_age=result.max_age,
+                      show_full_animation=result.show_full_animation)
     return render_frames(result, width=width, height=height, max_frames=limits.max_frames)
 
 

@@ -14,7 +14,8 @@ class Limits:
     """The budget of one render; the defaults suit a 64x32 panel on a small board."""
 
     seconds: float = 1.0  # wall clock for evaluating the app (top level and main)
-    max_frames: int = 2000  # the app format's own cap, as the render package keeps it
+    max_frames: int = 2000  # frames shown: pixlet paints the first 2000 and drops the rest
+    refuse_frames: int = 8000  # a tree with more is a runaway, refused before painting
     max_callstack: int = 200
     max_source_bytes: int = 1 * MB
     max_asset_bytes: int = 5 * MB

@@ -76,7 +76,21 @@ def test_ten_thousand_frames_are_refused_before_painting(tmp_path: Path) -> None
     app = load_app(write_app(tmp_path, source))
     with pytest.raises(AppError) as caught:
         run_app(app, {}, limits=Limits(seconds=5))
-    assert str(caught.value) == "app.star: the app has 10000 frames, more than the 2000 allowed"
+    assert str(caught.value) == "app.star: the app has 10000 frames, more than the 8000 allowed"
+
+
+def test_frames_past_the_shown_cap_are_dropped_as_pixlet_drops_them(tmp_path: Path) -> None:
+    source = ('load("render.star", "render")\n'
+              "def main(config):\n"
+              "    frames = [render.Box(width = 1, height = 1, color = c)\n"
+              "              for c in ['#f00', '#00f'] * 10]\n"
+              "    return render.Root(delay = 70, max_age = 30,\n"
+              "                       child = render.Animation(children = frames))\n")
+    frames = run_app(load_app(write_app(tmp_path, source)), {},
+                     limits=Limits(max_frames=3, refuse_frames=20))
+    assert [image.getpixel((0, 0)) for image in frames.images] == [
+        (255, 0, 0), (0, 0, 255), (255, 0, 0)]
+    assert frames.delay_ms == 70
 
 
 def test_frames_up_to_the_cap_render(tmp_path: Path) -> None:
