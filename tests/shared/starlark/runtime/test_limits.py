@@ -33,6 +33,13 @@ def test_a_runaway_loop_at_top_level_of_a_helper_stops_too(tmp_path: Path) -> No
         main_value(tmp_path, source, files={"slow.star": helper}, limits=Limits(seconds=0.2))
 
 
+def test_a_runaway_loop_in_a_helper_function_stops_too(tmp_path: Path) -> None:
+    helper = "def spin():\n    n = 0\n    for i in range(1000000000):\n        n += i\n"
+    source = 'load("slow.star", "spin")\ndef main(config):\n    return spin()\n'
+    with pytest.raises(AppError, match="longer than 0.2 s"):
+        main_value(tmp_path, source, files={"slow.star": helper}, limits=Limits(seconds=0.2))
+
+
 def test_runaway_recursion_is_refused_by_depth(tmp_path: Path) -> None:
     source = "def f(n):\n    return f(n + 1)\n\ndef main(config):\n    return f(0)\n"
     with pytest.raises(AppError) as caught:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from shared.starlark.runtime import Limits
-from tests.shared.starlark.runtime.sample_apps import render_sample, sample_names
+from shared.starlark.runtime import Limits, app_schema, load_app
+from tests.shared.starlark.runtime.sample_apps import APPS, render_sample, sample_names
 
 # This measures what renders, not speed (test_limits.py holds the budget to account):
 # three seconds keeps the count steady on a machine shared with other work.
@@ -30,3 +31,13 @@ def test_the_sample_apps_render_or_name_what_is_missing(tmp_path: Path) -> None:
         assert "\n" not in failed.error and "Traceback" not in failed.error, failed
         assert failed.error.strip(), failed
     assert len(rendered) >= RENDERED_AT_LEAST, report
+
+
+def test_every_sample_apps_schema_reads_as_json() -> None:
+    schemas = {name: app_schema(load_app(APPS / name)) for name in sample_names()}
+    assert sum(schema is not None for schema in schemas.values()) == 24
+    for name, schema in schemas.items():
+        if schema is not None:
+            assert schema["version"] == "1", name
+            assert all({"type", "id"} <= set(field) for field in schema["schema"]), name
+            json.dumps(schema)
