@@ -54,6 +54,33 @@ def app_schema(app: App, *, limits: Limits | None = None) -> dict[str, Any] | No
     return found
 
 
+def schema_handler(app: App, handler: str, value: str, *,
+                   limits: Limits | None = None) -> Any:
+    """Call a schema field's handler (LocationBased, Typeahead, Generated) with ``value``.
+
+    Options come back as pixlet writes them (``display``, ``text``, ``value``); a
+    Generated handler's schema as ``app_schema`` gives one.
+    """
+    if not re.fullmatch(r"[A-Za-z_]\w*", handler) or \
+            not re.search(rf"^def\s+{handler}\s*\(", app.source, re.M):
+        raise AppError(f"{app.main_file}: the app has no schema handler {handler[:40]!r}")
+    limits = limits or app.limits
+    deadline = Deadline(limits.seconds)
+    loader = ModuleLoader(app, Services(folder=app.folder), deadline, limits)
+    with _translated(loader, deadline):
+        module = loader.load(app.main_file)
+        found = module.call_with(interpreter.options(deadline, limits), handler, value).value
+    if isinstance(found, list):
+        return [_option(item) for item in found]
+    return found
+
+
+def _option(item: Any) -> Any:
+    if isinstance(item, dict) and "display" in item and "text" not in item:
+        return {"display": item["display"], "text": item["display"], **item}
+    return item
+
+
 class _translated:
     """Turn whatever an evaluation raises into one AppError line."""
 

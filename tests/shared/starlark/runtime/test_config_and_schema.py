@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shared.starlark.runtime import app_schema, load_app
+import pytest
+
+from shared.starlark.runtime import AppError, app_schema, load_app, schema_handler
 from tests.shared.starlark.runtime.app_builder import main_value, write_app
 
 CONFIG_APP = ('def main(config):\n'
@@ -86,3 +88,37 @@ def test_options_are_structs_apps_read(tmp_path: Path) -> None:
 def test_an_app_without_get_schema_has_none(tmp_path: Path) -> None:
     assert app_schema(load_app(write_app(tmp_path, "def main(config):\n    return 1\n"))) \
         is None
+
+
+HANDLER_APP = '''load("schema.star", "schema")
+
+def stations(location):
+    return [schema.Option(display = "Near " + location, value = "s1")]
+
+def more(kind):
+    if kind == "yes":
+        return [schema.Text(id = "extra", name = "Extra", desc = "More", icon = "plus")]
+    return []
+
+def main(config):
+    return None
+'''
+
+
+def test_a_handler_gives_options_as_pixlet_writes_them(tmp_path: Path) -> None:
+    app = load_app(write_app(tmp_path, HANDLER_APP))
+    assert schema_handler(app, "stations", "Paris") == [
+        {"display": "Near Paris", "text": "Near Paris", "value": "s1"}]
+
+
+def test_a_generated_handler_gives_fields(tmp_path: Path) -> None:
+    app = load_app(write_app(tmp_path, HANDLER_APP))
+    assert schema_handler(app, "more", "yes") == [
+        {"type": "text", "id": "extra", "name": "Extra", "description": "More",
+         "icon": "plus"}]
+
+
+def test_an_unknown_handler_is_named(tmp_path: Path) -> None:
+    app = load_app(write_app(tmp_path, HANDLER_APP))
+    with pytest.raises(AppError, match="the app has no schema handler 'nope'"):
+        schema_handler(app, "nope", "x")
