@@ -1,0 +1,60 @@
+"""Root and render_frames: an app's widget tree turned into the frames a panel shows.
+
+The tree is painted once per frame, from its top-left corner, on black. Its frame
+count is checked against the cap before anything is drawn, so an app asking for
+ten thousand frames is refused at once instead of after minutes of painting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image
+
+from shared.starlark.render.errors import WidgetError
+from shared.starlark.render.layout_args import bool_arg, int_arg, widget_arg
+from shared.starlark.render.widget import Bounds, Canvas, Widget
+
+DEFAULT_DELAY_MS = 50
+DEFAULT_MAX_FRAMES = 2000  # the app format's own default cap
+_BLACK = (0, 0, 0, 255)
+
+
+class Root:
+    """The top of an app's tree: its child, frame delay and how long the frames stay valid."""
+
+    def __init__(self, child: object = None, delay: object = None, max_age: object = None,
+                 show_full_animation: object = None) -> None:
+        self.child: Widget = widget_arg("Root", "child", child)
+        # A delay of 0 means the default, as in the app format.
+        self.delay = int_arg("Root", "delay", delay, minimum=0) or DEFAULT_DELAY_MS
+        self.max_age = int_arg("Root", "max_age", max_age, minimum=0)
+        self.show_full_animation = bool_arg("Root", "show_full_animation", show_full_animation)
+
+
+@dataclass
+class Frames:
+    """Painted frames (RGB, all the same size) and the milliseconds each is shown."""
+
+    images: list[Image.Image]
+    delay_ms: int
+
+
+def render_frames(root: Root, width: int = 64, height: int = 32,
+                  max_frames: int = DEFAULT_MAX_FRAMES) -> Frames:
+    """Paint every frame of ``root`` at ``width`` x ``height``; refuse more than ``max_frames``."""
+    count = root.child.frame_count()
+    if count > max_frames:
+        raise WidgetError("Root", "child",
+                          f"has {count} frames, more than the {max_frames} allowed")
+    bounds = Bounds(width, height)
+    images = [_paint(root.child, bounds, frame) for frame in range(max(1, count))]
+    return Frames(images=images, delay_ms=root.delay)
+
+
+def _paint(child: Widget, bounds: Bounds, frame: int) -> Image.Image:
+    canvas = Canvas(bounds.width, bounds.height)
+    canvas.fill(0, 0, bounds.width, bounds.height, _BLACK)
+    with canvas.at(0, 0, bounds):
+        child.paint(canvas, bounds, frame)
+    return canvas.image.convert("RGB")

@@ -1,0 +1,61 @@
+"""Animation and Sequence: widgets whose frames are their children.
+
+An Animation shows child ``i`` at frame ``i`` and starts over after its last
+child; a Sequence plays each child for that child's own frame count, one after
+another, and shows nothing after the last.
+"""
+
+from __future__ import annotations
+
+from shared.starlark.render.layout_args import widgets_arg
+from shared.starlark.render.widget import Bounds, Canvas, Widget
+
+
+class Animation(Widget):
+    """One child per frame, looping."""
+
+    def __init__(self, children: object = None) -> None:
+        self.children = widgets_arg("Animation", "children", children)
+
+    def _current(self, frame: int) -> Widget | None:
+        return self.children[frame % len(self.children)] if self.children else None
+
+    def size(self, bounds: Bounds, frame: int) -> Bounds:
+        child = self._current(frame)
+        return child.size(bounds, frame) if child is not None else Bounds(0, 0)
+
+    def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
+        child = self._current(frame)
+        if child is not None:
+            child.paint(canvas, bounds, frame)
+
+    def frame_count(self) -> int:
+        return max(1, len(self.children))
+
+
+class Sequence(Widget):
+    """Each child for its own frame count, one after another."""
+
+    def __init__(self, children: object = None) -> None:
+        self.children = widgets_arg("Sequence", "children", children)
+        self._counts = [child.frame_count() for child in self.children]
+
+    def _current(self, frame: int) -> tuple[Widget, int] | None:
+        start = 0
+        for child, count in zip(self.children, self._counts, strict=True):
+            if frame < start + count:
+                return child, frame - start
+            start += count
+        return None
+
+    def size(self, bounds: Bounds, frame: int) -> Bounds:
+        current = self._current(frame)
+        return current[0].size(bounds, current[1]) if current else Bounds(0, 0)
+
+    def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
+        current = self._current(frame)
+        if current is not None:
+            current[0].paint(canvas, bounds, current[1])
+
+    def frame_count(self) -> int:
+        return max(1, sum(self._counts))

@@ -1,0 +1,1 @@
+"""The modules apps ``load``: each a Starlark text over a few Python functions."""

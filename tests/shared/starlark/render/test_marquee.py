@@ -1,0 +1,130 @@
+"""Marquee: how many frames a scroll takes and where the child is in each."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image as PILImage
+
+from shared.starlark.render.errors import WidgetError
+from shared.starlark.render.image import Image
+from shared.starlark.render.marquee import Marquee
+from shared.starlark.render.text import Text, WrappedText
+from shared.starlark.render.widget import Bounds, Canvas
+from tests.shared.starlark.render.pictures import encoded, paint, rows
+
+
+def strip(length: int, vertical: bool = False) -> Image:
+    """A 1-pixel strip whose pixel i is coloured (10 * i + 5, 0, 0)."""
+    size = (1, length) if vertical else (length, 1)
+    picture = PILImage.new("RGBA", size)
+    for index in range(length):
+        picture.putpixel((0, index) if vertical else (index, 0), (10 * index + 5, 0, 0, 255))
+    return Image(src=encoded(picture, "PNG"))
+
+
+def where(widget: Marquee, frame: int, vertical: bool = False) -> int | None:
+    """Where the strip's first pixel is drawn at ``frame`` (None: nothing shows)."""
+    bounds = Bounds(64, 32)
+    image = paint(widget, bounds.width, bounds.height, frame)
+    line = [image.getpixel((0, i) if vertical else (i, 0)) for i in range(64 if not vertical
+                                                                            else 32)]
+    for position, pixel in enumerate(line):
+        if isinstance(pixel, tuple) and pixel[3]:
+            return position - (pixel[0] - 5) // 10
+    return None
+
+
+def test_child_that_fits_does_not_scroll() -> None:
+    marquee = Marquee(child=strip(10), width=10)
+    assert marquee.frame_count() == 1
+    assert marquee.size(Bounds(64, 32), 0) == Bounds(10, 1)
+    assert [where(marquee, frame) for frame in (0, 5)] == [0, 0]
+
+
+@pytest.mark.parametrize(("align", "position"), [("start", 0), ("center", 3), ("end", 5),
+                                                 ("", 0)])
+def test_child_that_fits_is_placed_by_align(align: str, position: int) -> None:
+    # Centring halves both lengths first: 12 // 2 - 7 // 2 = 3.
+    marquee = Marquee(child=strip(7), width=12, align=align)
+    assert where(marquee, 0) == position
+
+
+def test_scroll_leaves_to_the_left_then_comes_back_from_the_right() -> None:
+    marquee = Marquee(child=strip(15), width=10)
+    assert marquee.frame_count() == 15 + 10  # equal offsets: the last frame is the first
+    assert marquee.size(Bounds(64, 32), 0) == Bounds(10, 1)
+    positions = [where(marquee, frame) for frame in range(26)]
+    assert positions[:15] == [-frame for frame in range(15)]
+    assert positions[15] is None  # wholly out of view
+    assert positions[16:] == [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+
+
+def test_offsets_set_where_the_scroll_starts_and_ends() -> None:
+    marquee = Marquee(child=strip(15), width=10, offset_start=5, offset_end=3)
+    assert marquee.frame_count() == 15 + 5 + 10 - 3 + 1
+    assert marquee.offset(Bounds(64, 32), 0) == 5
+    assert marquee.offset(Bounds(64, 32), 20) == -15
+    assert marquee.offset(Bounds(64, 32), 27) == 3
+    assert marquee.offset(Bounds(64, 32), 100) == 3
+    assert where(marquee, 0) == 5
+
+
+def test_offsets_are_held_to_minus_the_child_length() -> None:
+    marquee = Marquee(child=strip(15), width=10, offset_start=-40, offset_end=-40)
+    assert marquee.frame_count() == 15 - 15 + 10 + 15
+    assert marquee.offset(Bounds(64, 32), 0) == -15
+
+
+def test_delay_holds_the_start_position() -> None:
+    marquee = Marquee(child=strip(15), width=10, delay=3)
+    assert marquee.frame_count() == 25 + 3
+    assert [marquee.offset(Bounds(64, 32), frame) for frame in range(6)] == [0, 0, 0, 0, -1, -2]
+
+
+def test_vertical_scroll_moves_bottom_to_top() -> None:
+    marquee = Marquee(child=strip(12, vertical=True), height=8, scroll_direction="vertical")
+    assert marquee.frame_count() == 12 + 8
+    assert marquee.size(Bounds(64, 32), 0) == Bounds(1, 8)
+    assert where(marquee, 2, vertical=True) == -2
+    assert where(marquee, 19, vertical=True) == 1
+
+
+def test_scrolled_text_is_clipped_to_the_marquee() -> None:
+    marquee = Marquee(child=Text(content="AAA"), width=7)
+    assert marquee.frame_count() == 15 + 7
+    image = rows(paint(marquee, 20, 8, 1))
+    assert image[4] == "###.###" + "." * 13
+
+
+def test_marquee_clips_its_child_even_when_the_parent_does_not() -> None:
+    marquee = Marquee(child=Text(content="AAA"), width=7)
+    canvas = Canvas(20, 8)
+    marquee.paint(canvas, Bounds(20, 8), 1)
+    assert rows(canvas.image)[4] == "###.###" + "." * 13
+
+
+def test_frame_count_follows_the_bounds_it_is_given() -> None:
+    # Wrapped text is one line in 64 pixels and two in 12.
+    marquee = Marquee(child=WrappedText(content="AB CD."), height=4,
+                      scroll_direction="vertical")
+    assert marquee.frame_count() == 8 + 4
+    assert marquee.frame_count(Bounds(12, 32)) == 16 + 4
+
+
+@pytest.mark.parametrize(("arguments", "argument"), [
+    ({}, "child"),
+    ({"child": "text"}, "child"),
+    ({"width": "64"}, "width"),
+    ({"width": -1}, "width"),
+    ({"offset_start": 1.0}, "offset_start"),
+    ({"offset_end": None, "delay": -1}, "delay"),
+    ({"scroll_direction": 1}, "scroll_direction"),
+    ({"align": 0}, "align"),
+])
+def test_bad_argument_names_widget_and_argument(arguments: dict[str, object],
+                                                argument: str) -> None:
+    if argument != "child":
+        arguments = {"child": strip(3), **arguments}
+    with pytest.raises(WidgetError) as caught:
+        Marquee(**arguments)
+    assert (caught.value.widget, caught.value.argument) == ("Marquee", argument)
