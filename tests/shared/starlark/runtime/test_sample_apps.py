@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from shared.starlark.runtime import Limits, app_schema, load_app
+import pytest
+from PIL import Image, ImageSequence
+
+from shared.starlark.runtime import Limits, app_schema, load_app, run_app
 from tests.shared.starlark.runtime.sample_apps import APPS, render_sample, sample_names
 
 # This measures what renders, not speed (test_limits.py holds the budget to account):
@@ -41,3 +44,19 @@ def test_every_sample_apps_schema_reads_as_json() -> None:
             assert schema["version"] == "1", name
             assert all({"type", "id"} <= set(field) for field in schema["schema"]), name
             json.dumps(schema)
+
+
+# Apps whose picture depends on nothing but their defaults (no clock, no dice): the
+# store's preview of each, drawn by pixlet, is the expected result, frame for frame.
+PIXLET_PREVIEWS = ["garageclosed", "garageopen", "jimothy", "trashrecbinsout", "washer"]
+
+
+@pytest.mark.parametrize("name", PIXLET_PREVIEWS)
+def test_apps_draw_exactly_what_pixlet_drew(tmp_path: Path, name: str) -> None:
+    with Image.open(APPS / name / f"{name}.webp") as preview:
+        expected = [frame.convert("RGB").tobytes() for frame in ImageSequence.Iterator(preview)]
+    app = load_app(APPS / name)
+    schema = app_schema(app) or {"schema": []}
+    config = {field["id"]: field["default"] for field in schema["schema"] if "default" in field}
+    frames = run_app(app, config, limits=SAMPLE_LIMITS)
+    assert [image.tobytes() for image in frames.images] == expected
