@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import requests
@@ -66,6 +67,31 @@ def request_bytes(
 
     ``kwargs`` go to requests (``params``, ``headers``, ``data``, ``json``).
     """
+    return request_answer(session, method, url, timeout=timeout, max_bytes=max_bytes,
+                          accept_errors=False, **kwargs).body
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A whole answer: its status, headers and (bounded) body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+def request_answer(
+    session: requests.Session,
+    method: str,
+    url: str,
+    *,
+    timeout: Timeout,
+    max_bytes: int,
+    accept_errors: bool = True,
+    **kwargs: Any,
+) -> Answer:
+    """Like ``request_bytes``, but an HTTP error status is an answer, not a FetchError
+    (unless ``accept_errors`` is false): for callers that show the status themselves."""
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise FetchError(f"not an http(s) URL: {str(url)[:200]!r}")
     waits = timeout if isinstance(timeout, tuple) else (timeout, timeout)
@@ -74,14 +100,15 @@ def request_bytes(
     try:
         with session.request(method, url, timeout=waits, stream=True, **kwargs) as response:
             status = response.status_code
-            if status >= 400:
+            if status >= 400 and not accept_errors:
                 raise FetchError(f"HTTP {status} from {_short(url)}",
                                  retryable=status == 429 or status >= 500)
             declared = response.headers.get("Content-Length", "")
             if re.fullmatch(r"[0-9]{1,20}", declared) and int(declared) > max_bytes:
                 raise FetchError(f"{_short(url)} is {declared} bytes, more than the "
                                  f"{max_bytes} allowed")
-            return _read_body(response, url, deadline, waits[1], max_bytes)
+            body = _read_body(response, url, deadline, waits[1], max_bytes)
+            return Answer(status, dict(response.headers), body)
     except FetchError:
         raise
     except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as err:

@@ -1,29 +1,30 @@
 """http.star: requests through an injected Fetcher; the default refuses non-public hosts.
 
-The display gives its own Fetcher; the default one resolves the host, refuses any
-address that is not public (loopback, private, link-local ...), then fetches with
-``shared.http_fetch`` (its timeouts and size limit). That path reports no response
-headers and gives an HTTP error status with an empty body. An answer asked for with
-``ttl_seconds`` is kept that long (http_cache.py) in the run's ``http_cache``.
+The default Fetcher goes through ``shared.public_hosts``' checked session (the store's
+rule: every hop's addresses checked and connected to exactly, so a loopback, private or
+link-local address, or a redirect to one, is refused; ``LEDPANEL_APPS_ALLOW_HOSTS``
+lists hosts the operator allows) and ``shared.http_fetch`` (its timeouts and size
+limit). An app gets every answer, error statuses included, with its headers and body,
+as pixlet gives them. An answer asked for with ``ttl_seconds`` is kept that long
+(http_cache.py) in the run's ``http_cache``.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import json
-import socket
 import time
 import urllib.parse
 from collections.abc import Callable
 from typing import Any, Protocol
 
-import requests
-
-from shared.http_fetch import FetchError, request_bytes
+from shared import public_hosts
+from shared.http_fetch import request_answer
 from shared.starlark.runtime.modules import http_cache
 from shared.starlark.runtime.modules.app_cache import AppCache
 from shared.starlark.runtime.modules.base import ModuleSource
 from shared.starlark.runtime.modules.blob import as_bytes, to_starlark
+
+ALLOW_ENV = "LEDPANEL_APPS_ALLOW_HOSTS"
 
 TEXT = '''
 def _response(r):
@@ -59,32 +60,10 @@ class PublicFetcher:
 
     def __call__(self, method: str, url: str, headers: dict[str, str], body: bytes | None,
                  timeout: float) -> tuple[int, dict[str, str], bytes]:
-        refuse_private(url)
-        with requests.Session() as session:
-            try:
-                data = request_bytes(session, method, url, timeout=timeout,
-                                     max_bytes=self.max_bytes, headers=headers, data=body)
-            except FetchError as err:
-                words = str(err).split()
-                if len(words) >= 2 and words[0] == "HTTP" and words[1].isdigit():
-                    return int(words[1]), {}, b""
-                raise
-        return 200, {}, data
-
-
-def refuse_private(url: str) -> None:
-    """ValueError unless every address ``url``'s host resolves to is a public one."""
-    host = urllib.parse.urlsplit(url).hostname
-    if not host:
-        raise ValueError(f"http: no host in {url[:100]!r}")
-    try:
-        infos = socket.getaddrinfo(host, None)
-    except OSError as err:
-        raise ValueError(f"http: cannot resolve {host}") from err
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if not address.is_global:
-            raise ValueError(f"http: {host} is not a public address")
+        with public_hosts.checked_session(ALLOW_ENV) as session:
+            answer = request_answer(session, method, url, timeout=timeout,
+                                    max_bytes=self.max_bytes, headers=headers, data=body)
+        return answer.status, answer.headers, answer.body
 
 
 def _body(body: Any, form: Any, json_body: Any, headers: dict[str, str]) -> bytes | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from shared.starlark.runtime import AppCache, AppError, PublicFetcher
+from shared.starlark.runtime.modules.http_module import ALLOW_ENV
 from tests.shared.starlark.runtime.app_builder import main_value
 
 CACHE_APP = ('load("cache.star", "cache")\n'
@@ -157,9 +158,18 @@ def test_the_apps_own_time_still_counts_around_fetches(tmp_path: Path) -> None:
 def local_server() -> Iterator[str]:
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - the standard library's name
-            self.send_response(200)
+            port = self.server.server_address[1]
+            status, headers, body = {
+                "/": (200, {"X-Kind": "plain"}, b"secret"),
+                "/missing": (404, {"X-Kind": "gone"}, b"nope"),
+                "/hop": (302, {"Location": f"http://localhost:{port}/"}, b""),
+            }[self.path]
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(b"secret")
+            self.wfile.write(body)
 
         def log_message(self, *args: object) -> None:
             return None
@@ -172,11 +182,34 @@ def local_server() -> Iterator[str]:
     server.server_close()
 
 
-def test_the_default_fetcher_refuses_internal_addresses(tmp_path: Path,
-                                                        local_server: str) -> None:
-    source = ('load("http.star", "http")\n'
-              f'def main(config):\n    return http.get("{local_server}").body()\n')
+def _get(url: str) -> str:
+    return ('load("http.star", "http")\n'
+            'def main(config):\n'
+            f'    r = http.get("{url}")\n'
+            '    return [r.status_code, r.headers.get("X-Kind"), r.body()]\n')
+
+
+def test_the_default_fetcher_refuses_internal_addresses(tmp_path: Path, local_server: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ALLOW_ENV, raising=False)
     with pytest.raises(AppError) as caught:
-        main_value(tmp_path, source, fetch=PublicFetcher())
-    assert "127.0.0.1 is not a public address" in str(caught.value)
+        main_value(tmp_path, _get(local_server), fetch=PublicFetcher())
+    assert "127.0.0.1 is a loopback address" in str(caught.value)
     assert str(caught.value).startswith("app.star:3: http.get http://127.0.0.1:")
+
+
+def test_an_allowed_host_answers_with_status_headers_and_body(
+        tmp_path: Path, local_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    host = local_server.split("/")[2]
+    monkeypatch.setenv(ALLOW_ENV, f"example.invalid,{host}")
+    assert main_value(tmp_path, _get(local_server), fetch=PublicFetcher()) == [
+        200, "plain", "secret"]
+    assert main_value(tmp_path, _get(local_server + "missing"), fetch=PublicFetcher()) == [
+        404, "gone", "nope"]
+
+
+def test_a_redirect_to_a_host_not_allowed_is_refused(
+        tmp_path: Path, local_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ALLOW_ENV, local_server.split("/")[2])  # 127.0.0.1:port, not localhost
+    with pytest.raises(AppError, match="localhost .*is a loopback address"):
+        main_value(tmp_path, _get(local_server + "hop"), fetch=PublicFetcher())
