@@ -5,7 +5,8 @@
 value as the app's settings would pass it (a string); OUT ending in ``.webp`` or ``.gif``
 gets the animation, a folder (existing, or ending with ``/``) one PNG per frame. The
 exit status is 0 with one line saying what was written, 1 with one line naming the
-problem (the app's error included), 2 for bad usage.
+problem (the app's error included), 2 for bad usage. The app runs in a worker process
+with a memory cap (``shared.starlark.isolated``), as in the display.
 """
 
 from __future__ import annotations
@@ -39,16 +40,18 @@ def add_command(commands: Any) -> None:
 def cmd_apps_render(args: argparse.Namespace) -> int:
     """Render ``args.app`` with its config values and write the frames."""
     from shared.starlark.frames_out import OutputError, write_frames
-    from shared.starlark.runtime import AppError, Limits, load_app, run_app
+    from shared.starlark.isolated import AppRenderer
+    from shared.starlark.runtime import AppError
 
-    limits = Limits() if args.seconds is None else Limits(seconds=args.seconds)
+    renderer = AppRenderer()
     try:
-        app = load_app(args.app, limits)
-        frames = run_app(app, dict(args.values), width=args.width, height=args.height,
-                         limits=limits)
+        frames = renderer.render(args.app, dict(args.values), width=args.width,
+                                 height=args.height, seconds=args.seconds or 1.0)
         written = write_frames(frames.images, frames.delay_ms, args.output)
     except (AppError, OutputError) as err:
         raise CliError(str(err)) from err
+    finally:
+        renderer.close()
     count = len(frames.images)
     where = written[0] if len(written) == 1 else written[0].parent
     print(f"{count} frame{'s' if count != 1 else ''} of {args.width}x{args.height}, "

@@ -1,0 +1,67 @@
+"""The render worker: a child process that runs apps for ``isolated.AppRenderer``.
+
+Run as ``python -m shared.starlark.worker MEMORY_MB``. Its data memory is capped
+(``RLIMIT_DATA``) before any app runs, so an app that asks for gigabytes (``"a" *
+2000000000``) ends this process, never the display; one that blocks in a single long
+operation past its budget is killed by the parent. Requests arrive one per line on
+stdin as JSON (``app``, ``config``, ``width``, ``height``, ``seconds``); each answer is
+one JSON line on the real stdout (``ok``, then ``frames``, ``delay_ms``, ``size`` and
+that many bytes of RGB frames, or ``error``). The app's own output never reaches the
+answer channel: file descriptor 1 points at stderr while apps run. The worker keeps
+each app's cache between its renders, as the display would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+from typing import IO, Any
+
+MB = 1024 * 1024
+
+
+def main(argv: list[str]) -> int:
+    memory_mb = int(argv[0]) if argv else 256
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # anything written to stdout from here on goes to stderr
+    resource.setrlimit(resource.RLIMIT_DATA, (memory_mb * MB, memory_mb * MB))
+    from shared.starlark.runtime import AppCache
+
+    caches: dict[str, AppCache] = {}
+    for line in sys.stdin.buffer:
+        try:
+            request = json.loads(line)
+            _answer(answers, _render(request, caches))
+        except MemoryError:
+            _answer(answers, {"ok": False, "error": f"the app used more than the "
+                                                      f"{memory_mb} MB of memory allowed"})
+    return 0
+
+
+def _render(request: dict[str, Any], caches: dict[str, Any]) -> dict[str, Any]:
+    from shared.starlark.runtime import AppCache, AppError, Limits, load_app, run_app
+
+    try:
+        limits = Limits(seconds=float(request["seconds"]))
+        app = load_app(str(request["app"]), limits)
+        cache = caches.setdefault(str(request["app"]), AppCache())
+        frames = run_app(app, {str(k): str(v) for k, v in request["config"].items()},
+                         width=int(request["width"]), height=int(request["height"]),
+                         limits=limits, cache=cache)
+    except AppError as err:
+        return {"ok": False, "error": str(err)}
+    data = b"".join(image.convert("RGB").tobytes() for image in frames.images)
+    return {"ok": True, "frames": len(frames.images), "delay_ms": frames.delay_ms,
+            "size": len(data), "data": data}
+
+
+def _answer(out: IO[bytes], answer: dict[str, Any]) -> None:
+    data = answer.pop("data", b"")
+    out.write(json.dumps(answer).encode() + b"\n" + data)
+    out.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
