@@ -11,29 +11,35 @@ from PIL import Image, ImageSequence
 from shared.starlark.runtime import Limits, app_schema, load_app, run_app
 from tests.shared.starlark.runtime.sample_apps import APPS, render_sample, sample_names
 
-# This measures what renders, not speed (test_limits.py holds the budget to account):
-# three seconds keeps the count steady on a machine shared with other work.
-SAMPLE_LIMITS = Limits(seconds=3.0)
+# Whether each app renders, not how fast (bench/ and test_limits.py hold speed and the
+# budget to account): a budget far above the default keeps the verdict steady on a
+# machine busy with other work.
+SAMPLE_LIMITS = Limits(seconds=30.0)
+# Apps that build 100,000 to 370,000 widgets: about 15 s each on a quiet machine, past
+# even that budget; either outcome is accepted, at a short budget so they cost little.
+HEAVY = {"cursive", "stadiumtracker"}
+# Fetches a web page although the index says it needs no network.
+NEEDS_NETWORK = {"ddayclock"}
 
-# Rendered now, of 35, on a quiet machine: 32 at 3 s (the 90% target), 30 at the
-# default 1 s; the floor leaves one for a loaded machine. The misses: apps building
-# 100,000 to 370,000 widgets pass the budget (cursive, stadiumtracker; at 1 s also
-# gradientclock2 and pomodoro: all render within 15 s), and ddayclock fetches a web
-# page although the index says it needs no network.
-RENDERED_AT_LEAST = 31
+
+def test_nine_in_ten_of_the_sample_apps_are_expected_to_render() -> None:
+    names = sample_names()
+    assert len(names) == 35
+    expected = [name for name in names if name not in HEAVY | NEEDS_NETWORK]
+    assert len(expected) / len(names) >= 0.9
 
 
-def test_the_sample_apps_render_or_name_what_is_missing(tmp_path: Path) -> None:
-    outcomes = [render_sample(name, tmp_path, SAMPLE_LIMITS) for name in sample_names()]
-    rendered = [o for o in outcomes if not o.error]
-    report = "\n".join(f"{o.name}: {o.error or f'{o.frames} frames'}" for o in outcomes)
-    print(f"\n{len(rendered)} of {len(outcomes)} sample apps render\n{report}")
-    assert len(outcomes) == 35
-    assert all(o.frames >= 1 for o in rendered)
-    for failed in (o for o in outcomes if o.error):
-        assert "\n" not in failed.error and "Traceback" not in failed.error, failed
-        assert failed.error.strip(), failed
-    assert len(rendered) >= RENDERED_AT_LEAST, report
+@pytest.mark.parametrize("name", sample_names())
+def test_a_sample_app_renders_or_names_what_is_missing(tmp_path: Path, name: str) -> None:
+    limits = Limits(seconds=2.0) if name in HEAVY else SAMPLE_LIMITS
+    outcome = render_sample(name, tmp_path, limits)
+    if name in NEEDS_NETWORK:
+        assert outcome.error.startswith(f"{name}.star:") and "http.get https://" in outcome.error
+    elif name in HEAVY and outcome.error:
+        assert outcome.error == "app took longer than 2 s to render"
+    else:
+        assert outcome.error == "" and outcome.frames >= 1
+    assert "\n" not in outcome.error and "Traceback" not in outcome.error
 
 
 def test_every_sample_apps_schema_reads_as_json() -> None:
