@@ -2,9 +2,15 @@
 
 Layout follows the app format's rules: a parent asks a child how much room it
 takes inside given bounds (``size``), then paints it at a place inside them
-(``paint``). Frames are whole: a tree has ``frame_count()`` frames and painting
-frame ``i`` of a tree paints frame ``i`` of each child (a child with fewer frames
-shows its last one; a Marquee or Animation counts its own).
+(``paint``). A child may report a size larger than its bounds (a Box with a fixed
+width, a Circle): the parent places it anyway and its clip cuts what does not fit.
+
+Frames are whole: a tree painted in ``bounds`` has ``frame_count(bounds)`` frames,
+the most of any of its children counted in the bounds each is painted in (a
+Marquee's scroll, a wrapped text's lines, depend on them). Painting frame ``i`` of
+a tree paints frame ``i`` of each child; a child past its own count decides what it
+shows, as in the app format: Animation and animated Image loop, Marquee and
+Transformation hold their end, Sequence shows nothing.
 """
 
 from __future__ import annotations
@@ -77,13 +83,13 @@ class Widget:
     """One node of an app's tree. Subclasses keep their constructor's settings."""
 
     def size(self, bounds: Bounds, frame: int) -> Bounds:
-        """The room this widget takes in ``bounds`` at ``frame`` (never more than them)."""
+        """The room this widget takes in ``bounds`` at ``frame`` (may be more than them)."""
         raise NotImplementedError
 
     def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
         """Draw frame ``frame`` at the canvas origin, within ``bounds``."""
         raise NotImplementedError
 
-    def frame_count(self) -> int:
-        """How many frames this widget has (at least 1)."""
+    def frame_count(self, bounds: Bounds) -> int:
+        """How many frames this widget has when painted in ``bounds`` (at least 1)."""
         return 1
