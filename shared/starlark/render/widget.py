@@ -42,7 +42,11 @@ class Canvas:
 
     @contextmanager
     def at(self, x: int, y: int, bounds: Bounds) -> Iterator[None]:
-        """Paint within ``bounds`` placed at (x, y) of the current origin, clipped."""
+        """Paint within ``bounds`` placed at (x, y) of the current origin, clipped.
+
+        As a pixlet Row, Column or Padding does: the clip becomes the box placed (within
+        the clip already there), so nothing shows left of or above the new origin.
+        """
         saved = self._origin, self._clip
         ox, oy = saved[0][0] + x, saved[0][1] + y
         left, top, right, bottom = saved[1]
@@ -53,6 +57,16 @@ class Canvas:
             yield
         finally:
             self._origin, self._clip = saved
+
+    @contextmanager
+    def moved(self, x: int, y: int) -> Iterator[None]:
+        """Paint with the origin moved by (x, y) and the clip as it was (a bare translate)."""
+        saved = self._origin
+        self._origin = (saved[0] + x, saved[1] + y)
+        try:
+            yield
+        finally:
+            self._origin = saved
 
     def fill(self, x: int, y: int, width: int, height: int, color: Color) -> None:
         """Blend a rectangle of ``color`` (alpha-composited over what is there)."""

@@ -214,3 +214,25 @@ def test_a_turned_child_drawn_far_from_its_corner_is_still_shown() -> None:
                                        Keyframe(1.0, [Rotate(0.001)])])
     image = render_frames(Root(turned), 202, 1).images[0]
     assert image.getpixel((200, 0)) == (255, 0, 0)
+
+
+def _moved_left(by: int) -> Transformation:
+    """Two red pixels held ``by`` pixels left of where they would be."""
+    keyframes = [Keyframe(0.0, [Translate(-by, 0)]), Keyframe(1.0, [Translate(-by, 0)])]
+    return Transformation(child=Box(width=2, height=1, color="#f00"), keyframes=keyframes,
+                          duration=2, width=2, height=1)
+
+
+def test_a_moved_child_is_cut_by_its_parents_clip_not_by_a_translate() -> None:
+    # pixlet's Padding and Row clip each child to the box they placed it in, starting at
+    # the child's own origin; a Transformation translates without a clip of its own.
+    in_padding = Padding(child=_moved_left(1), pad=(4, 0, 0, 0))
+    in_row = Row(children=[Box(width=4, height=1), _moved_left(1)])
+    assert picture(in_padding, 8, 1) == ["....r..."]
+    assert picture(in_row, 8, 1) == ["....r..."]
+    # The Padding's own (blue) area is outside that box: the moved pixel is hidden there too.
+    assert picture(Padding(child=_moved_left(1), pad=(4, 0, 0, 0), color="#00f"), 8, 1) == \
+        ["bbbbrb.."]
+    # A Box clips at its own edge and only translates to centre: the move shows whole.
+    assert picture(Box(width=6, height=1, child=_moved_left(1)), 8, 1) == [".rr....."]
+
