@@ -5,13 +5,17 @@ from __future__ import annotations
 import pytest
 from PIL import Image as PILImage
 
-from shared.starlark.render.box import Box
+from shared.starlark.render.animation import Transformation
+from shared.starlark.render.animation_transforms import Keyframe, Translate
+from shared.starlark.render.box import Box, Padding
 from shared.starlark.render.errors import WidgetError
-from shared.starlark.render.flex import Row
+from shared.starlark.render.flex import Column, Row, Stack
 from shared.starlark.render.image import Image
 from shared.starlark.render.marquee import Marquee
 from shared.starlark.render.root import Root, render_frames
+from shared.starlark.render.shapes import Circle
 from shared.starlark.render.text import Text, WrappedText
+from shared.starlark.render.timing import Sequence
 from shared.starlark.render.widget import Bounds, Canvas
 from tests.shared.starlark.render.frame_maps import rows as letters
 from tests.shared.starlark.render.pictures import encoded, paint, rows
@@ -130,6 +134,27 @@ def test_a_marquee_in_a_narrow_row_plays_its_whole_scroll() -> None:
     assert window[14] == [".ww..www..w.", "." * 12, "." * 12, "." * 12]
     assert window[16] == ["." * 12] * 4
     assert window[19] == ["." * 12, "." * 12, ".ww..www....", "w..w.w..w..."]
+
+
+def _scroll() -> Marquee:
+    return Marquee(child=WrappedText(content="AB CD."), height=4, scroll_direction="vertical")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Padding(child=_scroll(), pad=(26, 0, 26, 0)),
+    lambda: Box(width=12, child=_scroll()),
+    lambda: Box(width=16, padding=2, child=_scroll()),
+    lambda: Circle(diameter=12, color="#fff", child=_scroll()),
+    lambda: Stack(children=[Box(width=12, child=_scroll())]),
+    lambda: Column(children=[Box(height=1), Box(width=12, child=_scroll())]),
+    lambda: Sequence(children=[Box(width=12, child=_scroll())]),
+    lambda: Transformation(child=_scroll(), width=12, duration=1, wait_for_child=True,
+                           keyframes=[Keyframe(0.0, [Translate(0, 0)])]),
+], ids=["padding", "box", "box-padding", "circle", "stack", "column", "sequence",
+        "transformation"])
+def test_every_container_counts_a_childs_frames_in_the_room_it_gives(make: object) -> None:
+    # Each gives the Marquee 12 pixels: two lines of text, 16 + 4 frames (one line: 12).
+    assert make().frame_count(PANEL) == 16 + 4  # type: ignore[operator]
 
 
 @pytest.mark.parametrize(("arguments", "argument"), [
