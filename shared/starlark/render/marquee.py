@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.starlark.render.offsets import shifted
 from shared.starlark.render.widget import Bounds, Canvas, Widget
 from shared.starlark.render.widget_args import int_arg, str_arg, widget_arg
 
@@ -109,5 +110,6 @@ class Marquee(Widget):
         shift = self.offset(bounds, frame)
         room = self._child_bounds(bounds)
         x, y = (0, shift) if self.vertical else (shift, 0)
-        with canvas.at(0, 0, self.size(bounds, frame)), canvas.at(x, y, room):
+        # Clipped to the Marquee's own box; the scroll itself only translates, as in pixlet.
+        with canvas.at(0, 0, self.size(bounds, frame)), shifted(canvas, x, y):
             self.child.paint(canvas, room, 0)

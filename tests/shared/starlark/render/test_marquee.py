@@ -157,6 +157,16 @@ def test_every_container_counts_a_childs_frames_in_the_room_it_gives(make: objec
     assert make().frame_count(PANEL) == 16 + 4  # type: ignore[operator]
 
 
+def test_a_placed_child_may_draw_left_of_its_origin_inside_the_marquee() -> None:
+    # The child (2 wide) is aligned to the end at x=6 and draws its pixels one further
+    # left; the Marquee clips to its own box only, so both show.
+    moved = Transformation(child=Box(width=2, height=1, color="#f00"), width=2, height=1,
+                           duration=2, keyframes=[Keyframe(0.0, [Translate(-1, 0)]),
+                                                  Keyframe(1.0, [Translate(-1, 0)])])
+    marquee = Marquee(child=moved, width=8, align="end")
+    assert letters(render_frames(Root(marquee), width=10, height=1).images[0]) == [".....rr..."]
+
+
 @pytest.mark.parametrize(("arguments", "argument"), [
     ({}, "child"),
     ({"child": "text"}, "child"),
