@@ -92,12 +92,12 @@ class Transformation(Widget):
         self.rounding = ROUNDINGS[choice_arg(name, "rounding", rounding, ROUNDINGS, "round")]
         self.wait_for_child = bool_arg(name, "wait_for_child", wait_for_child)
 
-    def frame_count(self) -> int:
+    def frame_count(self, bounds: Bounds) -> int:
         if self.direction.startswith("alternate"):
             own = 2 * (self.delay + self.duration)
         else:
             own = 2 * self.delay + self.duration
-        child = self.child.frame_count()
+        child = self.child.frame_count(self.size(bounds, 0))
         return max(1, child if self.wait_for_child and child > own else own)
 
     def progress(self, frame: int) -> float:
@@ -218,7 +218,7 @@ class AnimatedPositioned(Widget):
         self.delay = int_arg(name, "delay", delay, minimum=0)
         self.hold = int_arg(name, "hold", hold, minimum=0)
 
-    def frame_count(self) -> int:
+    def frame_count(self, bounds: Bounds) -> int:
         return max(1, self.duration + self.delay + self.hold)
 
     def position(self, frame: int) -> tuple[int, int]:

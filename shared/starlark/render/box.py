@@ -50,8 +50,12 @@ class Box(Widget):
                         height // 2 - taken.height // 2 - pad):
             self.child.paint(canvas, room, frame)
 
-    def frame_count(self) -> int:
-        return self.child.frame_count() if self.child is not None else 1
+    def frame_count(self, bounds: Bounds) -> int:
+        if self.child is None:
+            return 1
+        width, height = self.width or bounds.width, self.height or bounds.height
+        return self.child.frame_count(inside(width - 2 * self.padding,
+                                             height - 2 * self.padding))
 
 
 def _insets(value: object) -> tuple[int, int, int, int]:
@@ -99,5 +103,5 @@ class Padding(Widget):
         with canvas.at(clip_x, clip_y, clip), shifted(canvas, left - clip_x, top - clip_y):
             self.child.paint(canvas, self._room(bounds), frame)
 
-    def frame_count(self) -> int:
-        return self.child.frame_count()
+    def frame_count(self, bounds: Bounds) -> int:
+        return self.child.frame_count(self._room(bounds))

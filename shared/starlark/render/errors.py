@@ -10,3 +10,12 @@ class WidgetError(ValueError):
         super().__init__(f"{widget}: {argument} {problem}")
         self.widget = widget
         self.argument = argument
+
+
+class TooManyFrames(WidgetError):
+    """A tree with more frames than ``render_frames`` was told to allow, refused before painting."""
+
+    def __init__(self, count: int, allowed: int) -> None:
+        super().__init__("Root", "child", f"has {count} frames, more than the {allowed} allowed")
+        self.count = count
+        self.allowed = allowed

@@ -105,8 +105,15 @@ class _Line(Widget):
             return int(spare / 2)  # toward zero: a child thicker than the line sits centred
         return spare if self.cross_align == "end" else 0
 
-    def frame_count(self) -> int:
-        return max((child.frame_count() for child in self.children), default=1)
+    def frame_count(self, bounds: Bounds) -> int:
+        """The most frames of any child, each counted in the room it is painted in."""
+        room, cross_room = self._axes(bounds)
+        sizes = self._measure(bounds, 0).sizes
+        count = used = 0
+        for index, child in enumerate(self.children):
+            count = max(count, child.frame_count(self._bounds(max(0, room - used), cross_room)))
+            used += sizes[index][0] if index < len(sizes) else 0
+        return max(1, count)
 
 
 class Row(_Line):
@@ -140,5 +147,5 @@ class Stack(Widget):
         for child in self.children:
             child.paint(canvas, bounds, frame)
 
-    def frame_count(self) -> int:
-        return max((child.frame_count() for child in self.children), default=1)
+    def frame_count(self, bounds: Bounds) -> int:
+        return max((child.frame_count(bounds) for child in self.children), default=1)

@@ -150,5 +150,5 @@ class Image(Widget):
     def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
         canvas.paste(self.frame_image(frame), 0, 0)
 
-    def frame_count(self) -> int:
+    def frame_count(self, bounds: Bounds) -> int:
         return len(self.frames) * self.hold_frames

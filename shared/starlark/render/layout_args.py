@@ -89,15 +89,19 @@ def optional_widget(widget: str, name: str, value: object) -> Widget | None:
 
 
 def widgets_arg(widget: str, name: str, value: object) -> list[Widget]:
-    """``value`` as a list of child widgets (a list or tuple; None is empty)."""
+    """``value`` as a list of child widgets (a list or tuple; None is empty).
+
+    None items are skipped, as the app format skips them, so an app can write
+    ``[a if shown else None, b]``.
+    """
     if value is None:
         return []
     if not isinstance(value, list | tuple):
         raise WidgetError(widget, name, f"must be a list of widgets, not {_kind(value)}")
     for index, item in enumerate(value):
-        if not isinstance(item, Widget):
+        if item is not None and not isinstance(item, Widget):
             raise WidgetError(widget, name, f"item {index} must be a widget, not {_kind(item)}")
-    return list(value)
+    return [item for item in value if item is not None]
 
 
 def sequence_arg(widget: str, name: str, value: object) -> Sequence[object]:

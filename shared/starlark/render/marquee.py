@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.starlark.render.offsets import shifted
 from shared.starlark.render.widget import Bounds, Canvas, Widget
 from shared.starlark.render.widget_args import int_arg, str_arg, widget_arg
-
-FRAME_BOUNDS = Bounds(64, 32)
-"""The room assumed for counting frames when no bounds are given (the app size)."""
 
 
 @dataclass(frozen=True)
@@ -93,9 +91,9 @@ class Marquee(Widget):
             return Bounds(min(child.width, bounds.width), min(self.height, bounds.height))
         return Bounds(min(self.width, bounds.width), min(child.height, bounds.height))
 
-    def frame_count(self, bounds: Bounds | None = None) -> int:
-        """Frames of one full scroll in ``bounds`` (the app's 64x32 when not given)."""
-        return self._run(bounds or FRAME_BOUNDS)[0].frames()
+    def frame_count(self, bounds: Bounds) -> int:
+        """Frames of one full scroll in ``bounds``."""
+        return self._run(bounds)[0].frames()
 
     def offset(self, bounds: Bounds, frame: int) -> int:
         """How far along the scroll axis the child is drawn at ``frame``."""
@@ -112,5 +110,6 @@ class Marquee(Widget):
         shift = self.offset(bounds, frame)
         room = self._child_bounds(bounds)
         x, y = (0, shift) if self.vertical else (shift, 0)
-        with canvas.at(0, 0, self.size(bounds, frame)), canvas.at(x, y, room):
+        # Clipped to the Marquee's own box; the scroll itself only translates, as in pixlet.
+        with canvas.at(0, 0, self.size(bounds, frame)), shifted(canvas, x, y):
             self.child.paint(canvas, room, 0)

@@ -1,8 +1,9 @@
 """Root and render_frames: an app's widget tree turned into the frames a panel shows.
 
-The tree is painted once per frame, from its top-left corner, on black. Its frame
-count is checked against the cap before anything is drawn, so an app asking for
-ten thousand frames is refused at once instead of after minutes of painting.
+The tree is painted once per frame, from its top-left corner, on black. As in the
+app format, only its first ``max_frames`` frames are painted and the rest dropped.
+Its frame count is checked before anything is drawn, so a runaway tree (more than
+``refuse_over`` frames) is refused at once instead of after minutes of counting work.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from shared.starlark.render.errors import WidgetError
+from shared.starlark.render.errors import TooManyFrames
 from shared.starlark.render.layout_args import bool_arg, int_arg, widget_arg
 from shared.starlark.render.widget import Bounds, Canvas, Widget
 
 DEFAULT_DELAY_MS = 50
-DEFAULT_MAX_FRAMES = 2000  # the app format's own default cap
+DEFAULT_MAX_FRAMES = 2000  # the app format's own default cap: frames past it are dropped
+DEFAULT_REFUSE_OVER = 8000  # a tree with more frames is a runaway, refused before painting
 _BLACK = (0, 0, 0, 255)
 
 
@@ -41,14 +43,18 @@ class Frames:
 
 
 def render_frames(root: Root, width: int = 64, height: int = 32,
-                  max_frames: int = DEFAULT_MAX_FRAMES) -> Frames:
-    """Paint every frame of ``root`` at ``width`` x ``height``; refuse more than ``max_frames``."""
-    count = root.child.frame_count()
-    if count > max_frames:
-        raise WidgetError("Root", "child",
-                          f"has {count} frames, more than the {max_frames} allowed")
+                  max_frames: int = DEFAULT_MAX_FRAMES,
+                  refuse_over: int = DEFAULT_REFUSE_OVER) -> Frames:
+    """Paint the first ``max_frames`` frames of ``root`` at ``width`` x ``height``.
+
+    A tree with more than ``refuse_over`` frames is refused before any is painted.
+    """
     bounds = Bounds(width, height)
-    images = [_paint(root.child, bounds, frame) for frame in range(max(1, count))]
+    count = root.child.frame_count(bounds)
+    if count > refuse_over:
+        raise TooManyFrames(count, refuse_over)
+    shown = max(1, min(count, max_frames))
+    images = [_paint(root.child, bounds, frame) for frame in range(shown)]
     return Frames(images=images, delay_ms=root.delay)
 
 

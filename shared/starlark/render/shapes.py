@@ -67,8 +67,10 @@ class Circle(Widget):
         with shifted(canvas, centre - taken.width // 2, centre - taken.height // 2):
             self.child.paint(canvas, room, frame)
 
-    def frame_count(self) -> int:
-        return self.child.frame_count() if self.child is not None else 1
+    def frame_count(self, bounds: Bounds) -> int:
+        if self.child is None:
+            return 1
+        return self.child.frame_count(Bounds(self.diameter, self.diameter))
 
 
 class PieChart(Widget):

@@ -29,7 +29,7 @@ class Animation(Widget):
         if child is not None:
             child.paint(canvas, bounds, frame)
 
-    def frame_count(self) -> int:
+    def frame_count(self, bounds: Bounds) -> int:
         return max(1, len(self.children))
 
 
@@ -38,24 +38,30 @@ class Sequence(Widget):
 
     def __init__(self, children: object = None) -> None:
         self.children = widgets_arg("Sequence", "children", children)
-        self._counts = [child.frame_count() for child in self.children]
+        self._counts: dict[Bounds, list[int]] = {}
 
-    def _current(self, frame: int) -> tuple[Widget, int] | None:
+    def _counted(self, bounds: Bounds) -> list[int]:
+        """Each child's frame count in ``bounds``, counted once per bounds."""
+        if bounds not in self._counts:
+            self._counts[bounds] = [child.frame_count(bounds) for child in self.children]
+        return self._counts[bounds]
+
+    def _current(self, bounds: Bounds, frame: int) -> tuple[Widget, int] | None:
         start = 0
-        for child, count in zip(self.children, self._counts, strict=True):
+        for child, count in zip(self.children, self._counted(bounds), strict=True):
             if frame < start + count:
                 return child, frame - start
             start += count
         return None
 
     def size(self, bounds: Bounds, frame: int) -> Bounds:
-        current = self._current(frame)
+        current = self._current(bounds, frame)
         return current[0].size(bounds, current[1]) if current else Bounds(0, 0)
 
     def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
-        current = self._current(frame)
+        current = self._current(bounds, frame)
         if current is not None:
             current[0].paint(canvas, bounds, current[1])
 
-    def frame_count(self) -> int:
-        return max(1, sum(self._counts))
+    def frame_count(self, bounds: Bounds) -> int:
+        return max(1, sum(self._counted(bounds)))

@@ -2,9 +2,15 @@
 
 Layout follows the app format's rules: a parent asks a child how much room it
 takes inside given bounds (``size``), then paints it at a place inside them
-(``paint``). Frames are whole: a tree has ``frame_count()`` frames and painting
-frame ``i`` of a tree paints frame ``i`` of each child (a child with fewer frames
-shows its last one; a Marquee or Animation counts its own).
+(``paint``). A child may report a size larger than its bounds (a Box with a fixed
+width, a Circle): the parent places it anyway and its clip cuts what does not fit.
+
+Frames are whole: a tree painted in ``bounds`` has ``frame_count(bounds)`` frames,
+the most of any of its children counted in the bounds each is painted in (a
+Marquee's scroll, a wrapped text's lines, depend on them). Painting frame ``i`` of
+a tree paints frame ``i`` of each child; a child past its own count decides what it
+shows, as in the app format: Animation and animated Image loop, Marquee and
+Transformation hold their end, Sequence shows nothing.
 """
 
 from __future__ import annotations
@@ -36,7 +42,11 @@ class Canvas:
 
     @contextmanager
     def at(self, x: int, y: int, bounds: Bounds) -> Iterator[None]:
-        """Paint within ``bounds`` placed at (x, y) of the current origin, clipped."""
+        """Paint within ``bounds`` placed at (x, y) of the current origin, clipped.
+
+        As a pixlet Row, Column or Padding does: the clip becomes the box placed (within
+        the clip already there), so nothing shows left of or above the new origin.
+        """
         saved = self._origin, self._clip
         ox, oy = saved[0][0] + x, saved[0][1] + y
         left, top, right, bottom = saved[1]
@@ -47,6 +57,16 @@ class Canvas:
             yield
         finally:
             self._origin, self._clip = saved
+
+    @contextmanager
+    def moved(self, x: int, y: int) -> Iterator[None]:
+        """Paint with the origin moved by (x, y) and the clip as it was (a bare translate)."""
+        saved = self._origin
+        self._origin = (saved[0] + x, saved[1] + y)
+        try:
+            yield
+        finally:
+            self._origin = saved
 
     def fill(self, x: int, y: int, width: int, height: int, color: Color) -> None:
         """Blend a rectangle of ``color`` (alpha-composited over what is there)."""
@@ -77,13 +97,13 @@ class Widget:
     """One node of an app's tree. Subclasses keep their constructor's settings."""
 
     def size(self, bounds: Bounds, frame: int) -> Bounds:
-        """The room this widget takes in ``bounds`` at ``frame`` (never more than them)."""
+        """The room this widget takes in ``bounds`` at ``frame`` (may be more than them)."""
         raise NotImplementedError
 
     def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
         """Draw frame ``frame`` at the canvas origin, within ``bounds``."""
         raise NotImplementedError
 
-    def frame_count(self) -> int:
-        """How many frames this widget has (at least 1)."""
+    def frame_count(self, bounds: Bounds) -> int:
+        """How many frames this widget has when painted in ``bounds`` (at least 1)."""
         return 1

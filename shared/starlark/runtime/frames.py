@@ -6,7 +6,6 @@ from typing import Any
 
 from shared.starlark.runtime.app_files import App
 from shared.starlark.runtime.errors import AppError, NothingToShow
-from shared.starlark.runtime.first_frames import FirstFrames
 from shared.starlark.runtime.limits import Limits
 from shared.starlark.runtime.modules.app_cache import AppCache
 from shared.starlark.runtime.modules.http_module import Fetcher
@@ -22,6 +21,7 @@ def run_app(app: App, config: dict[str, str] | None = None, *, width: int = 64,
     Give the same ``cache`` and ``http_cache`` to each render of one app so its
     ``cache.star`` values and the answers it fetched with ``ttl_seconds`` are kept.
     """
+    from shared.starlark.render.errors import TooManyFrames
     from shared.starlark.render.root import Root, render_frames
 
     limits = limits or app.limits
@@ -36,15 +36,12 @@ def run_app(app: App, config: dict[str, str] | None = None, *, width: int = 64,
         raise NothingToShow(f"{app.main_file}: main returned nothing to show")
     if not isinstance(result, Root):
         raise AppError(f"{app.main_file}: main returned {_kind(result)}, not a render.Root")
-    count = result.child.frame_count()
-    if count > limits.refuse_frames:
-        raise AppError(f"{app.main_file}: the app has {count} frames, more than the "
-                       f"{limits.refuse_frames} allowed")
-    if count > limits.max_frames:  # pixlet shows the first frames and drops the rest
-        result = Root(child=FirstFrames(result.child, limits.max_frames), delay=result.delay,
-                      max_age=result.max_age,
-                      show_full_animation=result.show_full_animation)
-    return render_frames(result, width=width, height=height, max_frames=limits.max_frames)
+    try:
+        return render_frames(result, width=width, height=height,
+                             max_frames=limits.max_frames, refuse_over=limits.refuse_frames)
+    except TooManyFrames as refused:
+        raise AppError(f"{app.main_file}: the app has {refused.count} frames, more than "
+                       f"the {refused.allowed} allowed") from refused
 
 
 def _kind(value: object) -> str:

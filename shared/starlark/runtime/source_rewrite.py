@@ -10,6 +10,11 @@ syntax), keeping every line where it was, so error messages name the app's own l
   other arithmetic touches them become ``ledpanel_sub(a, b)`` ..., which handle time and
   duration values and otherwise do the plain operation. Chains (``a - b - c``) and
   operations with a literal are left alone: they are never time arithmetic in practice.
+- ``a == b``, ``!=``, ``<``, ``<=``, ``>``, ``>=`` under the same conditions become
+  ``ledpanel_eq(a, b)`` ...: two times are equal when they are the same instant (their
+  bound methods differ, so the struct comparison alone says they are not, and ordering
+  two equal instants would reach those methods). ``(now - t).hours > 2`` needs no
+  bridge: the subtraction is bridged and the comparison is between numbers.
 - ``range`` with a bound past 32 bits (Go's ints are 64-bit; apps write
   ``range(0, 10000000000)`` for "until break") is clamped to 32 bits.
 - ``print`` goes to the runtime's debug log, not to the process's output.
@@ -30,6 +35,9 @@ from dataclasses import dataclass
 
 PRELUDE_MODULE = "@ledpanel/prelude"
 ARITHMETIC = {"+": "ledpanel_add", "-": "ledpanel_sub", "*": "ledpanel_mul"}
+COMPARISONS = {"==": "ledpanel_eq", "!=": "ledpanel_ne", "<": "ledpanel_lt",
+               "<=": "ledpanel_le", ">": "ledpanel_gt", ">=": "ledpanel_ge"}
+_CONSTANTS = {"None", "True", "False"}
 SET_METHODS = ("add", "discard", "remove", "union", "intersection", "difference",
                "issubset", "issuperset", "symmetric_difference")
 _TIGHT = {"+", "-", "*", "/", "//", "%", "**", "~", ".", "@"}
@@ -59,7 +67,9 @@ def rewrite(source: str) -> str:
         if token.type == tokenize.OP and token.string == "%":
             _percent(tokens, index, edits, used)
         elif token.type == tokenize.OP and token.string in ARITHMETIC:
-            _arithmetic(tokens, index, edits, used)
+            _binary(tokens, index, edits, used, ARITHMETIC[token.string])
+        elif token.type == tokenize.OP and token.string in COMPARISONS:
+            _binary(tokens, index, edits, used, COMPARISONS[token.string])
         elif token.type == tokenize.NAME and token.string in SET_METHODS:
             _set_method(tokens, index, edits, used)
     if re.search(r"(?<![\w.])set\(", source) and not re.search(r"\bdef set\(|^set\s*=",
@@ -92,8 +102,9 @@ def _percent(tokens: list[tokenize.TokenInfo], index: int, edits: list[_Edit],
     used.add("ledpanel_percent")
 
 
-def _arithmetic(tokens: list[tokenize.TokenInfo], index: int, edits: list[_Edit],
-                used: set[str]) -> None:
+def _binary(tokens: list[tokenize.TokenInfo], index: int, edits: list[_Edit],
+            used: set[str], name: str) -> None:
+    """``a op b`` as ``name(a, b)`` when both are names, calls or brackets standing alone."""
     if index == 0 or not _ends_operand(tokens[index - 1]):
         return
     start = _primary_start(tokens, index - 1)
@@ -104,7 +115,6 @@ def _arithmetic(tokens: list[tokenize.TokenInfo], index: int, edits: list[_Edit]
         return
     if _is_literal(tokens, start, index - 1) or _is_literal(tokens, index + 1, end):
         return
-    name = ARITHMETIC[tokens[index].string]
     _wrap(tokens, start, index, end, name, edits)
     used.add(name)
 
@@ -230,6 +240,8 @@ def _after_is_tight(tokens: list[tokenize.TokenInfo], end: int,
 def _is_literal(tokens: list[tokenize.TokenInfo], start: int, end: int) -> bool:
     first = tokens[start]
     if first.type in (tokenize.NUMBER, tokenize.STRING) and start == end:
+        return True
+    if first.string in _CONSTANTS and start == end:
         return True
     return first.string in "[{" or (first.string == "(" and end - start <= 2
                                     and tokens[start + 1].type == tokenize.NUMBER)

@@ -33,6 +33,29 @@ def ledpanel_add(a, b):
         return duration_value(a._0ns + b._0ns)
     return a + b
 
+def _instants(a, b):
+    # Both times or both durations: compared by their nanoseconds, as pixlet compares them.
+    ka = _kind(a)
+    return ka != None and ka == _kind(b)
+
+def ledpanel_eq(a, b):
+    return a._0ns == b._0ns if _instants(a, b) else a == b
+
+def ledpanel_ne(a, b):
+    return a._0ns != b._0ns if _instants(a, b) else a != b
+
+def ledpanel_lt(a, b):
+    return a._0ns < b._0ns if _instants(a, b) else a < b
+
+def ledpanel_le(a, b):
+    return a._0ns <= b._0ns if _instants(a, b) else a <= b
+
+def ledpanel_gt(a, b):
+    return a._0ns > b._0ns if _instants(a, b) else a > b
+
+def ledpanel_ge(a, b):
+    return a._0ns >= b._0ns if _instants(a, b) else a >= b
+
 def ledpanel_mul(a, b):
     if _kind(a) == "duration" and type(b) in ("int", "float"):
         return duration_value(int(a._0ns * b))

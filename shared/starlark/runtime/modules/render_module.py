@@ -2,8 +2,8 @@
 
 Widgets cross as opaque objects: a child given to a parent comes back to Python as
 the widget itself. ``render.Image`` takes its ``src`` as a string or a Blob (see
-blob.py) and receives bytes. ``None`` items of a ``children`` list are dropped, as
-pixlet does, so ``[a if x else None, b]`` works. ``canvas`` answers for the size being rendered.
+blob.py) and receives bytes. The layout widgets themselves skip ``None`` items of a
+``children`` list, as pixlet does. ``canvas`` answers for the size being rendered.
 """
 
 from __future__ import annotations
@@ -29,9 +29,6 @@ def registries() -> tuple[dict[str, Any], dict[str, Any], list[str]]:
 
 def _build(table: dict[str, Any], name: str, args: list[Any],
            kwargs: dict[str, Any]) -> Any:
-    children = kwargs.get("children")
-    if isinstance(children, list):  # pixlet skips None in a children list
-        kwargs["children"] = [child for child in children if child is not None]
     if name == "Image":
         if args:
             args = [as_bytes(args[0]) or args[0], *args[1:]]

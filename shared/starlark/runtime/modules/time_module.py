@@ -1,8 +1,10 @@
 """time.star: times and durations as structs of numbers with bound methods.
 
 A time is a struct whose first field (by name order, which decides comparisons) is
-``_0ns``, nanoseconds since the epoch, so ``<``, ``>`` and ``==``-free ordering work
-natively; ``t1 - t2``, ``t + d`` and ``d * n`` go through the prelude's arithmetic.
+``_0ns``, nanoseconds since the epoch, so ``<`` and ``>`` between different instants
+work natively. Its bound methods differ from one time to another, so ``==``, ``!=``
+and ordering two equal instants go through the prelude's comparisons (see
+source_rewrite.py), as ``t1 - t2``, ``t + d`` and ``d * n`` go through its arithmetic.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ from shared.starlark.render.timing import Sequence
 from shared.starlark.render.widget import Bounds
 from tests.shared.starlark.render.frame_maps import picture, pictures
 
+PANEL = Bounds(64, 32)  # the room frames are counted in, a 64x32 panel
+
 
 def _dot() -> Box:
     return Box(width=1, height=1, color="#f00")
@@ -49,13 +51,13 @@ def test_named_curves_and_cubic_bezier_strings() -> None:
 
 def test_linear_slide_moves_one_pixel_a_frame() -> None:
     slide = _slide(4, duration=5)
-    assert slide.frame_count() == 5
+    assert slide.frame_count(PANEL) == 5
     assert _tops(slide, 5) == ["r....", ".r...", "..r..", "...r.", "....r"]
 
 
 def test_delay_waits_before_and_after_and_fill_mode_picks_the_end_kept() -> None:
     slide = _slide(2, duration=3, delay=2)
-    assert slide.frame_count() == 7
+    assert slide.frame_count(PANEL) == 7
     assert [slide.progress(frame) for frame in range(8)] == [0, 0, 0, 0.5, 1, 1, 1, 1]
     assert _tops(slide, 3) == ["r..", "r..", "r..", ".r.", "..r", "..r", "..r"]
     assert _slide(2, duration=3, fill_mode="backwards").progress(3) == 0.0
@@ -64,7 +66,7 @@ def test_delay_waits_before_and_after_and_fill_mode_picks_the_end_kept() -> None
 def test_directions_reverse_and_alternate() -> None:
     assert _tops(_slide(2, duration=3, direction="reverse"), 3) == ["..r", ".r.", "r.."]
     alternate = _slide(2, duration=3, direction="alternate")
-    assert alternate.frame_count() == 6
+    assert alternate.frame_count(PANEL) == 6
     assert _tops(alternate, 3) == ["r..", ".r.", "..r", "..r", ".r.", "r.."]
     back_first = _slide(2, duration=3, direction="alternate-reverse")
     assert _tops(back_first, 3) == ["..r", ".r.", "r..", "r..", ".r.", "..r"]
@@ -156,14 +158,14 @@ def test_wait_for_child_plays_all_of_a_longer_child() -> None:
     long_child = Sequence(children=[_dot()] * 9)
     slide = Transformation(child=long_child, duration=3, wait_for_child=True,
                            keyframes=[Keyframe(1.0, [Translate(2, 0)])])
-    assert slide.frame_count() == 9
+    assert slide.frame_count(PANEL) == 9
     assert _tops(slide, 3)[8] == "..r"
 
 
 def test_slides_in_a_sequence_play_one_after_another() -> None:
     first, second = _slide(2, duration=3), _slide(-2, duration=2)
     sequence = Sequence(children=[first, second])
-    assert sequence.frame_count() == 5
+    assert sequence.frame_count(PANEL) == 5
     assert [frame[0] for frame in pictures(Row(children=[Box(width=2, height=1), sequence]),
                                            5, 1)] == ["..r..", "...r.", "....r", "..r..", "....."]
 
@@ -171,7 +173,7 @@ def test_slides_in_a_sequence_play_one_after_another() -> None:
 def test_animated_positioned_moves_with_its_curve_and_holds_the_end() -> None:
     moving = AnimatedPositioned(child=_dot(), x_start=0, x_end=4, duration=4, curve="linear",
                                 delay=1, hold=2)
-    assert moving.frame_count() == 7
+    assert moving.frame_count(PANEL) == 7
     assert _tops(moving, 5) == ["r....", "r....", ".r...", "..r..", "...r.", "....r", "....r"]
     assert moving.size(Bounds(9, 9), 0) == Bounds(9, 9)
     leftwards = AnimatedPositioned(child=_dot(), x_start=3, x_end=0, y_start=0, y_end=0,
@@ -212,3 +214,25 @@ def test_a_turned_child_drawn_far_from_its_corner_is_still_shown() -> None:
                                        Keyframe(1.0, [Rotate(0.001)])])
     image = render_frames(Root(turned), 202, 1).images[0]
     assert image.getpixel((200, 0)) == (255, 0, 0)
+
+
+def _moved_left(by: int) -> Transformation:
+    """Two red pixels held ``by`` pixels left of where they would be."""
+    keyframes = [Keyframe(0.0, [Translate(-by, 0)]), Keyframe(1.0, [Translate(-by, 0)])]
+    return Transformation(child=Box(width=2, height=1, color="#f00"), keyframes=keyframes,
+                          duration=2, width=2, height=1)
+
+
+def test_a_moved_child_is_cut_by_its_parents_clip_not_by_a_translate() -> None:
+    # pixlet's Padding and Row clip each child to the box they placed it in, starting at
+    # the child's own origin; a Transformation translates without a clip of its own.
+    in_padding = Padding(child=_moved_left(1), pad=(4, 0, 0, 0))
+    in_row = Row(children=[Box(width=4, height=1), _moved_left(1)])
+    assert picture(in_padding, 8, 1) == ["....r..."]
+    assert picture(in_row, 8, 1) == ["....r..."]
+    # The Padding's own (blue) area is outside that box: the moved pixel is hidden there too.
+    assert picture(Padding(child=_moved_left(1), pad=(4, 0, 0, 0), color="#00f"), 8, 1) == \
+        ["bbbbrb.."]
+    # A Box clips at its own edge and only translates to centre: the move shows whole.
+    assert picture(Box(width=6, height=1, child=_moved_left(1)), 8, 1) == [".rr....."]
+

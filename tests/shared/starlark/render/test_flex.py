@@ -7,7 +7,8 @@ import pytest
 from shared.starlark.render.box import Box
 from shared.starlark.render.errors import WidgetError
 from shared.starlark.render.flex import Column, Row, Stack
-from shared.starlark.render.widget import Bounds
+from shared.starlark.render.timing import Animation, Sequence
+from shared.starlark.render.widget import Bounds, Widget
 from tests.shared.starlark.render.frame_maps import picture
 
 
@@ -96,7 +97,7 @@ def test_nested_row_in_column_inherits_remaining_room() -> None:
     (lambda: Column(main_align="middle"), "Column: main_align must be one of 'start'"),
     (lambda: Row(cross_align="space_between"), "Row: cross_align must be one of 'start'"),
     (lambda: Row(expanded=1), "Row: expanded must be True or False, not int"),
-    (lambda: Stack(children=[None]), "Stack: children item 0 must be a widget, not NoneType"),
+    (lambda: Stack(children=[None, 3]), "Stack: children item 1 must be a widget, not int"),
 ])
 def test_bad_arguments_name_widget_and_argument(make: object, message: str) -> None:
     with pytest.raises(WidgetError, match="^" + message):
@@ -110,3 +111,12 @@ def test_child_taller_than_a_centred_row_is_centred_rounding_towards_zero() -> N
     row = Row(children=[Box(width=1, height=1, color="#f00"), tall], cross_align="center")
     # The row is 2 high; the 5-high child starts at (2 - 5) / 2 = -1.5, made -1.
     assert picture(row, 2, 2) == ["rg", ".b"]
+
+
+@pytest.mark.parametrize("layout", [Row, Column, Stack, Animation, Sequence])
+def test_none_children_are_skipped_as_pixlet_skips_them(layout: type[Widget]) -> None:
+    red, green = Box(width=1, height=1, color="#f00"), Box(width=1, height=1, color="#0f0")
+    widget = layout(children=[None, red, None, green, None])  # type: ignore[call-arg]
+    assert widget.children == [red, green]  # type: ignore[attr-defined]
+    on_top = ["g"] if layout is Stack else ["r"]  # a Stack paints the later child over
+    assert picture(widget, 1, 1) == on_top

@@ -11,6 +11,8 @@ from shared.starlark.render.image import MAX_SIDE, Image
 from shared.starlark.render.widget import Bounds
 from tests.shared.starlark.render.pictures import encoded, paint
 
+PANEL = Bounds(64, 32)  # the room frames are counted in, a 64x32 panel
+
 RED = (255, 0, 0, 255)
 BLUE = (0, 0, 255, 255)
 
@@ -26,7 +28,7 @@ def quartered(width: int = 4, height: int = 2) -> PILImage.Image:
 def test_png_is_drawn_pixel_for_pixel() -> None:
     widget = Image(src=encoded(quartered(), "PNG"))
     assert widget.size(Bounds(64, 32), 0) == Bounds(4, 2)
-    assert widget.frame_count() == 1
+    assert widget.frame_count(PANEL) == 1
     assert widget.delay == 0
     image = paint(widget, 6, 3)
     assert image.getpixel((0, 0)) == (0, 0, 0, 0)
@@ -88,7 +90,7 @@ def animation(fmt: str, **options: object) -> bytes:
 @pytest.mark.parametrize(("fmt", "options"), [("GIF", {}), ("WEBP", {"lossless": True})])
 def test_animated_image_has_one_frame_per_picture(fmt: str, options: dict[str, object]) -> None:
     widget = Image(src=animation(fmt, **options))
-    assert widget.frame_count() == 3
+    assert widget.frame_count(PANEL) == 3
     assert widget.delay == 120
     seen = [paint(widget, 3, 2, frame).getpixel((1, 1)) for frame in range(4)]
     assert seen == [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255), (255, 0, 0, 255)]
@@ -108,7 +110,7 @@ def test_gif_frames_are_composited_over_the_previous_one() -> None:
 
 def test_animated_png_shows_its_first_frame_only() -> None:
     widget = Image(src=animation("PNG"))
-    assert widget.frame_count() == 1
+    assert widget.frame_count(PANEL) == 1
     assert widget.delay == 0
     assert paint(widget, 3, 2, 1).getpixel((0, 0)) == (255, 0, 0, 255)
 
@@ -116,12 +118,12 @@ def test_animated_png_shows_its_first_frame_only() -> None:
 def test_still_gif_keeps_its_stated_duration() -> None:
     data = encoded(PILImage.new("RGB", (2, 2), (0, 9, 0)), "GIF", duration=70)
     widget = Image(src=data)
-    assert (widget.frame_count(), widget.delay) == (1, 70)
+    assert (widget.frame_count(PANEL), widget.delay) == (1, 70)
 
 
 def test_hold_frames_shows_each_picture_longer() -> None:
     widget = Image(src=animation("GIF"), hold_frames=2)
-    assert widget.frame_count() == 6
+    assert widget.frame_count(PANEL) == 6
     seen = [paint(widget, 3, 2, frame).convert("RGB").getpixel((0, 0)) for frame in range(6)]
     assert seen == [(255, 0, 0), (255, 0, 0), (0, 255, 0), (0, 255, 0), (0, 0, 255),
                     (0, 0, 255)]
@@ -145,7 +147,7 @@ def test_too_many_pixels_over_all_frames_is_refused(monkeypatch: pytest.MonkeyPa
     with pytest.raises(WidgetError, match="has 18 pixels over its frames; the limit is 12"):
         Image(src=animation("GIF"))
     monkeypatch.setattr(image_module, "MAX_TOTAL_PIXELS", 18)
-    assert Image(src=animation("GIF")).frame_count() == 3
+    assert Image(src=animation("GIF")).frame_count(PANEL) == 3
 
 
 def test_scaling_past_the_side_limit_is_refused() -> None:
@@ -156,7 +158,7 @@ def test_scaling_past_the_side_limit_is_refused() -> None:
 def test_scaling_many_frames_past_the_pixel_limit_is_refused(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(image_module, "MAX_TOTAL_PIXELS", 100)
-    assert Image(src=animation("GIF"), width=6).frame_count() == 3  # 6x4 x 3 = 72
+    assert Image(src=animation("GIF"), width=6).frame_count(PANEL) == 3  # 6x4 x 3 = 72
     with pytest.raises(WidgetError, match="Image: width scales the image's 3 frames to "
                                           "162 pixels; the limit is 100"):
         Image(src=animation("GIF"), width=9)  # 9x6 x 3

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from shared.starlark.render.box import Box, Padding
-from shared.starlark.render.errors import WidgetError
+from shared.starlark.render.errors import TooManyFrames, WidgetError
 from shared.starlark.render.flex import Column, Row, Stack
 from shared.starlark.render.root import Root, render_frames
 from shared.starlark.render.timing import Animation
@@ -63,17 +63,34 @@ def test_more_frames_than_allowed_is_refused_before_painting() -> None:
             painted.append(frame)
 
     many = Animation(children=[Counting()] * 10_000)
-    refusal = "^Root: child has 10000 frames, more than the 2000 allowed$"
-    with pytest.raises(WidgetError, match=refusal):
+    refusal = "^Root: child has 10000 frames, more than the 8000 allowed$"
+    with pytest.raises(TooManyFrames, match=refusal) as refused:
         render_frames(Root(many))
+    assert (refused.value.count, refused.value.allowed) == (10_000, 8000)
     assert painted == []
 
 
-def test_cap_is_configurable() -> None:
+def test_only_the_first_max_frames_are_painted_as_pixlet_keeps_them() -> None:
+    painted: list[int] = []
+
+    class Counting(Box):
+        def paint(self, canvas: Canvas, bounds: Bounds, frame: int) -> None:
+            painted.append(frame)
+            super().paint(canvas, bounds, frame)
+
+    colours = ("#f00", "#0f0", "#00f", "#fff")
+    four = Animation(children=[Counting(width=1, height=1, color=c) for c in colours])
+    frames = render_frames(Root(four), width=1, height=1, max_frames=3)
+    assert [rows(image) for image in frames.images] == [["r"], ["g"], ["b"]]
+    assert painted == [0, 1, 2]
+
+
+def test_refusal_is_configurable_and_separate_from_the_kept_frames() -> None:
     three = Animation(children=[Box(), Box(), Box()])
-    assert len(render_frames(Root(three), max_frames=3).images) == 3
+    assert len(render_frames(Root(three), max_frames=3, refuse_over=3).images) == 3
+    assert len(render_frames(Root(three), max_frames=2, refuse_over=3).images) == 2
     with pytest.raises(WidgetError, match="has 3 frames, more than the 2 allowed"):
-        render_frames(Root(three), max_frames=2)
+        render_frames(Root(three), refuse_over=2)
 
 
 def test_static_panel_tree_renders_well_under_ten_milliseconds() -> None:

@@ -14,6 +14,8 @@ from shared.starlark.render.shapes import Circle, PieChart
 from shared.starlark.render.timing import Animation
 from shared.starlark.render.widget import Bounds, Widget
 
+PANEL = Bounds(64, 32)  # the room frames are counted in, a 64x32 panel
+
 
 def _frame(widget: Widget, width: int, height: int) -> Image.Image:
     return render_frames(Root(widget), width, height).images[0]
@@ -43,7 +45,7 @@ def test_circle_centres_its_child_rounding_the_centre_up() -> None:
 
 def test_circle_counts_its_childs_frames() -> None:
     blink = Animation(children=[Box(width=1, height=1), Box(width=1, height=1)])
-    assert Circle(diameter=3, color="#fff", child=blink).frame_count() == 2
+    assert Circle(diameter=3, color="#fff", child=blink).frame_count(PANEL) == 2
 
 
 def test_pie_chart_slices_run_clockwise_from_three_oclock() -> None:

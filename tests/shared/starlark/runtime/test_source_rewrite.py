@@ -40,6 +40,17 @@ def test_nested_products_and_sums_are_both_rewritten() -> None:
         "e = ledpanel_add(elapsed , (ledpanel_mul(delta , time.millisecond)))"
 
 
+def test_comparisons_of_two_names_go_through_the_prelude() -> None:
+    assert _body("x = 1\nsame = t1 == t2 or a.b != f(c)\nk = d <= e\n")[1:] == [
+        "same = ledpanel_eq(t1 , t2) or ledpanel_ne(a.b , f(c))", "k = ledpanel_le(d , e)"]
+
+
+def test_comparisons_with_a_literal_or_constant_or_arithmetic_are_left_alone() -> None:
+    source = "a = x == 1\nb = x != None\nc = x < y + z\nd = (x).hours > 2\n"
+    assert _body(source) == ["a = x == 1", "b = x != None", "c = x < ledpanel_add(y , z)",
+                             "d = (x).hours > 2"]
+
+
 def test_star_arguments_are_not_products() -> None:
     assert rewrite("f(*args, **kwargs)\n") == "f(*args, **kwargs)\n"
 

@@ -78,3 +78,28 @@ def test_now_is_in_the_local_zone(tmp_path: Path) -> None:
     body = '    return [time.tz(), time.now().unix > 1700000000]\n'
     assert main_value(tmp_path, HEAD + "def main(config):\n" + body,
                       local_zone="Europe/Paris") == ["Europe/Paris", True]
+
+
+def test_times_are_equal_when_they_are_the_same_instant(tmp_path: Path) -> None:
+    body = ('    a = time.parse_time("2024-03-05T00:00:00Z")\n'
+            '    b = time.parse_time("2024-03-05T09:00:00+09:00")\n'
+            '    c = time.parse_time("2024-03-05T00:00:01Z")\n'
+            '    return [a == b, a != b, a <= b, a >= b, a < b, a > b,\n'
+            '            a == c, a != c, a <= c, c >= a, a == None]\n')
+    assert _run(tmp_path, body) == [True, False, True, True, False, False,
+                                    False, True, True, True, False]
+
+
+def test_durations_compare_by_length(tmp_path: Path) -> None:
+    body = ('    hour, sixty = time.hour, time.parse_duration("60m")\n'
+            '    minute = time.minute\n'
+            '    return [hour == sixty, hour != sixty, hour <= sixty, minute < hour,\n'
+            '            hour > minute, hour >= sixty, minute == hour]\n')
+    assert _run(tmp_path, body) == [True, False, True, True, True, True, False]
+
+
+def test_elapsed_time_compared_with_a_literal(tmp_path: Path) -> None:
+    body = ('    now = time.parse_time("2024-03-05T12:00:00Z")\n'
+            '    t, n = time.parse_time("2024-03-05T09:00:00Z"), 3\n'
+            '    return [(now - t).hours > 2, (now - t).hours > 3, now - t >= time.hour * n]\n')
+    assert _run(tmp_path, body) == [True, False, True]
