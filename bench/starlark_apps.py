@@ -71,7 +71,7 @@ def render_parts(name: str) -> tuple[dict[str, float], Any]:
                             language="en")
     root = evaluate_main(app, {}, services, app.limits)
     if not isinstance(root, Root):
-        raise SystemExit(f"{name}: main did not return a render.Root")
+        raise TypeError(f"{name}: main did not return a render.Root")
     ran = time.perf_counter()
     frames = render_frames(root, width=64, height=32, max_frames=app.limits.max_frames)
     painted = time.perf_counter()
