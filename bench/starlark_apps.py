@@ -61,6 +61,7 @@ def render_parts(name: str) -> tuple[dict[str, float], Any]:
     """Load, run ``main`` and paint app ``name`` at 64x32; milliseconds of each part."""
     from shared.starlark.render.root import Root, render_frames
     from shared.starlark.runtime import Limits, load_app
+    from shared.starlark.runtime.first_frames import FirstFrames
     from shared.starlark.runtime.run import evaluate_main, services_for
 
     started = time.perf_counter()
@@ -72,6 +73,8 @@ def render_parts(name: str) -> tuple[dict[str, float], Any]:
     root = evaluate_main(app, {}, services, app.limits)
     if not isinstance(root, Root):
         raise TypeError(f"{name}: main did not return a render.Root")
+    if root.child.frame_count() > app.limits.max_frames:  # as run_app: the first frames only
+        root = Root(child=FirstFrames(root.child, app.limits.max_frames), delay=root.delay)
     ran = time.perf_counter()
     frames = render_frames(root, width=64, height=32, max_frames=app.limits.max_frames)
     painted = time.perf_counter()
