@@ -23,6 +23,7 @@ from PIL import Image as PILImage
 from PIL import ImageSequence, UnidentifiedImageError
 
 from shared.starlark.render.errors import WidgetError
+from shared.starlark.render.image_cache import DECODED
 from shared.starlark.render.widget import Bounds, Canvas, Widget
 from shared.starlark.render.widget_args import int_arg
 
@@ -52,17 +53,24 @@ def _frame_total(image: PILImage.Image) -> int:
 
 def _check_limits(image: PILImage.Image) -> int:
     """The frame count of ``image``, after refusing one over the limits."""
-    width, height = image.size
+    _check_sides(*image.size)
+    frames = _frame_total(image)
+    _check_count(*image.size, frames)
+    return frames
+
+
+def _check_sides(width: int, height: int) -> None:
     if width > MAX_SIDE or height > MAX_SIDE:
         raise WidgetError("Image", "src", f"is {width}x{height} pixels; the limit is "
                           f"{MAX_SIDE} on each side")
-    frames = _frame_total(image)
+
+
+def _check_count(width: int, height: int, frames: int) -> None:
     if frames > MAX_FRAMES:
         raise WidgetError("Image", "src", f"has {frames} frames; the limit is {MAX_FRAMES}")
     if width * height * frames > MAX_TOTAL_PIXELS:
         raise WidgetError("Image", "src", f"has {width * height * frames} pixels over its "
                           f"frames; the limit is {MAX_TOTAL_PIXELS}")
-    return frames
 
 
 def _rgba(frame: PILImage.Image) -> PILImage.Image:
@@ -132,7 +140,9 @@ class Image(Widget):
         width_arg = int_arg("Image", "width", width, minimum=0)
         height_arg = int_arg("Image", "height", height, minimum=0)
         self.hold_frames = max(int_arg("Image", "hold_frames", hold_frames), 1)
-        frames, self.delay = decode_frames(data)
+        frames, self.delay = DECODED.get(data, decode_frames)
+        _check_sides(*frames[0].size)  # again: a kept picture skipped the checks of decoding
+        _check_count(*frames[0].size, len(frames))
         self.delay = int_arg("Image", "delay", delay, default=self.delay, minimum=0)
         target = scaled_size(frames[0].size, width_arg, height_arg, len(frames))
         if target != frames[0].size:

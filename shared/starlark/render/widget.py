@@ -73,6 +73,9 @@ class Canvas:
         box = self._clipped(x, y, width, height)
         if box is None or color[3] == 0:
             return
+        if color[3] == 255:  # opaque: compositing would give the colour itself, so set it
+            self.image.paste(color, box)
+            return
         patch = Image.new("RGBA", (box[2] - box[0], box[3] - box[1]), color)
         self.image.alpha_composite(patch, (box[0], box[1]))
 
