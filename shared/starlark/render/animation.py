@@ -29,7 +29,9 @@ from shared.starlark.render.animation_transforms import (
     interpolate,
 )
 from shared.starlark.render.errors import WidgetError
-from shared.starlark.render.layout_args import (
+from shared.starlark.render.offsets import shifted
+from shared.starlark.render.widget import Bounds, Canvas, Widget
+from shared.starlark.render.widget_args import (
     MAX_EXTENT,
     bool_arg,
     choice_arg,
@@ -37,8 +39,6 @@ from shared.starlark.render.layout_args import (
     sequence_arg,
     widget_arg,
 )
-from shared.starlark.render.offsets import shifted
-from shared.starlark.render.widget import Bounds, Canvas, Widget
 
 DIRECTIONS = ("normal", "reverse", "alternate", "alternate-reverse")
 FILL_MODES = {"forwards": 1.0, "backwards": 0.0}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from shared.starlark.render.animation_curves import Curve, curve_arg
 from shared.starlark.render.errors import WidgetError
-from shared.starlark.render.layout_args import number_arg, sequence_arg
+from shared.starlark.render.widget_args import number_arg, sequence_arg
 
 # x' = a x + b y + c, y' = d x + e y + f
 Affine = tuple[float, float, float, float, float, float]

@@ -9,15 +9,15 @@ parent's clip cuts what does not fit, and a child wider than a Box stays centred
 from __future__ import annotations
 
 from shared.starlark.render.errors import WidgetError
-from shared.starlark.render.layout_args import (
+from shared.starlark.render.offsets import inside, shifted
+from shared.starlark.render.widget import Bounds, Canvas, Widget
+from shared.starlark.render.widget_args import (
     bool_arg,
     int_arg,
     optional_color,
     optional_widget,
     widget_arg,
 )
-from shared.starlark.render.offsets import inside, shifted
-from shared.starlark.render.widget import Bounds, Canvas, Widget
 
 
 class Box(Widget):

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.starlark.render.layout_args import bool_arg, choice_arg, widgets_arg
 from shared.starlark.render.widget import Bounds, Canvas, Widget
+from shared.starlark.render.widget_args import bool_arg, choice_arg, widgets_arg
 
 MAIN_ALIGNS = ("start", "end", "center", "space_between", "space_around", "space_evenly")
 CROSS_ALIGNS = ("start", "end", "center")

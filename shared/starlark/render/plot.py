@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from PIL import Image
 
 from shared.starlark.render.errors import WidgetError
-from shared.starlark.render.layout_args import (
+from shared.starlark.render.widget import Bounds, Canvas, Color, Widget
+from shared.starlark.render.widget_args import (
     MAX_EXTENT,
     bool_arg,
     choice_arg,
@@ -23,7 +24,6 @@ from shared.starlark.render.layout_args import (
     optional_color,
     sequence_arg,
 )
-from shared.starlark.render.widget import Bounds, Canvas, Color, Widget
 
 WHITE: Color = (255, 255, 255, 255)
 _DIM = 0x55  # the fill's share of the line colour

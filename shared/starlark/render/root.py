@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from PIL import Image
 
 from shared.starlark.render.errors import TooManyFrames
-from shared.starlark.render.layout_args import bool_arg, int_arg, widget_arg
 from shared.starlark.render.widget import Bounds, Canvas, Widget
+from shared.starlark.render.widget_args import bool_arg, int_arg, widget_arg
 
 DEFAULT_DELAY_MS = 50
 DEFAULT_MAX_FRAMES = 2000  # the app format's own default cap: frames past it are dropped

@@ -13,9 +13,9 @@ from PIL import Image, ImageDraw
 
 from shared.starlark.render.color import parse_color
 from shared.starlark.render.errors import WidgetError
-from shared.starlark.render.layout_args import int_arg, number_arg, optional_widget, sequence_arg
 from shared.starlark.render.offsets import shifted
 from shared.starlark.render.widget import Bounds, Canvas, Color, Widget
+from shared.starlark.render.widget_args import int_arg, number_arg, optional_widget, sequence_arg
 
 _FINE = 8  # sub-pixels per pixel side when measuring coverage
 MAX_DIAMETER = 256  # four times a large panel's height; the coverage grid is _FINE² bigger

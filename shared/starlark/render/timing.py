@@ -7,8 +7,8 @@ another, and shows nothing after the last.
 
 from __future__ import annotations
 
-from shared.starlark.render.layout_args import widgets_arg
 from shared.starlark.render.widget import Bounds, Canvas, Widget
+from shared.starlark.render.widget_args import widgets_arg
 
 
 class Animation(Widget):
