@@ -21,6 +21,7 @@ resolving the name here, but the proxy resolves it again itself.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import socket
@@ -154,16 +155,22 @@ class _CheckedHTTPSConnection(_CheckedConnection, HTTPSConnection):
     """The same for https: the certificate is still checked against the host name."""
 
 
+@functools.lru_cache(maxsize=8)
+def _pool_classes(env_name: str, refuse: Refusal) -> dict[str, type]:
+    """The pool classes of one allow list and refusal, made once per process."""
+    settings = {"env_name": env_name, "refuse": staticmethod(refuse)}
+    return {
+        "http": type("_Pool", (HTTPConnectionPool,), {"ConnectionCls": type(
+            "_Conn", (_CheckedConnection,), settings)}),
+        "https": type("_Pool", (HTTPSConnectionPool,), {"ConnectionCls": type(
+            "_Conn", (_CheckedHTTPSConnection,), settings)}),
+    }
+
+
 class _CheckedAdapter(HTTPAdapter):
     def __init__(self, env_name: str, refuse: Refusal) -> None:
         self.env_name, self.refuse = env_name, refuse
-        settings = {"env_name": env_name, "refuse": staticmethod(refuse)}
-        self.pools = {
-            "http": type("_Pool", (HTTPConnectionPool,), {"ConnectionCls": type(
-                "_Conn", (_CheckedConnection,), settings)}),
-            "https": type("_Pool", (HTTPSConnectionPool,), {"ConnectionCls": type(
-                "_Conn", (_CheckedHTTPSConnection,), settings)}),
-        }
+        self.pools = _pool_classes(env_name, refuse)
         super().__init__()
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:

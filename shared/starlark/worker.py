@@ -29,7 +29,7 @@ def main(argv: list[str]) -> int:
     resource.setrlimit(resource.RLIMIT_DATA, (memory_mb * MB, memory_mb * MB))
     from shared.starlark.runtime import AppCache
 
-    caches: dict[str, AppCache] = {}
+    caches: dict[str, tuple[AppCache, AppCache]] = {}  # per app: cache.star, http answers
     for line in sys.stdin.buffer:
         try:
             request = json.loads(line)
@@ -46,10 +46,12 @@ def _render(request: dict[str, Any], caches: dict[str, Any]) -> dict[str, Any]:
     try:
         limits = Limits(seconds=float(request["seconds"]))
         app = load_app(str(request["app"]), limits)
-        cache = caches.setdefault(str(request["app"]), AppCache())
+        if str(request["app"]) not in caches:
+            caches[str(request["app"])] = (AppCache(), AppCache())
+        cache, http_cache = caches[str(request["app"])]
         frames = run_app(app, {str(k): str(v) for k, v in request["config"].items()},
                          width=int(request["width"]), height=int(request["height"]),
-                         limits=limits, cache=cache)
+                         limits=limits, cache=cache, http_cache=http_cache)
     except AppError as err:
         return {"ok": False, "error": str(err)}
     data = b"".join(image.convert("RGB").tobytes() for image in frames.images)

@@ -127,7 +127,8 @@ def _explain(message: str, loader: ModuleLoader) -> str:
 def services_for(app: App, width: int, height: int, limits: Limits,
                  cache: AppCache | None, fetch: Fetcher | None, **extra: Any) -> Services:
     """The Services of one render."""
-    return Services(folder=app.folder, width=width, height=height,
-                    cache=cache or AppCache(limits.max_cache_entries, limits.max_cache_bytes),
+    if cache is None:  # not ``cache or``: an empty AppCache is falsy, and must be kept
+        cache = AppCache(limits.max_cache_entries, limits.max_cache_bytes)
+    return Services(folder=app.folder, width=width, height=height, cache=cache,
                     fetch=fetch or PublicFetcher(limits.http_max_bytes),
                     http_timeout=limits.http_timeout, **extra)

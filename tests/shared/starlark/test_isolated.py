@@ -62,3 +62,17 @@ def test_an_app_error_comes_back_as_its_line(renderer: AppRenderer, tmp_path: Pa
     broken = _app(tmp_path, "def main(config)\n", "broken.star")
     with pytest.raises(AppError, match="^broken.star:1"):
         renderer.render(broken, {})
+
+
+def test_an_apps_cache_lasts_between_its_renders_in_the_worker(renderer: AppRenderer,
+                                                               tmp_path: Path) -> None:
+    counter = _app(tmp_path, """
+load("render.star", "render")
+load("cache.star", "cache")
+def main(config):
+    seen = int(cache.get("seen") or "0") + 1
+    cache.set("seen", str(seen), ttl_seconds = 600)
+    return render.Root(child = render.Box(width = seen, height = 1, color = "#fff"))
+""", "counter.star")
+    widths = [renderer.render(counter, {}).images[0].getbbox() for _ in range(3)]
+    assert widths == [(0, 0, 1, 1), (0, 0, 2, 1), (0, 0, 3, 1)]
