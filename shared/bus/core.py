@@ -59,6 +59,9 @@ FONTS_CHANGED = "fonts_changed"  # web -> display: {seq, change, family}; rescan
 # web -> display (queued requests): {plugin_id, change}; a plugin folder was installed,
 # updated or uninstalled (shared.plugin_system.changes)
 PLUGINS_CHANGED = "plugins_changed"
+# display (the starlark-apps plugin) -> web: each scripted app's last render
+# (shared.starlark.installed.render_status has the record's shape)
+STARLARK_APPS = "starlark_apps"
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"

@@ -57,6 +57,18 @@ class AppRenderer:
         """Render the app at ``app`` (a .star file or folder); AppError names a failure."""
         request = {"app": os.path.abspath(app), "config": config, "width": width,
                    "height": height, "seconds": seconds}
+        head, data = self._ask(request, seconds)
+        return _frames(head, data, width, height)
+
+    def schema(self, app: str, *, seconds: float = 1.0) -> dict[str, Any] | None:
+        """The app's settings schema (pixlet's JSON shape), None when it has none."""
+        head, _ = self._ask({"kind": "schema", "app": os.path.abspath(app),
+                             "seconds": seconds}, seconds)
+        schema = head.get("schema")
+        return schema if isinstance(schema, dict) else None
+
+    def _ask(self, request: dict[str, Any], seconds: float) -> tuple[dict[str, Any], bytes]:
+        """Send one request to the worker; its answer's head and data, or AppError."""
         with self._lock:
             worker = self._running()
             deadline = time.monotonic() + seconds + GRACE_SECONDS
@@ -70,7 +82,7 @@ class AppRenderer:
                 raise AppError(self._stopped(worker, err, seconds)) from None
         if not head.get("ok"):
             raise AppError(str(head.get("error") or "the app failed"))
-        return _frames(head, data, width, height)
+        return head, data
 
     def close(self) -> None:
         """Stop the worker (a later render starts a new one)."""

@@ -33,7 +33,8 @@ def main(argv: list[str]) -> int:
     for line in sys.stdin.buffer:
         try:
             request = json.loads(line)
-            _answer(answers, _render(request, caches))
+            work = _schema if request.get("kind") == "schema" else _render
+            _answer(answers, work(request, caches))
         except MemoryError:
             _answer(answers, {"ok": False, "error": f"the app used more than the "
                                                       f"{memory_mb} MB of memory allowed"})
@@ -57,6 +58,16 @@ def _render(request: dict[str, Any], caches: dict[str, Any]) -> dict[str, Any]:
     data = b"".join(image.convert("RGB").tobytes() for image in frames.images)
     return {"ok": True, "frames": len(frames.images), "delay_ms": frames.delay_ms,
             "size": len(data), "data": data}
+
+
+def _schema(request: dict[str, Any], caches: dict[str, Any]) -> dict[str, Any]:
+    from shared.starlark.runtime import AppError, Limits, app_schema, load_app
+
+    try:
+        limits = Limits(seconds=float(request["seconds"]))
+        return {"ok": True, "schema": app_schema(load_app(str(request["app"]), limits))}
+    except AppError as err:
+        return {"ok": False, "error": str(err)}
 
 
 def _answer(out: IO[bytes], answer: dict[str, Any]) -> None:
