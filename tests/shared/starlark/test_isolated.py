@@ -76,3 +76,14 @@ def main(config):
 """, "counter.star")
     widths = [renderer.render(counter, {}).images[0].getbbox() for _ in range(3)]
     assert widths == [(0, 0, 1, 1), (0, 0, 2, 1), (0, 0, 3, 1)]
+
+
+def test_the_worker_answers_an_apps_schema_and_none_without_one(renderer: AppRenderer,
+                                                                  tmp_path: Path) -> None:
+    schema = renderer.schema(str(APPS / "amazing"))
+    assert schema is not None and [f["id"] for f in schema["schema"]]
+    assert renderer.schema(str(APPS / "washer")) is None
+    bad = _app(tmp_path, "def get_schema(:\n")
+    with pytest.raises(AppError, match="app.star"):
+        renderer.schema(bad)
+    assert renderer.render(str(APPS / "washer"), {}).images  # the worker carries on
