@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from shared.starlark.isolated import AppRenderer
-from shared.starlark.runtime import AppError, load_app, run_app
+from shared.starlark.runtime import AppError, NothingToShow, load_app, run_app
 
 APPS = Path(__file__).resolve().parent / "apps"
 SMALL = """
@@ -87,3 +87,14 @@ def test_the_worker_answers_an_apps_schema_and_none_without_one(renderer: AppRen
     with pytest.raises(AppError, match="app.star"):
         renderer.schema(bad)
     assert renderer.render(str(APPS / "washer"), {}).images  # the worker carries on
+
+
+def test_an_app_skipping_its_turn_is_told_apart_from_a_failure(renderer: AppRenderer,
+                                                               tmp_path: Path) -> None:
+    skipping = _app(tmp_path, "def main(config):\n    return []\n")
+    with pytest.raises(NothingToShow, match="nothing to show"):
+        renderer.render(skipping, {})
+    failing = _app(tmp_path, "def main(config):\n    return 1 // 0\n", "bad.star")
+    with pytest.raises(AppError) as failed:
+        renderer.render(failing, {})
+    assert not isinstance(failed.value, NothingToShow)
