@@ -13,6 +13,7 @@ app's: counted, kept, logged when it changes; the others render on.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import threading
 import time
@@ -156,15 +157,14 @@ class AppRenders:
         except Exception as err:  # isolation: one app's failure is that app's alone
             error = f"{type(err).__name__}: {err}".splitlines()[0][:300]
         took = round((time.monotonic() - started) * 1000)
-        shown = self._fitted(frames, plan) if frames is not None else None
+        images = fit(frames.images, plan.scale, self._panel()) if frames is not None else []
+        shown = Shown.of(images, frames.delay_ms) if frames is not None and images else None
         self._keep(plan, key, shown, frames, error, took)
         if shown is not None:
-            self._write_preview(plan.app_id, shown)
+            self._write_preview(plan.app_id, images, shown.delay_ms)
+        del frames, images
         self._publish_record()
-
-    def _fitted(self, frames: RenderedFrames, plan: AppPlan) -> Shown:
-        images: list[Image.Image] = fit(frames.images, plan.scale, self._panel())
-        return Shown(images, frames.delay_ms)
+        release_memory()
 
     def _keep(self, plan: AppPlan, key: tuple[Any, ...], shown: Shown | None,
               frames: RenderedFrames | None, error: str | None, took: int) -> None:
@@ -190,13 +190,13 @@ class AppRenders:
         _log_change(plan.app_id, before.error if same and before is not None else None,
                     state)
 
-    def _write_preview(self, app_id: str, shown: Shown) -> None:
+    def _write_preview(self, app_id: str, images: list[Image.Image], delay_ms: int) -> None:
         if self._cache_dir is None:
             return
         try:
             path = preview_path(self._cache_dir, app_id)
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_frames(shown.images[:PREVIEW_MAX_FRAMES], shown.delay_ms, str(path))
+            write_frames(images[:PREVIEW_MAX_FRAMES], delay_ms, str(path))
         except (OSError, OutputError, ValueError) as err:
             logger.warning("app %s: cannot write its preview: %s", app_id, err)
 
@@ -231,6 +231,16 @@ class AppRenders:
         renderer, self._renderer = self._renderer, None
         if renderer is not None:
             renderer.close()
+
+
+def release_memory() -> None:
+    """Hand freed memory back to the system. A render's frames pass through buffers of
+    several MB on this thread, whose malloc arena glibc does not shrink by itself; where
+    the C library is not glibc this does nothing."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        return
 
 
 def _unrendered() -> dict[str, Any]:

@@ -8,6 +8,7 @@ import functools
 import json
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -250,6 +251,18 @@ def test_an_animation_plays_at_its_own_delay_and_asks_for_fast_frames(
     assert state.error is None and state.frames > 1
     assert plugin.display(force_clear=True, display_mode="starlark-seasonclock") is True
     assert plugin.needs_high_fps is True
+    panel = plugin.display_manager
+    assert panel.is_currently_scrolling() and panel.frame_interval == pytest.approx(0.04)
+    plugin._slot_started = time.monotonic() - 0.045  # halfway through frame 0
+    assert plugin.display(display_mode="starlark-seasonclock") is True
+    pushed = panel.frames_pushed
+    assert plugin.display(display_mode="starlark-seasonclock") is True  # the same frame
+    assert panel.frames_pushed == pushed
+    plugin._slot_started = time.monotonic() - 0.135  # halfway through frame 1
+    assert plugin.display(display_mode="starlark-seasonclock") is True
+    assert panel.frames_pushed == pushed + 1
+    assert panel.backend.last_frame.tobytes() == plugin.renders.shown(
+        "seasonclock").image(1).tobytes()
     manager = sys.modules[type(plugin).__module__]
     assert manager.frame_index(0.0, 90, 30) == 0
     assert manager.frame_index(0.089, 90, 30) == 0
