@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import json
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,9 +138,10 @@ def test_installed_enabled_apps_are_modes_in_id_order(tmp_path: Path, loaded: An
 def test_an_app_renders_off_the_render_thread_and_shows(tmp_path: Path, loaded: Any) -> None:
     install(tmp_path, "dot", {"dot.star": DOT.encode()})
     plugin = loaded({})
+    assert plugin.renders.state("dot") is None  # loading did not wait for a render
+    assert plugin.display(force_clear=True, display_mode="starlark-dot") is False
     state = rendered(plugin, "dot")
     assert state.error is None and state.frames == 1
-    assert plugin.renders._thread is not threading.current_thread()
     assert plugin.display(force_clear=True, display_mode="starlark-dot") is True
     panel = plugin.display_manager.backend.last_frame
     assert panel.getpixel((3, 2)) == RED and panel.getpixel((4, 2)) == BLACK
@@ -154,6 +154,9 @@ def test_an_app_renders_off_the_render_thread_and_shows(tmp_path: Path, loaded: 
     with Image.open(wait_until(lambda: (p := preview_path(tmp_path / "cache", "dot")).exists()
                                and p)) as preview:
         assert preview.format == "WEBP" and preview.size == (64, 32)
+    # Nothing else due for 300 s: the worker (some 50 MB) is stopped, the thread waits.
+    wait_until(lambda: plugin.renders._renderer is None)
+    assert plugin.renders.running()
 
 
 @pytest.mark.parametrize(("panel", "scale", "dots"), [
@@ -300,3 +303,15 @@ def test_unloading_stops_the_thread_and_its_worker(tmp_path: Path, loaded: Any) 
     wait_until(lambda: not plugin.renders.running(), timeout=10)
     assert plugin.renders._renderer is None
 
+
+
+def test_an_app_that_breaks_on_reinstall_stops_showing(tmp_path: Path, loaded: Any) -> None:
+    install(tmp_path, "dot", {"dot.star": DOT.encode()})
+    plugin = loaded({"apps": {"dot": {"revision": 1}}})
+    assert rendered(plugin, "dot").error is None
+    assert plugin.display(force_clear=True, display_mode="starlark-dot") is True
+    install(tmp_path, "dot", {"dot.star": BROKEN.encode()})
+    plugin.on_config_change({"apps": {"dot": {"revision": 2}}})
+    wait_until(lambda: (s := plugin.renders.state("dot")) is not None and s.error)
+    assert plugin.display(force_clear=True, display_mode="starlark-dot") is False
+    assert plugin.needs_high_fps is False
