@@ -45,6 +45,8 @@ FILL = '''load("render.star", "canvas", "render")
 def main(config):
     return render.Root(child = render.Box(color = config.get("color", "#0f0")))
 '''
+# Blue when the app is told it draws at twice the size, else green.
+TWICE = FILL.replace('config.get("color", "#0f0")', '"#00f" if canvas.is2x() else "#0f0"')
 BROKEN = 'def main(config)\n    return 1\n'
 
 
@@ -186,7 +188,7 @@ def test_frames_are_fitted_to_the_panel_by_whole_pixels(
 
 def test_2x_renders_at_128x64_where_the_app_supports_it(tmp_path: Path, loaded: Any) -> None:
     manifest = b'id: big\nname: Big\nfileName: big.star\nsupports2x: true\n'
-    install(tmp_path, "big", {"big.star": FILL.encode(), "manifest.yaml": manifest})
+    install(tmp_path, "big", {"big.star": TWICE.encode(), "manifest.yaml": manifest})
     install(tmp_path, "small", {"small.star": FILL.encode()})
     plugin = loaded({"scale": "2x"}, (128, 64))
     assert rendered(plugin, "big").size == (128, 64)
@@ -196,6 +198,12 @@ def test_2x_renders_at_128x64_where_the_app_supports_it(tmp_path: Path, loaded: 
     assert entry["scale"] == "magnify x2"
     assert record(tmp_path)["apps"]["big"]["scale"] == "2x"
     assert record(tmp_path)["apps"]["big"]["width"] == 128
+    assert plugin.display(force_clear=True, display_mode="starlark-big") is True
+    frame = plugin.display_manager.backend.last_frame
+    assert frame.getpixel((0, 0)) == frame.getpixel((127, 63)) == (0, 0, 255)  # is2x() true
+    scaling = module_of(plugin, "scaling")
+    assert scaling.render_size("2x", (96, 48), True) == (64, 32)
+    assert scaling.render_size("magnify", (128, 64), True) == (64, 32)
 
 
 def test_a_broken_app_fails_alone_and_backs_off(tmp_path: Path, loaded: Any) -> None:
