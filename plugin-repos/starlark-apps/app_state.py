@@ -88,6 +88,7 @@ class AppState:
     errors: int = 0
     next_render_at: float = 0.0
     backoff_s: float | None = None
+    skipped: bool = False  # the last render's main returned []: nothing to show now
 
     def record(self) -> dict[str, Any]:
         """The app's entry in the ``starlark_apps`` bus record."""
@@ -97,7 +98,7 @@ class AppState:
                 "error": self.error, "errors": self.errors,
                 "next_render_at": round(self.next_render_at, 3),
                 "held": self.backoff_s is not None,
-                "backoff_s": self.backoff_s}
+                "backoff_s": self.backoff_s, "skipped": self.skipped}
 
 
 def retry_after(errors: int, interval: float) -> tuple[float, float | None]:

@@ -26,7 +26,7 @@ from PIL import Image
 from shared.starlark.frames_out import OutputError, write_frames
 from shared.starlark.installed.render_status import preview_path, previews_dir
 from shared.starlark.isolated import AppRenderer, RenderedFrames
-from shared.starlark.runtime import AppError
+from shared.starlark.runtime import AppError, NothingToShow
 
 from .app_state import AppPlan, AppState, Shown, retry_after
 from .scaling import describe, fit
@@ -143,31 +143,36 @@ class AppRenders:
         return max(0.0, min(times) - now) if times else MAX_WAIT * 10
 
     def _render(self, plan: AppPlan, key: tuple[Any, ...], seconds: float) -> None:
-        if self._renderer is None:
-            self._renderer = self._new_renderer()
         started = time.monotonic()
-        error = None
-        frames = None
-        try:
-            frames = self._renderer.render(str(plan.main_path), plan.config,
-                                           width=plan.size[0], height=plan.size[1],
-                                           seconds=seconds)
-        except AppError as err:
-            error = str(err) or "the app failed"
-        except Exception as err:  # isolation: one app's failure is that app's alone
-            error = f"{type(err).__name__}: {err}".splitlines()[0][:300]
+        frames, error = self._attempt(plan, seconds)
         took = round((time.monotonic() - started) * 1000)
         images = fit(frames.images, plan.scale, self._panel()) if frames is not None else []
         shown = Shown.of(images, frames.delay_ms) if frames is not None and images else None
-        self._keep(plan, key, shown, frames, error, took)
+        self._keep(plan, key, shown, error, took)
         if shown is not None:
             self._write_preview(plan.app_id, images, shown.delay_ms)
         del frames, images
         self._publish_record()
         release_memory()
 
+    def _attempt(self, plan: AppPlan,
+                 seconds: float) -> tuple[RenderedFrames | None, str | None]:
+        """The frames, or the one-line error; neither: the app skips its turn."""
+        if self._renderer is None:
+            self._renderer = self._new_renderer()
+        try:
+            return self._renderer.render(str(plan.main_path), plan.config,
+                                         width=plan.size[0], height=plan.size[1],
+                                         seconds=seconds), None
+        except NothingToShow:  # main returned []: nothing to show now, not a failure
+            return None, None
+        except AppError as err:
+            return None, str(err) or "the app failed"
+        except Exception as err:  # isolation: one app's failure is that app's alone
+            return None, f"{type(err).__name__}: {err}".splitlines()[0][:300]
+
     def _keep(self, plan: AppPlan, key: tuple[Any, ...], shown: Shown | None,
-              frames: RenderedFrames | None, error: str | None, took: int) -> None:
+              error: str | None, took: int) -> None:
         now = time.time()
         with self._lock:
             if plan.app_id not in self._plans:
@@ -176,9 +181,10 @@ class AppRenders:
             same = before is not None and before.key == key
             state = AppState(key=key, size=plan.size, render_ms=took,
                              scale=describe(plan.scale, plan.size, self._panel()))
-            if frames is not None and shown is not None:
-                state.shown, state.frames, state.delay_ms = shown, len(frames.images), \
-                    frames.delay_ms
+            if error is None:
+                state.shown, state.skipped = shown, shown is None
+                state.frames = len(shown) if shown is not None else 0
+                state.delay_ms = shown.delay_ms if shown is not None else 0
                 state.rendered_at, state.next_render_at = round(now, 3), now + self._interval
             else:
                 state.errors = (before.errors if same and before is not None else 0) + 1
@@ -246,7 +252,8 @@ def release_memory() -> None:
 def _unrendered() -> dict[str, Any]:
     return {"rendered_at": None, "render_ms": None, "frames": 0, "delay_ms": 0,
             "width": 64, "height": 32, "scale": "", "error": None, "errors": 0,
-            "next_render_at": round(time.time(), 3), "held": False, "backoff_s": None}
+            "next_render_at": round(time.time(), 3), "held": False, "backoff_s": None,
+            "skipped": False}
 
 
 def _log_change(app_id: str, previous: str | None, state: AppState) -> None:

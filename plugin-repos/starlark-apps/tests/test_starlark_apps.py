@@ -323,3 +323,15 @@ def test_an_app_that_breaks_on_reinstall_stops_showing(tmp_path: Path, loaded: A
     wait_until(lambda: (s := plugin.renders.state("dot")) is not None and s.error)
     assert plugin.display(force_clear=True, display_mode="starlark-dot") is False
     assert plugin.needs_high_fps is False
+
+
+def test_an_app_skipping_its_turn_is_passed_over_without_an_error(tmp_path: Path,
+                                                                  loaded: Any) -> None:
+    install(tmp_path, "quiet", {"quiet.star": b"def main(config):\n    return []\n"})
+    plugin = loaded({})
+    state = rendered(plugin, "quiet")
+    assert state.skipped is True and state.error is None and state.errors == 0
+    assert plugin.display(force_clear=True, display_mode="starlark-quiet") is False
+    entry = wait_until(lambda: record(tmp_path).get("apps", {}).get("quiet"))
+    assert entry["skipped"] is True and entry["error"] is None and entry["frames"] == 0
+    assert entry["rendered_at"] is not None
