@@ -14,6 +14,7 @@ app's: counted, kept, logged when it changes; the others render on.
 from __future__ import annotations
 
 import ctypes
+import io
 import logging
 import threading
 import time
@@ -23,7 +24,8 @@ from typing import Any
 
 from PIL import Image
 
-from shared.starlark.frames_out import OutputError, write_frames
+from shared.errors import AtomicWriteError
+from shared.files.jsonfile import atomic_write_bytes
 from shared.starlark.installed.render_status import preview_path, previews_dir
 from shared.starlark.isolated import AppRenderer, RenderedFrames
 from shared.starlark.runtime import AppError, NothingToShow
@@ -197,13 +199,14 @@ class AppRenders:
                     state)
 
     def _write_preview(self, app_id: str, images: list[Image.Image], delay_ms: int) -> None:
+        """The frames as the panel shows them, as an animated lossless WebP, replaced in
+        one rename and readable by the web's group (mode 664, as bus records are)."""
         if self._cache_dir is None:
             return
         try:
-            path = preview_path(self._cache_dir, app_id)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_frames(images[:PREVIEW_MAX_FRAMES], delay_ms, str(path))
-        except (OSError, OutputError, ValueError) as err:
+            atomic_write_bytes(preview_path(self._cache_dir, app_id),
+                               webp_bytes(images[:PREVIEW_MAX_FRAMES], delay_ms), mode=0o664)
+        except (AtomicWriteError, OSError, ValueError) as err:
             logger.warning("app %s: cannot write its preview: %s", app_id, err)
 
     def _tidy_previews(self) -> None:
@@ -237,6 +240,15 @@ class AppRenders:
         renderer, self._renderer = self._renderer, None
         if renderer is not None:
             renderer.close()
+
+
+def webp_bytes(images: list[Image.Image], delay_ms: int) -> bytes:
+    """Frames as one looping animated WebP, each shown ``delay_ms``."""
+    first, *rest = images
+    buffer = io.BytesIO()
+    first.save(buffer, format="WEBP", save_all=True, append_images=rest,
+               duration=max(1, delay_ms), loop=0, lossless=True)
+    return buffer.getvalue()
 
 
 def release_memory() -> None:

@@ -156,6 +156,7 @@ def test_an_app_renders_off_the_render_thread_and_shows(tmp_path: Path, loaded: 
     with Image.open(wait_until(lambda: (p := preview_path(tmp_path / "cache", "dot")).exists()
                                and p)) as preview:
         assert preview.format == "WEBP" and preview.size == (64, 32)
+    assert preview_path(tmp_path / "cache", "dot").stat().st_mode & 0o777 == 0o664  # the web's
     # Nothing else due for 300 s: the worker (some 50 MB) is stopped, the thread waits.
     wait_until(lambda: plugin.renders._renderer is None)
     assert plugin.renders.running()
