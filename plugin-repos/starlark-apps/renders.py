@@ -52,10 +52,11 @@ class AppRenders:
         self._cache_dir = cache_dir
         self._runtime = runtime
         self._new_renderer = renderer
-        self._renderer: AppRenderer | None = None
+        self._worker = _Worker(renderer)  # the running thread's
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self._stop.set()
         self._thread: threading.Thread | None = None
         self._plans: dict[str, AppPlan] = {}
         self._states: dict[str, AppState] = {}
@@ -84,15 +85,22 @@ class AppRenders:
         return self._states.get(app_id)
 
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """Whether the thread runs and has not been asked to stop."""
+        return (self._thread is not None and self._thread.is_alive()
+                and not self._stop.is_set())
+
+    def worker_running(self) -> bool:
+        """Whether the thread holds a render worker now."""
+        return self._worker.renderer is not None
 
     def start(self) -> None:
-        """Start the thread (again, after ``stop``)."""
+        """Start the thread (again, after ``stop``: a thread still finishing its last
+        render ends on its own, with its own worker)."""
         if self.running():
             return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="starlark-apps-render",
-                                        daemon=True)
+        self._stop, self._worker = threading.Event(), _Worker(self._new_renderer)
+        self._thread = threading.Thread(target=self._run, args=(self._stop, self._worker),
+                                        name="starlark-apps-render", daemon=True)
         self._thread.start()
 
     def stop(self, wait: float = 1.0) -> None:
@@ -105,23 +113,23 @@ class AppRenders:
 
     # -- the thread ----------------------------------------------------------
 
-    def _run(self) -> None:
+    def _run(self, stop: threading.Event, worker: _Worker) -> None:
         try:
-            while not self._stop.is_set():
+            while not stop.is_set():
                 self._tidy_previews()
                 job = self._next_due(time.time())
                 if job is not None:
-                    self._render(*job)
+                    self._render(worker, *job)
                     continue
                 wait = self._until_next(time.time())
                 if wait >= IDLE_CLOSE:
-                    self._close_worker()
+                    worker.close()
                 self._wake.wait(min(wait, MAX_WAIT))
                 self._wake.clear()
         except Exception:  # the thread must say why it ended; update() starts it again
             logger.exception("the app render thread stopped")
         finally:
-            self._close_worker()
+            worker.close()
 
     def _next_due(self, now: float) -> tuple[AppPlan, tuple[Any, ...], float] | None:
         panel = self._panel()
@@ -144,9 +152,10 @@ class AppRenders:
             times = [s.next_render_at for s in self._states.values()]
         return max(0.0, min(times) - now) if times else MAX_WAIT * 10
 
-    def _render(self, plan: AppPlan, key: tuple[Any, ...], seconds: float) -> None:
+    def _render(self, worker: _Worker, plan: AppPlan, key: tuple[Any, ...],
+                seconds: float) -> None:
         started = time.monotonic()
-        frames, error = self._attempt(plan, seconds)
+        frames, error = _attempt(worker.get(), plan, seconds)
         took = round((time.monotonic() - started) * 1000)
         images = fit(frames.images, plan.scale, self._panel()) if frames is not None else []
         shown = Shown.of(images, frames.delay_ms) if frames is not None and images else None
@@ -156,22 +165,6 @@ class AppRenders:
         del frames, images
         self._publish_record()
         release_memory()
-
-    def _attempt(self, plan: AppPlan,
-                 seconds: float) -> tuple[RenderedFrames | None, str | None]:
-        """The frames, or the one-line error; neither: the app skips its turn."""
-        if self._renderer is None:
-            self._renderer = self._new_renderer()
-        try:
-            return self._renderer.render(str(plan.main_path), plan.config,
-                                         width=plan.size[0], height=plan.size[1],
-                                         seconds=seconds), None
-        except NothingToShow:  # main returned []: nothing to show now, not a failure
-            return None, None
-        except AppError as err:
-            return None, str(err) or "the app failed"
-        except Exception as err:  # isolation: one app's failure is that app's alone
-            return None, f"{type(err).__name__}: {err}".splitlines()[0][:300]
 
     def _keep(self, plan: AppPlan, key: tuple[Any, ...], shown: Shown | None,
               error: str | None, took: int) -> None:
@@ -236,10 +229,37 @@ class AppRenders:
         except Exception as err:  # the record is a report: never stop rendering over it
             logger.warning("cannot publish the apps' render record: %s", err)
 
-    def _close_worker(self) -> None:
-        renderer, self._renderer = self._renderer, None
+
+class _Worker:
+    """One thread's render worker, started at its first render, stopped when idle."""
+
+    def __init__(self, make: Callable[[], AppRenderer]) -> None:
+        self._make = make
+        self.renderer: AppRenderer | None = None
+
+    def get(self) -> AppRenderer:
+        if self.renderer is None:
+            self.renderer = self._make()
+        return self.renderer
+
+    def close(self) -> None:
+        renderer, self.renderer = self.renderer, None
         if renderer is not None:
             renderer.close()
+
+
+def _attempt(renderer: AppRenderer, plan: AppPlan,
+             seconds: float) -> tuple[RenderedFrames | None, str | None]:
+    """The frames, or the one-line error; neither: the app skips its turn."""
+    try:
+        return renderer.render(str(plan.main_path), plan.config, width=plan.size[0],
+                               height=plan.size[1], seconds=seconds), None
+    except NothingToShow:  # main returned []: nothing to show now, not a failure
+        return None, None
+    except AppError as err:
+        return None, str(err) or "the app failed"
+    except Exception as err:  # isolation: one app's failure is that app's alone
+        return None, f"{type(err).__name__}: {err}".splitlines()[0][:300]
 
 
 def webp_bytes(images: list[Image.Image], delay_ms: int) -> bytes:

@@ -158,7 +158,7 @@ def test_an_app_renders_off_the_render_thread_and_shows(tmp_path: Path, loaded: 
         assert preview.format == "WEBP" and preview.size == (64, 32)
     assert preview_path(tmp_path / "cache", "dot").stat().st_mode & 0o777 == 0o664  # the web's
     # Nothing else due for 300 s: the worker (some 50 MB) is stopped, the thread waits.
-    wait_until(lambda: plugin.renders._renderer is None)
+    wait_until(lambda: not plugin.renders.worker_running())
     assert plugin.renders.running()
 
 
@@ -305,13 +305,20 @@ def test_each_app_keeps_its_slot_for_its_own_duration(tmp_path: Path, loaded: An
 
 def test_unloading_stops_the_thread_and_its_worker(tmp_path: Path, loaded: Any) -> None:
     install(tmp_path, "dot", {"dot.star": DOT.encode()})
-    plugin = loaded({})
+    plugin = loaded({"apps": {"dot": {"revision": 1}}})
     rendered(plugin, "dot")
     assert plugin.renders.running()
+    thread = plugin.renders._thread
+    plugin.on_disable()
+    plugin.on_enable()  # at once: a new thread, the old one ends by itself
+    assert plugin.renders.running() and plugin.renders._thread is not thread
+    wait_until(lambda: not thread.is_alive(), timeout=10)
+    first = plugin.renders.state("dot")
+    plugin.on_config_change({"apps": {"dot": {"revision": 2}}})
+    wait_until(lambda: (s := plugin.renders.state("dot")) is not first and s, timeout=30)
     plugin.cleanup()
-    wait_until(lambda: not plugin.renders.running(), timeout=10)
-    assert plugin.renders._renderer is None
-
+    wait_until(lambda: not plugin.renders._thread.is_alive(), timeout=10)
+    assert not plugin.renders.running() and not plugin.renders.worker_running()
 
 
 def test_an_app_that_breaks_on_reinstall_stops_showing(tmp_path: Path, loaded: Any) -> None:
