@@ -1,6 +1,8 @@
 """AppRenders: the plugin's own thread rendering the shown apps, one at a time.
 
-Renders never run on the render thread. The thread wakes when the plan changes (a
+Renders never run on the render thread. The runtime (``shared.starlark.isolated`` and
+the interpreter it imports, some 20 MB) is imported by this thread at its first render,
+so a display without apps never loads it. The thread wakes when the plan changes (a
 config change, a rescan) and when an app's next render is due; each render goes
 through ``AppRenderer`` (a capped worker process), is fitted to the panel once
 (``scaling.fit``) and kept for ``display()``. After each render the ``starlark_apps``
@@ -20,18 +22,19 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from shared.errors import AtomicWriteError
 from shared.files.jsonfile import atomic_write_bytes
 from shared.starlark.installed.render_status import preview_path, previews_dir
-from shared.starlark.isolated import AppRenderer, RenderedFrames
-from shared.starlark.runtime import AppError, NothingToShow
 
 from .app_state import AppPlan, AppState, Shown, retry_after
 from .scaling import describe, fit
+
+if TYPE_CHECKING:  # imported when the first app renders: the runtime is some 20 MB
+    from shared.starlark.isolated import AppRenderer, RenderedFrames
 
 logger = logging.getLogger("plugin.starlark-apps")
 
@@ -46,13 +49,13 @@ class AppRenders:
 
     def __init__(self, panel: Callable[[], tuple[int, int]], publish: Publish,
                  cache_dir: Path | None, runtime: str = "",
-                 renderer: Callable[[], AppRenderer] = AppRenderer) -> None:
+                 renderer: Callable[[], AppRenderer] | None = None) -> None:
         self._panel = panel
         self._publish = publish
         self._cache_dir = cache_dir
         self._runtime = runtime
-        self._new_renderer = renderer
-        self._worker = _Worker(renderer)  # the running thread's
+        self._new_renderer = renderer or _new_renderer
+        self._worker = _Worker(self._new_renderer)  # the running thread's
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -248,9 +251,18 @@ class _Worker:
             renderer.close()
 
 
+def _new_renderer() -> AppRenderer:
+    """A render worker, the runtime imported with it (on this thread, the first time)."""
+    from shared.starlark.isolated import AppRenderer
+
+    return AppRenderer()
+
+
 def _attempt(renderer: AppRenderer, plan: AppPlan,
              seconds: float) -> tuple[RenderedFrames | None, str | None]:
     """The frames, or the one-line error; neither: the app skips its turn."""
+    from shared.starlark.runtime import AppError, NothingToShow
+
     try:
         return renderer.render(str(plan.main_path), plan.config, width=plan.size[0],
                                height=plan.size[1], seconds=seconds), None

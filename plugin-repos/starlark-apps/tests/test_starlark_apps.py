@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -343,3 +344,29 @@ def test_an_app_skipping_its_turn_is_passed_over_without_an_error(tmp_path: Path
     entry = wait_until(lambda: record(tmp_path).get("apps", {}).get("quiet"))
     assert entry["skipped"] is True and entry["error"] is None and entry["frames"] == 0
     assert entry["rendered_at"] is not None
+
+
+def test_without_apps_the_display_never_loads_the_runtime(tmp_path: Path) -> None:
+    """The interpreter and the render package (some 20 MB) come with the first render."""
+    script = f"""
+import sys
+from display_service.matrix.headless import HeadlessMatrix
+from display_service.plugins.display_manager import DisplayManager
+from shared.paths import Paths
+from shared.plugin_system.manager import PluginManager
+base = __import__("pathlib").Path({str(tmp_path)!r})
+paths = Paths(root=base, config_dir=base / "config", cache_dir=base / "cache",
+              plugins_dir_override=__import__("pathlib").Path({str(PLUGIN_DIR.parent)!r}),
+              assets_dir_override=base / "assets")
+manager = PluginManager(paths, {{"web-ui-info": {{"enabled": False}}}},
+                        display_manager=DisplayManager(HeadlessMatrix(64, 32)))
+manager.load_enabled()
+plugin = manager.instances["starlark-apps"]
+plugin.update()
+assert plugin.display(display_mode="starlark-apps") is False
+print(sorted(m for m in sys.modules if m.startswith(("shared.starlark.runtime", "starlark"))))
+manager.unload_all()
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=PLUGIN_DIR.parent.parent,
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
