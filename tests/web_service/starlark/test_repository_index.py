@@ -83,6 +83,15 @@ def test_no_kept_index_and_no_host_is_an_error(host: RepoHost, tmp_path: Path) -
     assert refused.value.error_code == "DOWNLOAD_FAILED" and refused.value.status == 502
 
 
+def test_a_rate_limited_host_is_named_as_such(host: RepoHost, tmp_path: Path) -> None:
+    place = place_of({"starlark-apps": {"repository": host.repo_url("tronbyt", "apps")}}, {})
+    host.rate_limited = True
+    with pytest.raises(RepositoryError) as refused:
+        RepositoryIndex(tmp_path).snapshot(place)
+    assert refused.value.error_code == "RATE_LIMITED" and refused.value.status == 502
+    assert "token" in refused.value.message
+
+
 def test_a_bad_repository_setting_is_named(tmp_path: Path) -> None:
     with pytest.raises(RepositoryError) as refused:
         place_of({"starlark-apps": {"repository": "ftp://example.com/x/y"}}, {})
