@@ -146,21 +146,30 @@ def patched_entry(entry: JsonObject, patch: JsonObject) -> JsonObject:
     return new
 
 
-def with_entry(app_id: str, entry: JsonObject | None) -> Callable[[JsonObject], JsonObject]:
-    """A section change setting (or with None removing) one app's entry."""
+EntryChange = Callable[[JsonObject], "JsonObject | None"]
 
-    def change(section: JsonObject) -> JsonObject:
+
+def with_entry(app_id: str, change: EntryChange,
+               made: list[JsonObject] | None = None) -> Callable[[JsonObject], JsonObject]:
+    """A section change giving one app's entry ``change(entry as stored, defaults filled)``
+    (None removes it); the new entry is appended to ``made``. It runs inside the save's
+    lock, so it works on the entry as it is stored then, not as it was read before."""
+
+    def apply(section: JsonObject) -> JsonObject:
         new = copy.deepcopy(section)
         stored = new.get("apps")
         apps: JsonObject = stored if isinstance(stored, dict) else {}
+        entry = change(entry_of(section, app_id))
         if entry is None:
             apps.pop(app_id, None)
         else:
             apps[app_id] = entry
+            if made is not None:
+                made.append(entry)
         new["apps"] = apps
         return new
 
-    return change
+    return apply
 
 
 def section_plan(change: Callable[[JsonObject], JsonObject], schema_for: SchemaFor,

@@ -69,3 +69,15 @@ def test_entries_are_saved_through_the_save_path_and_the_plugin_schema_checks_th
     web.client.post("/api/v3/starlark/apps", json={"app_id": "b", "source": HELLO})
     assert web.client.delete("/api/v3/starlark/apps/a").status_code == 200
     assert list(web.config()["starlark-apps"]["apps"]) == ["b"]
+
+
+def test_a_new_app_whose_entry_is_refused_is_not_left_installed(web: WebEnv) -> None:
+    write_plugin(web.paths.plugins_dir(), "starlark-apps", schema={
+        "type": "object", "properties": {"apps": {"type": "object", "maxProperties": 1}}})
+    first = web.client.post("/api/v3/starlark/apps", json={"app_id": "a", "source": HELLO})
+    assert first.status_code == 201, first.get_json()
+    refused = web.client.post("/api/v3/starlark/apps", json={"app_id": "b", "source": HELLO})
+    assert refused.status_code == 400, refused.get_json()
+    listed = web.client.get("/api/v3/starlark/apps").get_json()["data"]
+    assert [app["id"] for app in listed] == ["a"]
+    assert list(web.config()["starlark-apps"]["apps"]) == ["a"]
