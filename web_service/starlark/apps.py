@@ -25,6 +25,9 @@ from web_service.starlark.status import empty_record, has_preview, render_record
 
 API_BASE = "/api/v3/starlark"
 _CHANGES = threading.Lock()
+# What an app's answer carries of the display's render record (render_status.py).
+_RECORD_KEYS = ("rendered_at", "render_ms", "frames", "delay_ms", "error", "errors",
+                "next_render_at", "held", "backoff_s", "skipped", "width", "height", "scale")
 
 
 class _Settings(Protocol):
@@ -102,8 +105,7 @@ def app_answer(svc: WebServices, app: InstalledApp, section: dict[str, Any] | No
         "supports2x": app.supports2x, "enabled": entry["enabled"],
         "duration": entry["duration"], "revision": entry["revision"],
         "mode": mode_of(app.id), "problem": app.problem,
-        **{key: record[key] for key in ("rendered_at", "render_ms", "frames", "delay_ms",
-                                        "error", "errors")},
+        **{key: record[key] for key in _RECORD_KEYS},
         "preview_url": (f"{API_BASE}/apps/{app.id}/preview?v={record['rendered_at'] or 0}"
                         if shown else None),
     }

@@ -68,8 +68,8 @@ def entry_of(section: JsonObject, app_id: str) -> JsonObject:
     revision = stored.get("revision")
     return {
         "enabled": stored.get("enabled") is not False,
-        "duration": stored["duration"] if _number_in(stored.get("duration"), MIN_DURATION,
-                                                     MAX_DURATION) else DEFAULT_DURATION,
+        "duration": int(stored["duration"]) if _number_in(stored.get("duration"), MIN_DURATION,
+                                                          MAX_DURATION) else DEFAULT_DURATION,
         "revision": revision if isinstance(revision, int) and not isinstance(
             revision, bool) else 0,
         "config": {k: v for k, v in config.items() if isinstance(k, str)
@@ -99,10 +99,11 @@ def checked_patch(body: JsonObject) -> JsonObject:
         patch["enabled"] = body["enabled"]
     if "duration" in body:
         duration = body["duration"]
-        if isinstance(duration, bool) or not _number_in(duration, MIN_DURATION, MAX_DURATION):
-            raise _invalid("duration", f"must be a number of seconds from {MIN_DURATION} "
-                                       f"to {MAX_DURATION}")
-        patch["duration"] = int(duration) if float(duration).is_integer() else duration
+        if isinstance(duration, bool) or not _number_in(duration, MIN_DURATION, MAX_DURATION) \
+                or not float(duration).is_integer():
+            raise _invalid("duration", f"must be a whole number of seconds from "
+                                       f"{MIN_DURATION} to {MAX_DURATION}")
+        patch["duration"] = int(duration)
     if "config" in body:
         patch["config"] = _checked_config(body["config"])
     return patch

@@ -28,6 +28,7 @@ def test_stored_garbage_reads_as_the_defaults() -> None:
 @pytest.mark.parametrize(("body", "field"), [
     ({"duration": 4}, "duration"), ({"duration": 3601}, "duration"),
     ({"duration": True}, "duration"), ({"duration": float("nan")}, "duration"),
+    ({"duration": 20.5}, "duration"),
     ({"enabled": 1}, "enabled"), ({"config": []}, "config"),
     ({"config": {"k": {"deep": 1}}}, "config.k"), ({"config": {"": "x"}}, "config"),
     ({"config": {"k": "x" * 10_001}}, "config.k"), ({"revision": 5}, "revision"),
