@@ -119,9 +119,7 @@ def install(svc: WebServices, package: Package, *, source: str,
     with _CHANGES:
         existed = package.app_id in folder.ids()
         if existed and not replace:
-            raise LedpanelError(f"app {package.app_id!r} is installed already; send "
-                                "replace: true to replace it", error_code="APP_EXISTS",
-                                status=409, details={"app_id": package.app_id})
+            raise exists_error(package.app_id)
         try:
             app = folder.install(package, source=source)
         except OSError as err:
@@ -135,6 +133,13 @@ def install(svc: WebServices, package: Package, *, source: str,
                 folder.remove(app.id)
             raise
     return app, entry
+
+
+def exists_error(app_id: str) -> LedpanelError:
+    """409 ``APP_EXISTS``: the app is installed and the request does not replace it."""
+    return LedpanelError(f"app {app_id!r} is installed already; send replace: true to "
+                         "replace it", error_code="APP_EXISTS", status=409,
+                         details={"app_id": app_id})
 
 
 def remove(svc: WebServices, app_id: str) -> None:

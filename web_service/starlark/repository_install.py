@@ -34,6 +34,8 @@ _UNREACHABLE = ("DOWNLOAD_FAILED", "HOST_REFUSED", "RATE_LIMITED")
 def install_from_repository(svc: apps.WebServices, place: Place, app_id: str, *,
                             replace: bool) -> InstalledApp:
     """Download, check and install one app of the repository; return it."""
+    if not replace and app_id in apps.folder_of(svc).ids():  # before any download
+        raise apps.exists_error(app_id)
     downloads = repository_dir(svc.settings.paths.cache_dir) / "downloads"
     dest = downloads / uuid.uuid4().hex
     try:

@@ -145,12 +145,15 @@ def test_install_refusals(web: WebDaemon) -> None:
     assert "ghost" not in web.folder().ids()
 
 
-def test_every_sample_app_installs_from_the_repository_and_renders(web: WebDaemon) -> None:
+def test_every_sample_app_installs_from_the_repository_and_renders(web: WebDaemon,
+                                                                  host: RepoHost) -> None:
     for name in NAMES:
         app = web.data("POST", "/repository/install", 201, json={"app_id": name})
         assert app["id"] == name and app["source"] == "repository" and app["problem"] is None
         assert web.section()["apps"][name]["revision"] == app["revision"]
+    listings = host.asked("/git/trees/")
     web.refused("POST", "/repository/install", 409, "APP_EXISTS", json={"app_id": "timer"})
+    assert host.asked("/git/trees/") == listings  # refused before any download
     again = web.data("POST", "/repository/install", 201,
                      json={"app_id": "timer", "replace": True})
     assert again["revision"] > web.data("GET", "/apps/amazing")["app"]["revision"]
