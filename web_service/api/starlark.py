@@ -46,8 +46,13 @@ def status() -> Reply:
     """Return the app runtime's version, the render settings and every installed app."""
     svc = services()
     section = config_entry.section_of(svc.store.main_snapshot().data)
+    listed = apps.app_answers(svc)
+    # The counts and flags pages written for the pixlet-binary system read, as well.
     return ok({"runtime": runtime_version(), "renderer": "built-in",
-               "settings": config_entry.settings_of(section), "apps": apps.app_answers(svc)})
+               "settings": config_entry.settings_of(section), "apps": listed,
+               "plugin_enabled": section.get("enabled") is not False,
+               "pixlet_available": True, "installed_apps": len(listed),
+               "enabled_apps": sum(1 for app in listed if app["enabled"])})
 
 
 @bp.post(f"{PREFIX}/renderer/install")

@@ -34,6 +34,9 @@ def test_status_and_the_built_in_renderer(web: WebDaemon) -> None:
     assert status["runtime"].startswith("ledpanel-starlark ")
     assert status["settings"] == {"render_interval": 300, "render_seconds": 3.0,
                                   "scale": "magnify"}
+    assert status["pixlet_available"] is True and status["plugin_enabled"] is True
+    assert status["installed_apps"] == len(status["apps"]) == len(web.folder().ids())
+    assert status["enabled_apps"] == sum(app["enabled"] for app in status["apps"])
     answer = web.data("POST", "/renderer/install")
     assert answer["installed"] is True and answer["renderer"] == "built-in"
 
