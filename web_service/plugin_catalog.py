@@ -28,6 +28,7 @@ from shared.plugin_system.records import (
     entry_from_files,
     installed_files,
 )
+from web_service.starlark.modes import apps_folder_stamp, with_app_modes
 
 _WATCHED_FILES = ("manifest.json", "config_schema.json")
 
@@ -137,7 +138,8 @@ class PluginCatalog:
                     self._records_for = None
                 self._snapshot = snapshot
             fingerprint = (str(self._plugins_dir), *_tree_stats(self._plugins_dir),
-                           *_tree_stats(self.paths.dev_plugins_dir))
+                           *_tree_stats(self.paths.dev_plugins_dir),
+                           apps_folder_stamp(self.paths))
             if fingerprint != self._fingerprint:
                 self._files = installed_files(self.paths, self._plugins_dir)
                 self._fingerprint = fingerprint
@@ -157,7 +159,8 @@ class PluginCatalog:
             if last is not None and same_json(last[0], section):
                 entry = last[1]
             else:
-                entry = entry_from_files(files, snapshot.data)
+                entry = with_app_modes(entry_from_files(files, snapshot.data), self.paths,
+                                       snapshot.data)
             made[id(files)] = (section, entry)
             entries.append(entry)
         self._made = made

@@ -58,6 +58,9 @@ def register_api(app: Flask) -> None:
     from web_service.api import wifi
 
     app.register_blueprint(wifi.bp, url_prefix=API_PREFIX)
+    from web_service.api import starlark
+
+    app.register_blueprint(starlark.bp, url_prefix=API_PREFIX)
 
 
 def _answer_options() -> Reply | None:
