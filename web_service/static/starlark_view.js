@@ -42,10 +42,10 @@ export function ago(epochSeconds, now = Date.now()) {
   return `${Math.round(seconds / 86400)} days ago`;
 }
 
-// "Rendered 2 min ago in 140 ms: 20 frames, 50 ms each" / "Not rendered yet".
+// "Rendered 2 min ago in 140 ms: 20 frames, 50 ms each" / "Waiting for the display…".
 export function renderedText(app, now = Date.now()) {
   const at = count(app?.rendered_at);
-  if (at === null || at === 0) return "Not rendered yet";
+  if (at === null || at === 0) return "Waiting for the display to draw it";
   const ms = count(app.render_ms);
   const frames = count(app.frames);
   const delay = count(app.delay_ms);
@@ -67,13 +67,11 @@ export function errorText(app) {
   return `Last render failed${row}: ${error}`;
 }
 
-// A preview URL only when it is our own plain path; with the render time so a new
-// render is fetched again.
+// The preview's URL only when it is our own plain path (it carries the render time, so
+// a new render is fetched again); "" when the display has drawn none.
 export function previewSrc(app) {
   const url = text(app?.preview_url);
-  const at = count(app?.rendered_at);
-  if (!/^\/api\/v3\/starlark\/apps\/[a-z0-9_-]+\/preview$/.test(url) || !at) return "";
-  return `${url}?at=${encodeURIComponent(String(at))}`;
+  return /^\/api\/v3\/starlark\/apps\/[a-z0-9_-]+\/preview(\?v=[0-9.]+)?$/.test(url) ? url : "";
 }
 
 // The repository's categories as [{name, count}], whether it sent a list of names, a

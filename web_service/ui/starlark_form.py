@@ -18,11 +18,12 @@ from shared.starlark.installed.folder import AppsFolder, InstalledApp, apps_root
 from shared.starlark.isolated import AppRenderer
 from shared.starlark.runtime import AppError
 from web_service.services import services
-from web_service.starlark.config_entry import entry_of, section_of, settings_of
-from web_service.starlark.schema_form import defaults, form_values, schema_form
+from web_service.starlark.config_entry import entry_of, section_of
+from web_service.starlark.schema_form import form_values, schema_form
 from web_service.ui.plugin_form import build_form
 
 bp = Blueprint("starlark_form", __name__)
+SCHEMA_SECONDS = 5.0  # a fresh worker's imports come first; the schema itself is quick
 
 
 @bp.get("/v3/partials/starlark-app-config/<path:app_id>")
@@ -38,11 +39,10 @@ def app_config(app_id: str) -> tuple[str, int]:
 def app_form_context(app: InstalledApp) -> dict[str, Any]:
     """Return the template context of one app's settings form."""
     svc = services()
-    section = section_of(svc.store.load())
-    entry = entry_of(section, app.id)
-    pixlet, problem = _pixlet_schema(app, float(settings_of(section)["render_seconds"]))
+    entry = entry_of(section_of(svc.store.main_snapshot().data), app.id)
+    pixlet, problem = _pixlet_schema(app)
     converted = schema_form(pixlet)
-    values = form_values(pixlet, {**defaults(pixlet), **entry["config"]})
+    values = form_values(pixlet, entry["config"])  # the form fills in the defaults
     # The radio groups' names carry the form's id: one per app, so apps never share one.
     form = build_form(mode_of(app.id), converted["schema"], values, fonts=[])
     return {"app": app, "entry": entry, "form": form, "problem": problem,
@@ -55,13 +55,12 @@ def _installed(app_id: str) -> InstalledApp | None:
     return AppsFolder(apps_root(services().settings.paths)).get(app_id)
 
 
-def _pixlet_schema(app: InstalledApp, seconds: float) -> tuple[dict[str, Any] | None,
-                                                                  str | None]:
+def _pixlet_schema(app: InstalledApp) -> tuple[dict[str, Any] | None, str | None]:
     """The app's pixlet schema (None when it declares none), or why it could not be read."""
     folder = AppsFolder(apps_root(services().settings.paths))
     renderer = AppRenderer()
     try:
-        return renderer.schema(str(folder.main_path(app)), seconds=seconds), None
+        return renderer.schema(str(folder.main_path(app)), seconds=SCHEMA_SECONDS), None
     except AppError as err:
         return None, str(err)
     finally:

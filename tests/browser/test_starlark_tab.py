@@ -1,0 +1,196 @@
+"""The Scripted apps tab in a real browser against the real web daemon: install apps from
+a .star and a .zip, replace one, change an app's settings through the form drawn from its
+schema, switch it off, remove it; browse and install from a loopback stand-in of the apps
+repository; a bad upload shows the server's message."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from shared.starlark.installed.folder import AppsFolder
+from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
+from tests.daemons import Daemon, Instance, start_web
+from tests.dev_run import wait_for
+from tests.system.test_no_lost_changes import make_instance, stored
+
+pytestmark = pytest.mark.timeout(300)
+
+APPS = Path(__file__).resolve().parents[1] / "shared" / "starlark" / "apps"
+TAB = "#tab-starlark"
+
+
+@dataclass
+class Served:
+    """The web daemon, its instance and its base URL."""
+
+    instance: Instance
+    web: Daemon
+    url: str
+
+    @property
+    def folder(self) -> AppsFolder:
+        return AppsFolder(self.instance.assets_dir / "plugins" / "starlark-apps" / "apps")
+
+    def entry(self, app_id: str) -> dict[str, Any] | None:
+        section = stored(self.instance).get("starlark-apps") or {}
+        return (section.get("apps") or {}).get(app_id)
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
+    instance = make_instance(tmp_path)
+    monkeypatch.setenv("LEDPANEL_ASSETS_DIR", str(instance.assets_dir))
+    web, url = start_web(instance)
+    try:
+        yield Served(instance, web, url)
+    finally:
+        web.stop()
+
+
+def zipped(name: str) -> bytes:
+    """The sample app's folder as a ZIP, the way a user zips it (one top folder)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted((APPS / name).rglob("*")):
+            if path.is_file():
+                archive.write(path, f"{name}/{path.relative_to(APPS / name)}")
+    return buffer.getvalue()
+
+
+def star(name: str) -> Path:
+    return APPS / name / f"{name}.star"
+
+
+def open_apps(page: Any, url: str, *, phone: bool = False) -> Any:
+    page.goto(url)
+    panel = open_tab(page, "starlark", phone=phone)
+    panel.locator('[data-partial="starlark"][data-ready]').wait_for()
+    panel.locator(".sl-empty, .sl-app").first.wait_for()
+    return panel
+
+
+def app_card(panel: Any, app_id: str) -> Any:
+    return panel.locator(f'.sl-app[data-app="{app_id}"]')
+
+
+def upload(panel: Any, name: str, data: bytes, app_id: str = "") -> None:
+    panel.locator('.sl-upload input[name="file"]').set_input_files(
+        {"name": name, "mimeType": "application/octet-stream", "buffer": data})
+    panel.locator('.sl-upload input[name="app_id"]').fill(app_id)
+    panel.locator('.sl-upload button[type="submit"]').click()
+
+
+def unexpected(watch: Watch, *statuses: int) -> list[str]:
+    """What went wrong besides the refusals a test asked for (the browser logs each one)."""
+    return [p for p in watch.problems
+            if not any(f"status of {status} " in p for status in statuses)]
+
+
+def note(panel: Any) -> Any:
+    return panel.locator(".sl-upload-note")
+
+
+def test_apps_install_from_files_configure_switch_off_and_remove(
+        browser: Any, served: Served, shoot: Any) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    watch = Watch(page)
+    panel = open_apps(page, served.url)
+    assert panel.locator(".sl-empty").is_visible()
+    assert "built in" in panel.locator(".sl-runtime").inner_text()
+
+    upload(panel, "dailycountdown.star", star("dailycountdown").read_bytes())
+    app_card(panel, "dailycountdown").wait_for()
+    assert "installed" in note(panel).inner_text()
+    upload(panel, "cursive.zip", zipped("cursive"))
+    app_card(panel, "cursive").wait_for()
+    cursive = app_card(panel, "cursive")
+    assert cursive.locator(".name").inner_text() == "Cursive"
+    assert "Writes cursive words" in cursive.inner_text()
+    assert cursive.locator(".sl-not-rendered").inner_text() == "Not rendered yet"
+    assert served.folder.ids() == ["cursive", "dailycountdown"]
+    first_revision = served.entry("dailycountdown")["revision"]  # type: ignore[index]
+
+    # The same app again: the server's 409 becomes a question, and Replace sends it again.
+    watch.expected_status.add(("/api/v3/starlark/upload", 409))
+    upload(panel, "dailycountdown.star", star("dailycountdown").read_bytes())
+    confirm = panel.locator(".sl-confirm-replace")
+    confirm.wait_for()
+    assert "dailycountdown" in confirm.inner_text() and "Replace" in confirm.inner_text()
+    confirm.locator("button.confirm").click()
+    page.wait_for_function("document.querySelector('#tab-starlark .sl-upload-note')"
+                           ".textContent.includes('installed')")
+    assert served.entry("dailycountdown")["revision"] > first_revision  # type: ignore[index]
+
+    change_cursive_settings(page, panel, served)
+    shoot(page, "desktop-settings")
+
+    cursive.locator(".sl-enabled input").uncheck()
+    wait_for(lambda: served.entry("cursive")["enabled"] is False,  # type: ignore[index]
+             "cursive switched off in config.json")
+    cursive.locator(".sl-app-note").filter(has_text="Disabled").wait_for()
+
+    cursive.locator(".sl-remove").click()
+    cursive.locator(".sl-confirm-remove button.confirm").click()
+    cursive.wait_for(state="detached")
+    assert served.folder.ids() == ["dailycountdown"]
+    assert served.entry("cursive") is None
+    assert unexpected(watch, 409) == []
+
+
+def change_cursive_settings(page: Any, panel: Any, served: Served) -> None:
+    """Open cursive's settings (drawn from its schema), change three of them, save."""
+    cursive = app_card(panel, "cursive")
+    cursive.locator(".sl-settings-panel > summary").click()
+    form = cursive.locator(".sl-app-form")
+    form.wait_for(timeout=30_000)
+    text = form.locator('[data-path=\'["displaytext"]\']')
+    assert text.input_value() == "What a Great App"  # the schema's default
+    text.fill("Hello there")
+    speed = form.locator('[data-path=\'["scroll"]\']')
+    labels = speed.locator("option").all_inner_texts()
+    assert len(labels) > 1
+    speed.select_option(index=len(labels) - 1)
+    chosen = json.loads(speed.input_value())
+    form.locator(".sl-duration").fill("30")
+    form.locator(".sl-save").click()
+    form.locator(".pf-form-status").filter(has_text="saved").wait_for()
+    entry = wait_for(lambda: (e := served.entry("cursive")) and e["duration"] == 30 and e,
+                     "cursive's settings in config.json")
+    assert entry["config"]["displaytext"] == "Hello there"
+    assert entry["config"]["scroll"] == chosen
+    page.wait_for_function("document.querySelector('#tab-starlark .sl-app[data-app=cursive]"
+                           " .sl-duration-shown').textContent.startsWith('30 s')")
+
+
+def test_a_bad_upload_shows_the_servers_message(browser: Any, served: Served,
+                                                shoot: Any) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    watch = Watch(page)
+    watch.expected_status.add(("/api/v3/starlark/upload", 400))
+    panel = open_apps(page, served.url, phone=True)
+    source = b'print("no main here")\n'
+    upload(panel, "hello.star", source)
+    error = panel.locator(".sl-upload-note.error")
+    error.wait_for()
+    answer = requests.post(f"{served.url}/api/v3/starlark/upload",
+                           files={"file": ("hello.star", source)}, timeout=30).json()
+    assert answer["error_code"] == "INVALID_APP"
+    assert error.inner_text() == answer["message"]
+    assert "main()" in error.inner_text()
+    # Nothing chosen: said at once, without a request.
+    panel.locator('.sl-upload input[name="file"]').set_input_files([])
+    panel.locator('.sl-upload button[type="submit"]').click()
+    page.wait_for_function("document.querySelector('#tab-starlark .sl-upload-note')"
+                           ".textContent.startsWith('Choose')")
+    assert served.folder.ids() == []
+    shoot(page, "phone-bad-upload")
+    assert unexpected(watch, 400) == []
