@@ -21,6 +21,7 @@ from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import Daemon, Instance, start_web
 from tests.dev_run import wait_for
 from tests.system.test_no_lost_changes import make_instance, stored
+from tests.web_service.store.repo_host import RepoHost
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -169,6 +170,11 @@ def change_cursive_settings(page: Any, panel: Any, served: Served) -> None:
     assert entry["config"]["scroll"] == chosen
     page.wait_for_function("document.querySelector('#tab-starlark .sl-app[data-app=cursive]"
                            " .sl-duration-shown').textContent.startsWith('30 s')")
+    # The tab reads the status again every few seconds: an open form stays as it is.
+    with page.expect_response(lambda r: r.url.endswith("/api/v3/starlark/status"),
+                              timeout=15_000):
+        pass
+    assert form.is_visible() and text.input_value() == "Hello there"
 
 
 def test_a_bad_upload_shows_the_servers_message(browser: Any, served: Served,
@@ -194,3 +200,71 @@ def test_a_bad_upload_shows_the_servers_message(browser: Any, served: Served,
     assert served.folder.ids() == []
     shoot(page, "phone-bad-upload")
     assert unexpected(watch, 400) == []
+
+
+REPO_APPS = ("amazing", "qlock", "snake2", "breakingbad", "cursive")
+
+
+@pytest.fixture
+def with_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
+    """The web daemon with ``starlark-apps.repository`` naming a loopback stand-in of
+    the apps repository (``apps/<id>/`` on branch main) that the store may fetch from."""
+    with RepoHost() as host:
+        for name in REPO_APPS:
+            files = {str(p.relative_to(APPS / name)): p.read_bytes()
+                     for p in (APPS / name).rglob("*") if p.is_file()}
+            host.push("tronbyt", "apps", files, under=f"apps/{name}")
+        port = host.url.rsplit(":", 1)[1]
+        monkeypatch.setenv("LEDPANEL_STORE_ALLOW_HOSTS", f"127.0.0.1:{port}")
+        monkeypatch.setenv("LEDPANEL_REPOSITORY_API_URL", host.api_url)
+        monkeypatch.setenv("LEDPANEL_ASSETS_DIR", str(tmp_path / "assets"))
+        instance = make_instance(tmp_path)
+        config = stored(instance)
+        config["starlark-apps"] = {"repository": host.repo_url("tronbyt", "apps")}
+        instance.write_config(config)
+        web, url = start_web(instance)
+        try:
+            yield Served(instance, web, url)
+        finally:
+            web.stop()
+
+
+def repo_ids(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#tab-starlark .sl-repo-app",
+                                     "cards => cards.map((c) => c.dataset.app)")
+
+
+def wait_repo(page: Any, ids: list[str]) -> None:
+    page.wait_for_function(
+        "ids => JSON.stringify([...document.querySelectorAll('#tab-starlark .sl-repo-app')]"
+        ".map((c) => c.dataset.app).sort()) === JSON.stringify(ids)", arg=sorted(ids))
+
+
+def test_apps_are_found_filtered_and_installed_from_the_repository(
+        browser: Any, with_repository: Served, shoot: Any) -> None:
+    served = with_repository
+    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = browser.new_context(viewport=viewport).new_page()
+        watch = Watch(page)
+        panel = open_apps(page, served.url, phone=name == "phone")
+        panel.locator(".sl-repo-load").click()
+        wait_repo(page, list(REPO_APPS))
+        assert "5 apps match" in panel.locator(".sl-repo-summary").inner_text()
+        options = panel.locator(".sl-repo-search select option").all_inner_texts()
+        assert "entertainment (2)" in options
+        panel.locator(".sl-repo-search select").select_option("entertainment")
+        wait_repo(page, ["breakingbad", "snake2"])
+        panel.locator(".sl-repo-search input[type=search]").fill("snake")
+        wait_repo(page, ["snake2"])
+        shoot(page, f"{name}-repository")
+        if name == "desktop":
+            card = panel.locator('.sl-repo-app[data-app="snake2"]')
+            card.locator(".sl-repo-install").click()
+            card.locator(".job-outcome.ok").wait_for(timeout=60_000)
+            app_card(panel, "snake2").wait_for()
+            assert card.locator(".installed-state").is_visible()
+            assert served.folder.ids() == ["snake2"]
+            assert served.entry("snake2")["enabled"] is True  # type: ignore[index]
+            shoot(page, "desktop-installed-from-repository")
+        assert watch.problems == []
+        page.context.close()
