@@ -10,6 +10,7 @@ ones go on, and follow a new app, a disabled one and a revision bump without a r
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -120,7 +121,8 @@ def test_display_rotates_good_apps_reports_bad_ones_and_follows_changes(tmp_path
             error = apps[app_id]["error"]
             assert error and words in error and "\n" not in error, (app_id, error)
             assert apps[app_id]["errors"] >= 1 and apps[app_id]["frames"] == 0
-            wait_for(lambda a=app_id: f"app {a}: " in display.output(), f"{app_id} logged")
+            logged = f"app {app_id}: "
+            wait_for(functools.partial(_said, display.output, logged), f"{app_id} logged")
         assert apps["good"]["error"] is None and apps["good"]["frames"] == 1
         assert apps["good"]["scale"] == "magnify x2"
         seen: set[str] = set()
@@ -160,3 +162,7 @@ def _png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+def _said(output: Any, words: str) -> bool:
+    return words in output()
