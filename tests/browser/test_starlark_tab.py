@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,9 +19,9 @@ import requests
 
 from shared.starlark.installed.folder import AppsFolder
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
-from tests.daemons import Daemon, Instance, start_web
+from tests.daemons import Daemon, Instance, running, start_web
 from tests.dev_run import wait_for
-from tests.system.test_no_lost_changes import make_instance, stored
+from tests.system.test_no_lost_changes import make_instance, running_state, stored
 from tests.web_service.store.repo_host import RepoHost
 
 pytestmark = pytest.mark.timeout(300)
@@ -268,3 +269,69 @@ def test_apps_are_found_filtered_and_installed_from_the_repository(
             shoot(page, "desktop-installed-from-repository")
         assert watch.problems == []
         page.context.close()
+
+
+PLUGIN = Path(__file__).resolve().parents[2] / "plugin-repos" / "starlark-apps"
+STRIPES = b'''load("render.star", "render")
+
+def main(config):
+    return render.Root(delay = 200, child = render.Animation(children = [
+        render.Box(color = "#f00"), render.Box(color = "#00f")]))
+'''
+
+
+@pytest.fixture
+def both_daemons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
+    """Both daemons, the bundled starlark-apps plugin installed in the instance."""
+    monkeypatch.setenv("LEDPANEL_ASSETS_DIR", str(tmp_path / "assets"))
+    instance = make_instance(tmp_path)
+    shutil.copytree(PLUGIN, instance.plugins_dir / "starlark-apps",
+                    ignore=shutil.ignore_patterns("__pycache__", "tests"))
+    with running(instance) as (display, web, url):
+        running_state(instance, display)
+        yield Served(instance, web, url)
+
+
+def test_the_display_renders_an_app_installed_here_and_its_preview_appears(
+        browser: Any, both_daemons: Served, shoot: Any) -> None:
+    served = both_daemons
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    watch = Watch(page)
+    panel = open_apps(page, served.url)
+    assert panel.locator(".sl-plugin-link").is_visible()
+    upload(panel, "stripes.star", STRIPES)
+    card = app_card(panel, "stripes")
+    card.wait_for()
+    # The display sees the new config entry, renders the app and writes its preview;
+    # the tab's next status read shows it.
+    image = card.locator(".sl-preview img")
+    image.wait_for(state="visible", timeout=90_000)
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0",
+                           arg=image.element_handle(), timeout=30_000)
+    assert card.locator(".sl-rendered").inner_text().startswith("Rendered ")
+    assert "2 frames" in card.locator(".sl-rendered").inner_text()
+    assert image.get_attribute("src").startswith("/api/v3/starlark/apps/stripes/preview")
+    shoot(page, "desktop-rendered")
+
+    # The plugin's own tab: its settings, and the way back here.
+    panel.locator(".sl-plugin-link").click()
+    plugin = page.locator("#tab-plugin-starlark-apps")
+    plugin.locator(".plugin-form[data-ready]").wait_for()
+    scale = plugin.locator('[data-path=\'["scale"]\']')
+    assert "Magnify by whole pixels, centred" in scale.locator("option").all_inner_texts()
+    # Each app's entry is the Scripted apps tab's: the plugin's form neither draws it nor
+    # sends back a copy that an install made stale meanwhile.
+    assert plugin.locator('[data-path=\'["apps"]\']').count() == 0
+    made = requests.post(f"{served.url}/api/v3/starlark/apps", timeout=30,
+                         json={"app_id": "later", "source": STRIPES.decode()})
+    assert made.status_code == 201, made.text
+    plugin.locator('[data-path=\'["render_interval"]\']').fill("600")
+    plugin.locator(".save-config").click()
+    plugin.locator(".pf-form-status").filter(has_text="saved").wait_for()
+    section = stored(served.instance)["starlark-apps"]
+    assert section["render_interval"] == 600
+    assert sorted(section["apps"]) == ["later", "stripes"]
+    shoot(page, "desktop-plugin-tab")
+    plugin.locator(".open-starlark").click()
+    page.locator("#tab-starlark").wait_for(state="visible")
+    assert watch.problems == []
