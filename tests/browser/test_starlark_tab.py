@@ -76,7 +76,7 @@ def open_apps(page: Any, url: str, *, phone: bool = False) -> Any:
     page.goto(url)
     panel = open_tab(page, "starlark", phone=phone)
     panel.locator('[data-partial="starlark"][data-ready]').wait_for()
-    panel.locator(".sl-empty, .sl-app").first.wait_for()
+    panel.locator(".sl-empty:visible, .sl-app").first.wait_for()
     return panel
 
 
@@ -335,3 +335,12 @@ def test_the_display_renders_an_app_installed_here_and_its_preview_appears(
     plugin.locator(".open-starlark").click()
     page.locator("#tab-starlark").wait_for(state="visible")
     assert watch.problems == []
+
+    phone = browser.new_context(viewport=PHONE).new_page()
+    on_phone = open_apps(phone, served.url, phone=True)
+    shown = app_card(on_phone, "stripes")
+    shown.locator(".sl-preview img").wait_for(state="visible")
+    shown.locator(".sl-settings-panel > summary").click()
+    shown.locator(".sl-app-form .sl-no-fields").wait_for()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(phone, "phone-rendered")
