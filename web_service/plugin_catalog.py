@@ -28,7 +28,7 @@ from shared.plugin_system.records import (
     entry_from_files,
     installed_files,
 )
-from web_service.starlark.modes import apps_folder_stamp, with_app_modes
+from web_service.app_modes import apps_folder_stamp, with_app_modes
 
 _WATCHED_FILES = ("manifest.json", "config_schema.json")
 

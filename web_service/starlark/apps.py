@@ -40,7 +40,7 @@ class _Catalog(Protocol):
 
 class WebServices(Protocol):
     """What these functions use of ``web_service.services.WebServices`` (not imported:
-    the services import the catalog, which imports this package's ``modes``)."""
+    the services reach this package's imports through the catalog and the store)."""
 
     @property
     def settings(self) -> _Settings: ...

@@ -1,5 +1,8 @@
 """The ``starlark-apps`` plugin's display modes as the web lists them: one per app.
 
+(A loose module, not in ``web_service.starlark``: the plugin catalog uses it, and that
+package reaches the catalog through the services and the store.)
+
 The display's plugin sets its modes from the apps folder and its config section (one
 ``starlark-<app_id>`` per installed, enabled app, in id order); the web reads the same
 two things, never the plugin's code, so its plugin record lists the same modes and an
@@ -16,14 +19,16 @@ from shared.paths import Paths
 from shared.plugin_system.records import PluginEntry
 from shared.starlark.installed.app_ids import mode_of
 from shared.starlark.installed.folder import PLUGIN_ID, AppsFolder, apps_root
-from web_service.starlark.config_entry import entry_of, section_of
 
 
 def app_modes(paths: Paths, config: dict[str, Any]) -> list[str]:
     """The display modes of the installed, enabled apps, in app id order."""
-    section = section_of(config)
+    section = config.get(PLUGIN_ID)
+    apps = section.get("apps") if isinstance(section, dict) else None
+    entries = apps if isinstance(apps, dict) else {}
     return [mode_of(app_id) for app_id in AppsFolder(apps_root(paths)).ids()
-            if entry_of(section, app_id)["enabled"]]
+            if not (isinstance(entries.get(app_id), dict)
+                    and entries[app_id].get("enabled") is False)]
 
 
 def with_app_modes(entry: PluginEntry, paths: Paths, config: dict[str, Any]) -> PluginEntry:
