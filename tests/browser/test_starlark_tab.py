@@ -37,6 +37,7 @@ class Served:
     instance: Instance
     web: Daemon
     url: str
+    host: RepoHost | None = None  # the apps repository's stand-in, where there is one
 
     @property
     def folder(self) -> AppsFolder:
@@ -225,7 +226,7 @@ def with_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
         instance.write_config(config)
         web, url = start_web(instance)
         try:
-            yield Served(instance, web, url)
+            yield Served(instance, web, url, host)
         finally:
             web.stop()
 
@@ -344,3 +345,22 @@ def test_the_display_renders_an_app_installed_here_and_its_preview_appears(
     shown.locator(".sl-app-form .sl-no-fields").wait_for()
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(phone, "phone-rendered")
+
+
+def test_the_repository_index_shows_how_far_it_got_while_it_is_built(
+        browser: Any, with_repository: Served, shoot: Any) -> None:
+    assert with_repository.host is not None
+    # One manifest is slow to come: the index is answered in part, then whole.
+    with_repository.host.delay["/tronbyt/apps/raw/main/apps/qlock/manifest.yaml"] = 3.0
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    watch = Watch(page)
+    panel = open_apps(page, with_repository.url)
+    panel.locator(".sl-repo-load").click()
+    progress = panel.locator(".sl-indexing")
+    progress.wait_for(state="visible")
+    assert "Reading the apps' manifests:" in progress.inner_text()
+    assert "of 5" in progress.inner_text()
+    shoot(page, "desktop-indexing")
+    wait_repo(page, list(REPO_APPS))
+    progress.wait_for(state="hidden")
+    assert watch.problems == []

@@ -28,8 +28,8 @@ test("the settings line words the interval, budget and scale", () => {
 test("a render is told with its age, time and frames", () => {
   assert.equal(view.renderedText({ rendered_at: at(120), render_ms: 140.4, frames: 20, delay_ms: 50 }, NOW),
                "Rendered 2 min ago in 140 ms: 20 frames, 50 ms each");
-  assert.equal(view.renderedText({ rendered_at: at(5), render_ms: 9, frames: 1, delay_ms: 50 }, NOW),
-               "Rendered 5 s ago in 9 ms: 1 frame");
+  assert.equal(view.renderedText({ rendered_at: at(2), render_ms: 9, frames: 1, delay_ms: 50 }, NOW),
+               "Rendered just now in 9 ms: 1 frame");
   assert.equal(view.renderedText({ rendered_at: null }, NOW), "Waiting for the display to draw it");
   assert.equal(view.renderedText({ rendered_at: "soon" }, NOW), "Waiting for the display to draw it");
 });
@@ -76,4 +76,14 @@ test("an install's answer is worded by the server first", () => {
                "app clock installed");
   assert.equal(view.installedWords({ data: { app: { name: "Clock", id: "clock" } } }), "Installed Clock");
   assert.equal(view.installedWords({}), "Installed");
+});
+
+test("the index being built is told with how far it got", () => {
+  assert.equal(view.indexingText({ running: true, done: 120, total: 980, failed: 0 }),
+               "Reading the apps' manifests: 120 of 980…");
+  assert.equal(view.indexingText({ running: true, done: 3, total: 5, failed: 2 }),
+               "Reading the apps' manifests: 3 of 5 (2 could not be read)…");
+  assert.equal(view.indexingText({ running: true, done: 0, total: 0 }), "Listing the apps repository…");
+  assert.equal(view.indexingText({ running: false, done: 5, total: 5 }), "");
+  assert.equal(view.indexingText(null), "");
 });

@@ -7,6 +7,7 @@ import { collect } from "./plugin_form.js";
 import * as view from "./starlark_view.js";
 
 const POLL_MS = 5000;
+const INDEX_POLL_MS = 1000;  // while the repository's index is built
 const BASE = "/starlark";
 
 function describe(err) {
@@ -23,7 +24,8 @@ function starlarkApps() {
     note: { text: "", error: false }, notes: {}, running: {}, confirming: null,
     failedPreviews: {}, now: Date.now(),
     query: "", category: "", categories: [], results: [], page: 1, answer: null,
-    repoLoaded: false, browsing: false, browsingText: "", repoProblem: "", seq: 0,
+    repoLoaded: false, browsing: false, browsingText: "", repoProblem: "", repoWarning: "",
+    seq: 0,
     uploadId: "", replacing: "",
 
     init() {
@@ -126,22 +128,21 @@ function starlarkApps() {
 
     // ---- the repository
 
-    async browse(page = 1) {
+    // One page of the repository's apps. While its index is still built in the
+    // background, the answer holds what is read so far: ask again until it is done.
+    async browse(page = 1, again = false) {
       const seq = ++this.seq;  // a slower earlier answer never replaces a newer one
-      this.browsing = true;
-      this.browsingText = this.repoLoaded ? "Searching…"
-        : "Reading the apps repository's index (the first time takes a while)…";
+      if (!again) {
+        this.browsing = true;
+        this.browsingText = this.repoLoaded ? "Searching…" : "Reading the apps repository…";
+      }
       const query = new URLSearchParams({ q: this.query.trim(), category: this.category,
                                           page: String(page) });
       try {
-        const data = (await api.get(`${BASE}/repository?${query}`)).data || {};
+        const answer = await api.get(`${BASE}/repository?${query}`);
         if (seq !== this.seq) return;
-        this.answer = data;
-        this.results = Array.isArray(data.apps) ? data.apps : [];
-        this.categories = view.categoryList(data.categories);
-        this.page = Number.isFinite(data.page) ? data.page : page;
-        this.repoProblem = "";
-        this.repoLoaded = true;
+        this.show(answer.data || {}, page, answer.message);
+        if (this.indexingText()) setTimeout(() => seq === this.seq && this.browse(page, true), INDEX_POLL_MS);
       } catch (err) {
         if (seq !== this.seq) return;
         this.repoProblem = `The apps repository could not be read: ${describe(err)}`;
@@ -149,6 +150,19 @@ function starlarkApps() {
         if (seq === this.seq) this.browsing = false;
       }
     },
+
+    show(data, page, message) {
+      this.answer = data;
+      this.results = Array.isArray(data.apps) ? data.apps : [];
+      this.categories = view.categoryList(data.categories);
+      this.page = Number.isFinite(data.page) ? data.page : page;
+      this.repoProblem = "";
+      this.repoWarning = typeof data.warning === "string" && data.warning ? data.warning : "";
+      this.repoLoaded = true;
+    },
+
+    indexingText() { return view.indexingText(this.answer?.indexing); },
+    indexing() { return this.answer?.indexing || {}; },
 
     async refreshIndex() {
       this.browsing = true;
@@ -170,7 +184,8 @@ function starlarkApps() {
 
     async installFromRepo(entry) {
       const answer = await this.run(entry.id, "downloading and checking…",
-        () => api.post(`${BASE}/repository/install`, { app_id: entry.id }), view.installedWords);
+        () => api.post(`${BASE}/repository/install`, { app_id: entry.id, replace: Boolean(entry.installed) }),
+        view.installedWords);
       if (answer instanceof Error || answer === null) return;
       entry.installed = true;
       await this.load();

@@ -36,6 +36,7 @@ export function settingsText(settings) {
 // "3 min ago" from epoch seconds, against now (ms).
 export function ago(epochSeconds, now = Date.now()) {
   const seconds = Math.max(0, Math.round(now / 1000 - epochSeconds));
+  if (seconds < 5) return "just now";
   if (seconds < 60) return `${seconds} s ago`;
   if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
   if (seconds < 86400) return `${Math.round(seconds / 3600)} h ago`;
@@ -113,4 +114,16 @@ export function installedWords(answer) {
   const app = answer?.data?.app || answer?.data || {};
   const name = text(app.name) || text(app.id);
   return answer?.message || (name ? `Installed ${name}` : "Installed");
+}
+
+// While the repository's index is built: "Reading the apps' manifests: 120 of 980…";
+// "" once it is done.
+export function indexingText(indexing) {
+  if (!indexing || indexing.running !== true) return "";
+  const done = count(indexing.done);
+  const total = count(indexing.total);
+  if (!total) return "Listing the apps repository…";
+  const failed = count(indexing.failed);
+  const skipped = failed ? ` (${failed} could not be read)` : "";
+  return `Reading the apps' manifests: ${done || 0} of ${total}${skipped}…`;
 }
