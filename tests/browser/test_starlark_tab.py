@@ -364,3 +364,33 @@ def test_the_repository_index_shows_how_far_it_got_while_it_is_built(
     wait_repo(page, list(REPO_APPS))
     progress.wait_for(state="hidden")
     assert watch.problems == []
+
+
+def test_an_unreachable_repository_is_said_in_the_servers_words(
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shoot: Any) -> None:
+    # Nothing listens on port 9 of loopback, a host the store is allowed to ask.
+    monkeypatch.setenv("LEDPANEL_STORE_ALLOW_HOSTS", "127.0.0.1:9")
+    monkeypatch.setenv("LEDPANEL_REPOSITORY_API_URL", "http://127.0.0.1:9/api")
+    monkeypatch.setenv("LEDPANEL_ASSETS_DIR", str(tmp_path / "assets"))
+    instance = make_instance(tmp_path)
+    config = stored(instance)
+    config["starlark-apps"] = {"repository": "http://127.0.0.1:9/tronbyt/apps"}
+    instance.write_config(config)
+    web, url = start_web(instance)
+    try:
+        page = browser.new_context(viewport=PHONE).new_page()
+        watch = Watch(page)
+        watch.expected_status.add(("/api/v3/starlark/repository?q=&category=&page=1", 502))
+        panel = open_apps(page, url, phone=True)
+        panel.locator(".sl-repo-load").click()
+        problem = panel.locator(".sl-repo-problem")
+        problem.wait_for(timeout=60_000)
+        answer = requests.get(f"{url}/api/v3/starlark/repository", timeout=60)
+        assert answer.status_code == 502
+        assert problem.inner_text() == ("The apps repository could not be read: "
+                                        + answer.json()["message"])
+        assert panel.locator(".sl-repo-app").count() == 0
+        shoot(page, "phone-unreachable")
+        assert unexpected(watch, 502) == []
+    finally:
+        web.stop()
