@@ -394,3 +394,30 @@ def test_an_unreachable_repository_is_said_in_the_servers_words(
         assert unexpected(watch, 502) == []
     finally:
         web.stop()
+
+
+def test_a_long_repository_list_is_paged(browser: Any, with_repository: Served) -> None:
+    host = with_repository.host
+    assert host is not None
+    for n in range(55):  # 60 apps in all with the samples: two pages of 50
+        app_id = f"app-{n:02}"
+        host.push("tronbyt", "apps", {
+            "manifest.yaml": f"id: {app_id}\nname: App {n:02}\nsummary: Number {n}\n"
+                             f"fileName: {app_id}.star\ncategory: numbers\n",
+            f"{app_id}.star": STRIPES}, under=f"apps/{app_id}")
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    panel = open_apps(page, with_repository.url)
+    panel.locator(".sl-repo-load").click()
+    pages = panel.locator(".sl-pages")
+    pages.filter(has_text="Page 1 of 2").wait_for()
+    assert panel.locator(".sl-repo-app").count() == 50
+    pages.locator(".sl-next").click()
+    pages.filter(has_text="Page 2 of 2").wait_for()
+    assert panel.locator(".sl-repo-app").count() == 10
+    assert pages.locator(".sl-next").is_disabled()
+    pages.locator(".sl-prev").click()
+    pages.filter(has_text="Page 1 of 2").wait_for()
+    assert "60 apps match" in panel.locator(".sl-repo-summary").inner_text()
+    panel.locator(".sl-repo-search select").select_option("numbers")
+    panel.locator(".sl-repo-summary").filter(has_text="55 apps match").wait_for()
+    assert panel.locator(".sl-repo-app").count() == 50

@@ -66,9 +66,7 @@ function starlarkApps() {
       const src = view.previewSrc(app);
       return src && !this.failedPreviews[src] ? src : "";
     },
-    previewText(app) {
-      return view.previewSrc(app) ? "No preview to show" : "Not rendered yet";
-    },
+    previewText() { return "Not rendered yet"; },  // no preview yet, or it answered 404
     previewFailed(app) { this.failedPreviews[view.previewSrc(app)] = true; },
     previewLoaded() {},
 
