@@ -68,7 +68,6 @@ function starlarkApps() {
     },
     previewText() { return "Not rendered yet"; },  // no preview yet, or it answered 404
     previewFailed(app) { this.failedPreviews[view.previewSrc(app)] = true; },
-    previewLoaded() {},
 
     busy(key) { return Boolean(this.running[key]); },
     noteOf(key) { return this.notes[key]?.text || ""; },
