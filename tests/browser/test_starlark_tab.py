@@ -312,6 +312,15 @@ def test_the_display_renders_an_app_installed_here_and_its_preview_appears(
     assert card.locator(".sl-rendered").inner_text().startswith("Rendered ")
     assert "2 frames" in card.locator(".sl-rendered").inner_text()
     assert image.get_attribute("src").startswith("/api/v3/starlark/apps/stripes/preview")
+    # An app that fails says why, plainly, where its preview would be.
+    upload(panel, "broken.star", b'load("foo.star", "bar")\n\ndef main(config):\n'
+                                 b'    return bar\n')
+    failed = app_card(panel, "broken").locator(".sl-error")
+    failed.wait_for(state="visible", timeout=90_000)
+    assert failed.inner_text().startswith("Last render failed")
+    assert "foo.star" in failed.inner_text()
+    assert app_card(panel, "broken").locator(".sl-not-rendered").is_visible()
+    assert not app_card(panel, "broken").locator(".sl-rendered").is_visible()
     shoot(page, "desktop-rendered")
 
     # The plugin's own tab: its settings, and the way back here.
@@ -331,7 +340,7 @@ def test_the_display_renders_an_app_installed_here_and_its_preview_appears(
     plugin.locator(".pf-form-status").filter(has_text="saved").wait_for()
     section = stored(served.instance)["starlark-apps"]
     assert section["render_interval"] == 600
-    assert sorted(section["apps"]) == ["later", "stripes"]
+    assert sorted(section["apps"]) == ["broken", "later", "stripes"]
     shoot(page, "desktop-plugin-tab")
     plugin.locator(".open-starlark").click()
     page.locator("#tab-starlark").wait_for(state="visible")

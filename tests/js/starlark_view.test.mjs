@@ -32,6 +32,7 @@ test("a render is told with its age, time and frames", () => {
                "Rendered just now in 9 ms: 1 frame");
   assert.equal(view.renderedText({ rendered_at: null }, NOW), "Waiting for the display to draw it");
   assert.equal(view.renderedText({ rendered_at: "soon" }, NOW), "Waiting for the display to draw it");
+  assert.equal(view.renderedText({ rendered_at: null, error: "boom" }, NOW), "");
 });
 
 test("an error is shown plainly with how many times in a row", () => {

@@ -43,10 +43,11 @@ export function ago(epochSeconds, now = Date.now()) {
   return `${Math.round(seconds / 86400)} days ago`;
 }
 
-// "Rendered 2 min ago in 140 ms: 20 frames, 50 ms each" / "Waiting for the display…".
+// "Rendered 2 min ago in 140 ms: 20 frames, 50 ms each" / "Waiting for the display…"
+// ("" when it has only failed so far: its error says so).
 export function renderedText(app, now = Date.now()) {
   const at = count(app?.rendered_at);
-  if (at === null || at === 0) return "Waiting for the display to draw it";
+  if (at === null || at === 0) return text(app?.error) ? "" : "Waiting for the display to draw it";
   const ms = count(app.render_ms);
   const frames = count(app.frames);
   const delay = count(app.delay_ms);
