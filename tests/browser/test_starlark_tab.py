@@ -18,6 +18,7 @@ import pytest
 import requests
 
 from shared.starlark.installed.folder import AppsFolder
+from shared.starlark.installed.package import from_folder_files
 from tests.browser.test_web_ui_shell import DESKTOP, PHONE, Watch, open_tab
 from tests.daemons import Daemon, Instance, running, start_web
 from tests.dev_run import wait_for
@@ -344,6 +345,8 @@ def test_the_display_renders_an_app_installed_here_and_its_preview_appears(
     shoot(page, "desktop-plugin-tab")
     plugin.locator(".open-starlark").click()
     page.locator("#tab-starlark").wait_for(state="visible")
+    manager = open_tab(page, "plugin-manager")
+    manager.locator('.plugin-row[data-plugin="starlark-apps"]').wait_for()
     assert watch.problems == []
 
     phone = browser.new_context(viewport=PHONE).new_page()
@@ -430,3 +433,28 @@ def test_a_long_repository_list_is_paged(browser: Any, with_repository: Served) 
     panel.locator(".sl-repo-search select").select_option("numbers")
     panel.locator(".sl-repo-summary").filter(has_text="55 apps match").wait_for()
     assert panel.locator(".sl-repo-app").count() == 50
+
+
+def test_an_apps_switches_show_its_defaults_and_save_as_pixlet_text(
+        browser: Any, served: Served) -> None:
+    folder = APPS / "gradientclock2"
+    served.folder.install(from_folder_files(
+        {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}))
+    page = browser.new_context(viewport=PHONE).new_page()
+    watch = Watch(page)
+    panel = open_apps(page, served.url, phone=True)
+    card = app_card(panel, "gradientclocktwo")
+    card.locator(".sl-settings-panel > summary").click()
+    form = card.locator(".sl-app-form")
+    form.wait_for(timeout=30_000)
+    use_24h = form.locator('[data-path=\'["use_24h"]\']')
+    show_date = form.locator('[data-path=\'["show_date"]\']')
+    assert use_24h.is_checked() and not show_date.is_checked()  # the schema's defaults
+    use_24h.uncheck(force=True)
+    form.locator(".sl-save").click()
+    form.locator(".pf-form-status").filter(has_text="saved").wait_for()
+    config = wait_for(lambda: (e := served.entry("gradientclocktwo")) and e["config"],
+                      "gradientclock2's settings in config.json")
+    assert config["use_24h"] == "false" and config["show_date"] == "false"
+    assert config["blinking_separator"] == "true"
+    assert watch.problems == []
