@@ -15,8 +15,6 @@ from flask.sansio.blueprints import BlueprintSetupState
 
 from shared.errors import NotFoundError, ValidationError
 from shared.starlark.installed.render_status import runtime_version
-from shared.starlark.isolated import AppRenderer
-from shared.starlark.runtime import AppError
 from web_service.api.requests import body_object, is_form, optional_bool
 from web_service.envelope import Reply, ok
 from web_service.services import services
@@ -112,7 +110,11 @@ def get_app(app_id: str) -> Reply:
 
 
 def _schema(main: str) -> tuple[dict[str, Any] | None, str | None]:
-    """The app's schema from the worker (never this process), or the error saying why."""
+    """The app's schema from the worker (never this process), or the error saying why.
+    The runtime is imported here, on first use: the web starts without it."""
+    from shared.starlark.isolated import AppRenderer
+    from shared.starlark.runtime import AppError
+
     renderer = AppRenderer()
     try:
         return renderer.schema(main, seconds=SCHEMA_SECONDS), None

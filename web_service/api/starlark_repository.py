@@ -2,12 +2,13 @@
 
 Only these routes reach the repository's host (through the store's host rules). The
 index is built in the background (``web_service.starlark.repository_index``); an answer
-shows what is indexed so far and ``indexing`` says how far it got.
+shows what is indexed so far and ``indexing`` says how far it got. The repository
+modules (and ``requests`` with them) are imported on first use: the web starts without.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, request
 
@@ -16,10 +17,10 @@ from web_service.api.requests import body_object, invalid_field, is_form, option
 from web_service.envelope import Reply, ok
 from web_service.services import services
 from web_service.starlark import apps
-from web_service.starlark.repository_index import index_for
-from web_service.starlark.repository_install import install_from_repository
 from web_service.starlark.repository_search import MAX_PAGE, categories, page_of, search
-from web_service.starlark.repository_source import Place, place_of
+
+if TYPE_CHECKING:
+    from web_service.starlark.repository_source import Place
 
 bp = Blueprint("starlark_repository", __name__)
 PREFIX = "/starlark/repository"
@@ -45,11 +46,15 @@ def install() -> Reply:
     body = body_object()
     app_id = apps.require_app_id(body.get("app_id"))
     replace = optional_bool(body, "replace", form=is_form(), default=False)
+    from web_service.starlark.repository_install import install_from_repository
+
     app = install_from_repository(svc, _place(), app_id, replace=replace)
     return ok(apps.app_answer(svc, app), f"app {app.id} installed from the repository", 201)
 
 
 def _place() -> Place:
+    from web_service.starlark.repository_source import place_of
+
     store = services().store
     return place_of(store.main_snapshot().data, store.load_secrets())
 
@@ -58,6 +63,8 @@ def _answer(*, refresh: bool) -> Reply:
     svc = services()
     query, category, page = _text_arg("q"), _text_arg("category"), _page()
     place = _place()
+    from web_service.starlark.repository_index import index_for
+
     snapshot = index_for(svc.settings.paths.cache_dir).snapshot(place, refresh=refresh)
     found = search(snapshot.entries, query, category)
     installed = set(apps.folder_of(svc).ids())

@@ -25,6 +25,9 @@ from web_service.starlark.status import empty_record, has_preview, render_record
 
 API_BASE = "/api/v3/starlark"
 _CHANGES = threading.Lock()
+# What an app's answer carries of the display's render record (render_status.py).
+_RECORD_KEYS = ("rendered_at", "render_ms", "frames", "delay_ms", "error", "errors",
+                "next_render_at", "held", "backoff_s", "skipped", "width", "height", "scale")
 
 
 class _Settings(Protocol):
@@ -102,8 +105,7 @@ def app_answer(svc: WebServices, app: InstalledApp, section: dict[str, Any] | No
         "supports2x": app.supports2x, "enabled": entry["enabled"],
         "duration": entry["duration"], "revision": entry["revision"],
         "mode": mode_of(app.id), "problem": app.problem,
-        **{key: record[key] for key in ("rendered_at", "render_ms", "frames", "delay_ms",
-                                        "error", "errors")},
+        **{key: record[key] for key in _RECORD_KEYS},
         "preview_url": (f"{API_BASE}/apps/{app.id}/preview?v={record['rendered_at'] or 0}"
                         if shown else None),
     }
@@ -115,7 +117,8 @@ def install(svc: WebServices, package: Package, *, source: str,
     the app is installed and ``replace`` is false. Returns the app and its entry."""
     folder = folder_of(svc)
     with _CHANGES:
-        if not replace and package.app_id in folder.ids():
+        existed = package.app_id in folder.ids()
+        if existed and not replace:
             raise LedpanelError(f"app {package.app_id!r} is installed already; send "
                                 "replace: true to replace it", error_code="APP_EXISTS",
                                 status=409, details={"app_id": package.app_id})
@@ -124,10 +127,13 @@ def install(svc: WebServices, package: Package, *, source: str,
         except OSError as err:
             raise LedpanelError(f"app {package.app_id!r} could not be installed: {err}",
                                 error_code="INSTALL_FAILED", status=500) from err
-        section = entries.section_of(svc.store.load())
-        entry = entries.entry_of(section, app.id)
-        entry["revision"] = entries.new_revision(entry["revision"])
-        save_entry(svc, app.id, entry)
+        try:
+            entry = save_entry(svc, app.id, lambda stored: {
+                **stored, "revision": entries.new_revision(stored["revision"])})
+        except BaseException:
+            if not existed:  # a new app whose entry was refused is not left behind
+                folder.remove(app.id)
+            raise
     return app, entry
 
 
@@ -138,7 +144,7 @@ def remove(svc: WebServices, app_id: str) -> None:
         if not folder_of(svc).remove(app_id):
             raise NotFoundError(f"app {app_id!r} is not installed",
                                 error_code="APP_NOT_FOUND", details={"app_id": app_id})
-        save_entry(svc, app_id, None)
+        save_entry(svc, app_id, lambda stored: None)
 
 
 def change_settings(svc: WebServices, app_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -146,14 +152,15 @@ def change_settings(svc: WebServices, app_id: str, body: dict[str, Any]) -> dict
     installed_app(svc, app_id)
     patch = entries.checked_patch(body)
     with _CHANGES:
-        entry = entries.patched_entry(
-            entries.entry_of(entries.section_of(svc.store.load()), app_id), patch)
-        save_entry(svc, app_id, entry)
-    return entry
+        return save_entry(svc, app_id, lambda stored: entries.patched_entry(stored, patch))
 
 
-def save_entry(svc: WebServices, app_id: str, entry: dict[str, Any] | None) -> None:
-    """Save (or with None remove) one app's entry through the config save path."""
-    svc.save_config(entries.section_plan(entries.with_entry(app_id, entry),
+def save_entry(svc: WebServices, app_id: str, change: entries.EntryChange
+               ) -> dict[str, Any]:
+    """Save one app's entry as ``change`` makes it from the stored one (None removes it)
+    through the config save path; return the new entry ({} when removed)."""
+    made: list[dict[str, Any]] = []
+    svc.save_config(entries.section_plan(entries.with_entry(app_id, change, made),
                                          svc.catalog.schema_reader(),
                                          svc.catalog.lazy_plugin_ids()))
+    return made[-1] if made else {}

@@ -68,8 +68,8 @@ def entry_of(section: JsonObject, app_id: str) -> JsonObject:
     revision = stored.get("revision")
     return {
         "enabled": stored.get("enabled") is not False,
-        "duration": stored["duration"] if _number_in(stored.get("duration"), MIN_DURATION,
-                                                     MAX_DURATION) else DEFAULT_DURATION,
+        "duration": int(stored["duration"]) if _number_in(stored.get("duration"), MIN_DURATION,
+                                                          MAX_DURATION) else DEFAULT_DURATION,
         "revision": revision if isinstance(revision, int) and not isinstance(
             revision, bool) else 0,
         "config": {k: v for k, v in config.items() if isinstance(k, str)
@@ -99,10 +99,11 @@ def checked_patch(body: JsonObject) -> JsonObject:
         patch["enabled"] = body["enabled"]
     if "duration" in body:
         duration = body["duration"]
-        if isinstance(duration, bool) or not _number_in(duration, MIN_DURATION, MAX_DURATION):
-            raise _invalid("duration", f"must be a number of seconds from {MIN_DURATION} "
-                                       f"to {MAX_DURATION}")
-        patch["duration"] = int(duration) if float(duration).is_integer() else duration
+        if isinstance(duration, bool) or not _number_in(duration, MIN_DURATION, MAX_DURATION) \
+                or not float(duration).is_integer():
+            raise _invalid("duration", f"must be a whole number of seconds from "
+                                       f"{MIN_DURATION} to {MAX_DURATION}")
+        patch["duration"] = int(duration)
     if "config" in body:
         patch["config"] = _checked_config(body["config"])
     return patch
@@ -146,21 +147,30 @@ def patched_entry(entry: JsonObject, patch: JsonObject) -> JsonObject:
     return new
 
 
-def with_entry(app_id: str, entry: JsonObject | None) -> Callable[[JsonObject], JsonObject]:
-    """A section change setting (or with None removing) one app's entry."""
+EntryChange = Callable[[JsonObject], "JsonObject | None"]
 
-    def change(section: JsonObject) -> JsonObject:
+
+def with_entry(app_id: str, change: EntryChange,
+               made: list[JsonObject] | None = None) -> Callable[[JsonObject], JsonObject]:
+    """A section change giving one app's entry ``change(entry as stored, defaults filled)``
+    (None removes it); the new entry is appended to ``made``. It runs inside the save's
+    lock, so it works on the entry as it is stored then, not as it was read before."""
+
+    def apply(section: JsonObject) -> JsonObject:
         new = copy.deepcopy(section)
         stored = new.get("apps")
         apps: JsonObject = stored if isinstance(stored, dict) else {}
+        entry = change(entry_of(section, app_id))
         if entry is None:
             apps.pop(app_id, None)
         else:
             apps[app_id] = entry
+            if made is not None:
+                made.append(entry)
         new["apps"] = apps
         return new
 
-    return change
+    return apply
 
 
 def section_plan(change: Callable[[JsonObject], JsonObject], schema_for: SchemaFor,

@@ -76,6 +76,7 @@ class _State:
     progress: Progress = field(default_factory=Progress)
     warning: str | None = None
     generation: int = 0
+    asked_at: float | None = None  # the last listing asked for (FRESH_FOR counts from it)
 
 
 class RepositoryIndex:
@@ -118,7 +119,8 @@ class RepositoryIndex:
             if self._load_kept(place):
                 return False
             return True
-        return time.time() - state.fetched_at > FRESH_FOR and not state.progress.running
+        asked = state.asked_at or state.fetched_at
+        return time.time() - asked > FRESH_FOR and not state.progress.running
 
     def _load_kept(self, place: source.Place, max_age: float = FRESH_FOR,
                    warning: str | None = None) -> bool:
@@ -155,10 +157,10 @@ class RepositoryIndex:
         with self._lock:
             state = self._state
             if state.place_key == place.key and state.listing:
-                state.warning = f"showing the index of {_when(state.fetched_at)}: {err.message}"
-                state.fetched_at = time.time()  # ask the host again after FRESH_FOR
+                state.warning = _kept_words(state.fetched_at, err.message)
+                state.asked_at = time.time()  # ask the host again after FRESH_FOR
                 return
-        if not self._load_kept(place, float("inf"), f"showing a kept index: {err.message}"):
+        if not self._load_kept(place, float("inf"), err.message):
             raise err
 
     def _start(self, place: source.Place, listing: list[source.Listed], fetched_at: float,
@@ -170,8 +172,9 @@ class RepositoryIndex:
                        if same and i.app_id in old.entries
                        and old.entries[i.app_id].get("_sha") == i.sha}
             self._state = _State(place.key, listing, fetched_at, entries,
-                                 Progress(len(entries), len(listing), 0, True), warning,
-                                 old.generation + 1)
+                                 Progress(len(entries), len(listing), 0, True),
+                                 warning and _kept_words(fetched_at, warning),
+                                 old.generation + 1, time.time() if warning else fetched_at)
             generation = self._state.generation
         missing = [item for item in listing if item.app_id not in entries]
         threading.Thread(target=self._fill, args=(place, missing, generation),
@@ -246,10 +249,11 @@ def entry_of(listed: source.Listed, manifest: dict[str, Any]) -> dict[str, Any]:
             "supports2x": manifest.get("supports2x") is True, "_sha": listed.sha}
 
 
-def _when(stamp: float | None) -> str:
-    if stamp is None:
-        return "earlier"
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(stamp))
+def _kept_words(fetched_at: float | None, why: str) -> str:
+    when = "earlier" if fetched_at is None else time.strftime(
+        "%Y-%m-%d %H:%M UTC", time.gmtime(fetched_at))
+    return f"showing the index of {when}: {why}"
+
 
 
 _INDEXES: dict[str, RepositoryIndex] = {}

@@ -144,8 +144,13 @@ def _get(session: requests.Session, url: str, limit: int, what: str,
     try:
         return get_bytes(session, url, timeout=TIMEOUT, max_bytes=limit, headers=headers)
     except FetchError as err:
-        raise RepositoryError(f"{what} could not be fetched from the apps repository: {err}",
-                              error_code="DOWNLOAD_FAILED") from err
+        limited = str(err).startswith(("HTTP 403 ", "HTTP 429 "))
+        advice = (" (the host is limiting requests: try again later, or give the plugin "
+                  "store a repository token)") if limited else ""
+        raise RepositoryError(f"{what} could not be fetched from the apps repository: "
+                              f"{err}{advice}",
+                              error_code="RATE_LIMITED" if limited else "DOWNLOAD_FAILED"
+                              ) from err
     except StoreError as err:  # a destination the store refuses
         raise RepositoryError(f"{what} was not fetched: {err.message}",
                               error_code=err.error_code, details=err.details) from err

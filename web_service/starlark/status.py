@@ -20,7 +20,8 @@ from shared.starlark.installed.render_status import preview_path
 
 MAX_PREVIEW_BYTES = 8 * 1024 * 1024
 MAX_ERROR_CHARS = 500
-_NUMBERS = ("rendered_at", "render_ms", "next_render_at")
+_NUMBERS = ("rendered_at", "render_ms", "next_render_at", "backoff_s")
+_FLAGS = ("held", "skipped")
 _COUNTS = ("frames", "delay_ms", "errors", "width", "height")
 
 
@@ -47,6 +48,8 @@ def checked_record(value: dict[str, Any]) -> dict[str, Any]:
         count = value.get(key)
         found[key] = count if isinstance(count, int) and not isinstance(
             count, bool) and 0 <= count < 2**31 else None
+    for key in _FLAGS:
+        found[key] = value.get(key) is True
     error, scale = value.get("error"), value.get("scale")
     found["error"] = error[:MAX_ERROR_CHARS] if isinstance(error, str) and error else None
     found["scale"] = scale[:40] if isinstance(scale, str) else None

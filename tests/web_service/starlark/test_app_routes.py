@@ -154,6 +154,15 @@ def test_an_oversized_upload_is_refused_before_it_is_read(web: WebDaemon) -> Non
     assert "big" not in web.folder().ids()
 
 
+def test_an_app_larger_than_the_usual_request_cap_is_taken(web: WebDaemon) -> None:
+    files = {"big.star": HELLO, "images/noise.bin": bytes(range(256)) * (12 * 1024)}
+    body = zipped(files)
+    assert 3 * 1024 * 1024 < len(body) < 16 * 1024 * 1024
+    app = web.data("POST", "/upload", 201, files={"file": ("big.zip", body)})
+    assert app["id"] == "big"
+    assert (web.folder().folder("big") / "images" / "noise.bin").stat().st_size == 3 * 2**20
+
+
 def test_render_status_and_previews_come_from_the_display_files(web: WebDaemon) -> None:
     web.data("POST", "/apps", 201, json={"app_id": "shown", "source": HELLO})
     bus = Bus(web.instance.cache_dir)

@@ -121,6 +121,22 @@ def test_the_index_is_kept_and_a_refresh_fetches_only_changed_manifests(
     assert (web.instance.cache_dir / "starlark-apps" / "repository" / "index.json").is_file()
 
 
+def test_an_install_falls_back_to_the_archive_when_the_api_is_rate_limited(
+        web: WebDaemon, host: RepoHost) -> None:
+    archives = host.asked("/archive/")
+    host.rate_limited = True
+    try:
+        app = web.data("POST", "/repository/install", 201,
+                       json={"app_id": "qlock", "replace": True})
+    finally:
+        host.rate_limited = False
+    assert app["id"] == "qlock" and app["source"] == "repository"
+    assert host.asked("/archive/") == archives + 1
+    assert (web.folder().folder("qlock") / "qlock.star").read_bytes() == (
+        APPS / "qlock" / "qlock.star").read_bytes()
+    web.data("DELETE", "/apps/qlock")
+
+
 def test_install_refusals(web: WebDaemon) -> None:
     web.refused("POST", "/repository/install", 404, "APP_NOT_FOUND", json={"app_id": "ghost"})
     web.refused("POST", "/repository/install", 400, "INVALID_PLUGIN_ID",

@@ -20,11 +20,12 @@ def test_a_good_record_is_read_field_by_field(tmp_path: Path) -> None:
     bus.publish(keys.STARLARK_APPS, {"runtime": "x", "updated_at": 1.0, "apps": {
         "clock": {"rendered_at": 10.5, "render_ms": 12, "frames": 3, "delay_ms": 50,
                   "width": 64, "height": 32, "scale": "magnify", "error": None,
-                  "errors": 0, "next_render_at": 310.5}}})
+                  "errors": 0, "next_render_at": 310.5, "held": True, "backoff_s": 60,
+                  "skipped": False}}})
     assert render_records(bus)["clock"] == {
-        "rendered_at": 10.5, "render_ms": 12, "next_render_at": 310.5, "frames": 3,
-        "delay_ms": 50, "errors": 0, "width": 64, "height": 32, "error": None,
-        "scale": "magnify"}
+        "rendered_at": 10.5, "render_ms": 12, "next_render_at": 310.5, "backoff_s": 60,
+        "frames": 3, "delay_ms": 50, "errors": 0, "width": 64, "height": 32,
+        "held": True, "skipped": False, "error": None, "scale": "magnify"}
 
 
 @pytest.mark.parametrize("record", [
@@ -41,8 +42,9 @@ def test_fields_of_the_wrong_type_read_as_unknown(tmp_path: Path) -> None:
     bus = Bus(tmp_path)
     bus.publish(keys.STARLARK_APPS, {"apps": {"clock": {
         "rendered_at": "yesterday", "render_ms": -5, "frames": True, "delay_ms": 2**40,
-        "error": 42, "errors": "many", "scale": ["x"]}}})
+        "error": 42, "errors": "many", "scale": ["x"], "held": "yes", "skipped": 1}}})
     record = render_records(bus)["clock"]
+    assert record.pop("held") is False and record.pop("skipped") is False
     assert set(record.values()) == {None}
 
 
