@@ -12,6 +12,8 @@ when that is longer). A success, or a changed plan, starts the count over.
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,10 +45,31 @@ class AppPlan:
 
 @dataclass(frozen=True)
 class Shown:
-    """An app's frames as the panel shows them."""
+    """An app's frames as the panel shows them, each kept zlib-packed: an animation of a
+    thousand panel-size frames would otherwise hold tens of MB. Identical frames share
+    one packed copy."""
 
-    images: list[Image.Image]
+    packed: tuple[bytes, ...]
+    size: tuple[int, int]
     delay_ms: int
+
+    @classmethod
+    def of(cls, images: Sequence[Image.Image], delay_ms: int) -> Shown:
+        done: dict[bytes, bytes] = {}
+        packed = []
+        for image in images:
+            raw = image.convert("RGB").tobytes()
+            if raw not in done:
+                done[raw] = zlib.compress(raw, 1)
+            packed.append(done[raw])
+        return cls(tuple(packed), images[0].size, delay_ms)
+
+    def __len__(self) -> int:
+        return len(self.packed)
+
+    def image(self, index: int) -> Image.Image:
+        """Frame ``index``, unpacked."""
+        return Image.frombytes("RGB", self.size, zlib.decompress(self.packed[index]))
 
 
 @dataclass
@@ -65,6 +88,7 @@ class AppState:
     errors: int = 0
     next_render_at: float = 0.0
     backoff_s: float | None = None
+    skipped: bool = False  # the last render's main returned []: nothing to show now
 
     def record(self) -> dict[str, Any]:
         """The app's entry in the ``starlark_apps`` bus record."""
@@ -74,7 +98,7 @@ class AppState:
                 "error": self.error, "errors": self.errors,
                 "next_render_at": round(self.next_render_at, 3),
                 "held": self.backoff_s is not None,
-                "backoff_s": self.backoff_s}
+                "backoff_s": self.backoff_s, "skipped": self.skipped}
 
 
 def retry_after(errors: int, interval: float) -> tuple[float, float | None]:

@@ -24,6 +24,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from PIL import Image
+
 from shared.bus.core import STARLARK_APPS, Bus
 from shared.paths import Paths, resolve_paths
 from shared.plugin_api.base_plugin import BasePlugin
@@ -44,7 +46,7 @@ def frame_index(elapsed: float, delay_ms: int, count: int) -> int:
     if count <= 1:
         return 0
     step = delay_ms if delay_ms > 0 else DEFAULT_FRAME_DELAY_MS
-    return int(elapsed * 1000 // step) % count
+    return int(max(0.0, elapsed) * 1000 // step) % count
 
 
 class StarlarkAppsPlugin(BasePlugin):
@@ -65,6 +67,7 @@ class StarlarkAppsPlugin(BasePlugin):
         self._slot_started: float | None = None
         self._slot_duration = APP_DURATION[2]
         self._pushed: tuple[int, int] | None = None
+        self._frame: Image.Image | None = None
         self.rescan()
 
     # -- lifecycle -----------------------------------------------------------
@@ -117,21 +120,34 @@ class StarlarkAppsPlugin(BasePlugin):
         """Show the app's frame for the time elapsed in its slot; False: nothing yet."""
         app_id = app_of(display_mode or "")
         shown = self.renders.shown(app_id) if app_id is not None else None
-        if app_id is None or shown is None or not shown.images:
+        if app_id is None or shown is None or not len(shown):
             self.needs_high_fps = False
             return False
         now = time.monotonic()
         if force_clear or self._slot_mode != display_mode or self._slot_started is None:
             self._start_slot(app_id, display_mode, now)
-        count = len(shown.images)
-        index = frame_index(now - (self._slot_started or now), shown.delay_ms, count)
-        self.needs_high_fps = count > 1
-        pushed = (id(shown), index)
-        if pushed != self._pushed or count == 1:
-            self.display_manager.image.paste(shown.images[index], (0, 0))
-            self.display_manager.update_display()
-            self._pushed = pushed
+        index = frame_index(now - (self._slot_started or now), shown.delay_ms, len(shown))
+        self.needs_high_fps = len(shown) > 1
+        if self.needs_high_fps:
+            self._pace(shown.delay_ms)
+        wanted = (id(shown), index)
+        if wanted != self._pushed or self._frame is None:
+            self._frame, self._pushed = shown.image(index), wanted
+        elif len(shown) > 1:
+            return True  # the frame on the panel is still the one to show
+        self.display_manager.image.paste(self._frame, (0, 0))
+        self.display_manager.update_display()
         return True
+
+    def _pace(self, delay_ms: int) -> None:
+        """Ask for a call about twice per frame of the animation rather than at the
+        panel's full refresh rate: the frame is picked by the time elapsed, so the
+        animation keeps its speed; the loop does a quarter of the work for 90 ms frames."""
+        pace = getattr(self.display_manager, "set_scrolling_state", None)
+        refresh_hz = getattr(self.display_manager, "refresh_hz", None)
+        if callable(pace) and isinstance(refresh_hz, int | float) and refresh_hz > 0:
+            step = delay_ms if delay_ms > 0 else DEFAULT_FRAME_DELAY_MS
+            pace(True, max(1, int(step * refresh_hz / 2000)))
 
     def _start_slot(self, app_id: str, mode: str | None, now: float) -> None:
         self._slot_mode, self._slot_started, self._pushed = mode, now, None

@@ -13,6 +13,8 @@ app's: counted, kept, logged when it changes; the others render on.
 
 from __future__ import annotations
 
+import ctypes
+import io
 import logging
 import threading
 import time
@@ -22,10 +24,11 @@ from typing import Any
 
 from PIL import Image
 
-from shared.starlark.frames_out import OutputError, write_frames
+from shared.errors import AtomicWriteError
+from shared.files.jsonfile import atomic_write_bytes
 from shared.starlark.installed.render_status import preview_path, previews_dir
 from shared.starlark.isolated import AppRenderer, RenderedFrames
-from shared.starlark.runtime import AppError
+from shared.starlark.runtime import AppError, NothingToShow
 
 from .app_state import AppPlan, AppState, Shown, retry_after
 from .scaling import describe, fit
@@ -142,32 +145,36 @@ class AppRenders:
         return max(0.0, min(times) - now) if times else MAX_WAIT * 10
 
     def _render(self, plan: AppPlan, key: tuple[Any, ...], seconds: float) -> None:
+        started = time.monotonic()
+        frames, error = self._attempt(plan, seconds)
+        took = round((time.monotonic() - started) * 1000)
+        images = fit(frames.images, plan.scale, self._panel()) if frames is not None else []
+        shown = Shown.of(images, frames.delay_ms) if frames is not None and images else None
+        self._keep(plan, key, shown, error, took)
+        if shown is not None:
+            self._write_preview(plan.app_id, images, shown.delay_ms)
+        del frames, images
+        self._publish_record()
+        release_memory()
+
+    def _attempt(self, plan: AppPlan,
+                 seconds: float) -> tuple[RenderedFrames | None, str | None]:
+        """The frames, or the one-line error; neither: the app skips its turn."""
         if self._renderer is None:
             self._renderer = self._new_renderer()
-        started = time.monotonic()
-        error = None
-        frames = None
         try:
-            frames = self._renderer.render(str(plan.main_path), plan.config,
-                                           width=plan.size[0], height=plan.size[1],
-                                           seconds=seconds)
+            return self._renderer.render(str(plan.main_path), plan.config,
+                                         width=plan.size[0], height=plan.size[1],
+                                         seconds=seconds), None
+        except NothingToShow:  # main returned []: nothing to show now, not a failure
+            return None, None
         except AppError as err:
-            error = str(err) or "the app failed"
+            return None, str(err) or "the app failed"
         except Exception as err:  # isolation: one app's failure is that app's alone
-            error = f"{type(err).__name__}: {err}".splitlines()[0][:300]
-        took = round((time.monotonic() - started) * 1000)
-        shown = self._fitted(frames, plan) if frames is not None else None
-        self._keep(plan, key, shown, frames, error, took)
-        if shown is not None:
-            self._write_preview(plan.app_id, shown)
-        self._publish_record()
-
-    def _fitted(self, frames: RenderedFrames, plan: AppPlan) -> Shown:
-        images: list[Image.Image] = fit(frames.images, plan.scale, self._panel())
-        return Shown(images, frames.delay_ms)
+            return None, f"{type(err).__name__}: {err}".splitlines()[0][:300]
 
     def _keep(self, plan: AppPlan, key: tuple[Any, ...], shown: Shown | None,
-              frames: RenderedFrames | None, error: str | None, took: int) -> None:
+              error: str | None, took: int) -> None:
         now = time.time()
         with self._lock:
             if plan.app_id not in self._plans:
@@ -176,9 +183,10 @@ class AppRenders:
             same = before is not None and before.key == key
             state = AppState(key=key, size=plan.size, render_ms=took,
                              scale=describe(plan.scale, plan.size, self._panel()))
-            if frames is not None and shown is not None:
-                state.shown, state.frames, state.delay_ms = shown, len(frames.images), \
-                    frames.delay_ms
+            if error is None:
+                state.shown, state.skipped = shown, shown is None
+                state.frames = len(shown) if shown is not None else 0
+                state.delay_ms = shown.delay_ms if shown is not None else 0
                 state.rendered_at, state.next_render_at = round(now, 3), now + self._interval
             else:
                 state.errors = (before.errors if same and before is not None else 0) + 1
@@ -190,14 +198,15 @@ class AppRenders:
         _log_change(plan.app_id, before.error if same and before is not None else None,
                     state)
 
-    def _write_preview(self, app_id: str, shown: Shown) -> None:
+    def _write_preview(self, app_id: str, images: list[Image.Image], delay_ms: int) -> None:
+        """The frames as the panel shows them, as an animated lossless WebP, replaced in
+        one rename and readable by the web's group (mode 664, as bus records are)."""
         if self._cache_dir is None:
             return
         try:
-            path = preview_path(self._cache_dir, app_id)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_frames(shown.images[:PREVIEW_MAX_FRAMES], shown.delay_ms, str(path))
-        except (OSError, OutputError, ValueError) as err:
+            atomic_write_bytes(preview_path(self._cache_dir, app_id),
+                               webp_bytes(images[:PREVIEW_MAX_FRAMES], delay_ms), mode=0o664)
+        except (AtomicWriteError, OSError, ValueError) as err:
             logger.warning("app %s: cannot write its preview: %s", app_id, err)
 
     def _tidy_previews(self) -> None:
@@ -233,10 +242,30 @@ class AppRenders:
             renderer.close()
 
 
+def webp_bytes(images: list[Image.Image], delay_ms: int) -> bytes:
+    """Frames as one looping animated WebP, each shown ``delay_ms``."""
+    first, *rest = images
+    buffer = io.BytesIO()
+    first.save(buffer, format="WEBP", save_all=True, append_images=rest,
+               duration=max(1, delay_ms), loop=0, lossless=True)
+    return buffer.getvalue()
+
+
+def release_memory() -> None:
+    """Hand freed memory back to the system. A render's frames pass through buffers of
+    several MB on this thread, whose malloc arena glibc does not shrink by itself; where
+    the C library is not glibc this does nothing."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        return
+
+
 def _unrendered() -> dict[str, Any]:
     return {"rendered_at": None, "render_ms": None, "frames": 0, "delay_ms": 0,
             "width": 64, "height": 32, "scale": "", "error": None, "errors": 0,
-            "next_render_at": round(time.time(), 3), "held": False, "backoff_s": None}
+            "next_render_at": round(time.time(), 3), "held": False, "backoff_s": None,
+            "skipped": False}
 
 
 def _log_change(app_id: str, previous: str | None, state: AppState) -> None:

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from PIL import Image
 
-from shared.starlark.runtime import AppError
+from shared.starlark.runtime import AppError, NothingToShow
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,8 @@ class AppRenderer:
 
     def render(self, app: str, config: dict[str, str], *, width: int = 64, height: int = 32,
                seconds: float = 1.0) -> RenderedFrames:
-        """Render the app at ``app`` (a .star file or folder); AppError names a failure."""
+        """Render the app at ``app`` (a .star file or folder); AppError names a failure,
+        NothingToShow (one of them) says the app skips its turn (main returned ``[]``)."""
         request = {"app": os.path.abspath(app), "config": config, "width": width,
                    "height": height, "seconds": seconds}
         head, data = self._ask(request, seconds)
@@ -81,7 +82,8 @@ class AppRenderer:
             except (OSError, ValueError, TimeoutError) as err:
                 raise AppError(self._stopped(worker, err, seconds)) from None
         if not head.get("ok"):
-            raise AppError(str(head.get("error") or "the app failed"))
+            kind = NothingToShow if head.get("nothing") is True else AppError
+            raise kind(str(head.get("error") or "the app failed"))
         return head, data
 
     def close(self) -> None:

@@ -42,7 +42,14 @@ def main(argv: list[str]) -> int:
 
 
 def _render(request: dict[str, Any], caches: dict[str, Any]) -> dict[str, Any]:
-    from shared.starlark.runtime import AppCache, AppError, Limits, load_app, run_app
+    from shared.starlark.runtime import (
+        AppCache,
+        AppError,
+        Limits,
+        NothingToShow,
+        load_app,
+        run_app,
+    )
 
     try:
         limits = Limits(seconds=float(request["seconds"]))
@@ -54,7 +61,7 @@ def _render(request: dict[str, Any], caches: dict[str, Any]) -> dict[str, Any]:
                          width=int(request["width"]), height=int(request["height"]),
                          limits=limits, cache=cache, http_cache=http_cache)
     except AppError as err:
-        return {"ok": False, "error": str(err)}
+        return {"ok": False, "error": str(err), "nothing": isinstance(err, NothingToShow)}
     data = b"".join(image.convert("RGB").tobytes() for image in frames.images)
     return {"ok": True, "frames": len(frames.images), "delay_ms": frames.delay_ms,
             "size": len(data), "data": data}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -45,6 +45,8 @@ FILL = '''load("render.star", "canvas", "render")
 def main(config):
     return render.Root(child = render.Box(color = config.get("color", "#0f0")))
 '''
+# Blue when the app is told it draws at twice the size, else green.
+TWICE = FILL.replace('config.get("color", "#0f0")', '"#00f" if canvas.is2x() else "#0f0"')
 BROKEN = 'def main(config)\n    return 1\n'
 
 
@@ -138,9 +140,10 @@ def test_installed_enabled_apps_are_modes_in_id_order(tmp_path: Path, loaded: An
 def test_an_app_renders_off_the_render_thread_and_shows(tmp_path: Path, loaded: Any) -> None:
     install(tmp_path, "dot", {"dot.star": DOT.encode()})
     plugin = loaded({})
+    assert plugin.renders.state("dot") is None  # loading did not wait for a render
+    assert plugin.display(force_clear=True, display_mode="starlark-dot") is False
     state = rendered(plugin, "dot")
     assert state.error is None and state.frames == 1
-    assert plugin.renders._thread is not threading.current_thread()
     assert plugin.display(force_clear=True, display_mode="starlark-dot") is True
     panel = plugin.display_manager.backend.last_frame
     assert panel.getpixel((3, 2)) == RED and panel.getpixel((4, 2)) == BLACK
@@ -153,6 +156,10 @@ def test_an_app_renders_off_the_render_thread_and_shows(tmp_path: Path, loaded: 
     with Image.open(wait_until(lambda: (p := preview_path(tmp_path / "cache", "dot")).exists()
                                and p)) as preview:
         assert preview.format == "WEBP" and preview.size == (64, 32)
+    assert preview_path(tmp_path / "cache", "dot").stat().st_mode & 0o777 == 0o664  # the web's
+    # Nothing else due for 300 s: the worker (some 50 MB) is stopped, the thread waits.
+    wait_until(lambda: plugin.renders._renderer is None)
+    assert plugin.renders.running()
 
 
 @pytest.mark.parametrize(("panel", "scale", "dots"), [
@@ -182,7 +189,7 @@ def test_frames_are_fitted_to_the_panel_by_whole_pixels(
 
 def test_2x_renders_at_128x64_where_the_app_supports_it(tmp_path: Path, loaded: Any) -> None:
     manifest = b'id: big\nname: Big\nfileName: big.star\nsupports2x: true\n'
-    install(tmp_path, "big", {"big.star": FILL.encode(), "manifest.yaml": manifest})
+    install(tmp_path, "big", {"big.star": TWICE.encode(), "manifest.yaml": manifest})
     install(tmp_path, "small", {"small.star": FILL.encode()})
     plugin = loaded({"scale": "2x"}, (128, 64))
     assert rendered(plugin, "big").size == (128, 64)
@@ -192,6 +199,12 @@ def test_2x_renders_at_128x64_where_the_app_supports_it(tmp_path: Path, loaded: 
     assert entry["scale"] == "magnify x2"
     assert record(tmp_path)["apps"]["big"]["scale"] == "2x"
     assert record(tmp_path)["apps"]["big"]["width"] == 128
+    assert plugin.display(force_clear=True, display_mode="starlark-big") is True
+    frame = plugin.display_manager.backend.last_frame
+    assert frame.getpixel((0, 0)) == frame.getpixel((127, 63)) == (0, 0, 255)  # is2x() true
+    scaling = module_of(plugin, "scaling")
+    assert scaling.render_size("2x", (96, 48), True) == (64, 32)
+    assert scaling.render_size("magnify", (128, 64), True) == (64, 32)
 
 
 def test_a_broken_app_fails_alone_and_backs_off(tmp_path: Path, loaded: Any) -> None:
@@ -250,6 +263,18 @@ def test_an_animation_plays_at_its_own_delay_and_asks_for_fast_frames(
     assert state.error is None and state.frames > 1
     assert plugin.display(force_clear=True, display_mode="starlark-seasonclock") is True
     assert plugin.needs_high_fps is True
+    panel = plugin.display_manager
+    assert panel.is_currently_scrolling() and panel.frame_interval == pytest.approx(0.04)
+    plugin._slot_started = time.monotonic() - 0.045  # halfway through frame 0
+    assert plugin.display(display_mode="starlark-seasonclock") is True
+    pushed = panel.frames_pushed
+    assert plugin.display(display_mode="starlark-seasonclock") is True  # the same frame
+    assert panel.frames_pushed == pushed
+    plugin._slot_started = time.monotonic() - 0.135  # halfway through frame 1
+    assert plugin.display(display_mode="starlark-seasonclock") is True
+    assert panel.frames_pushed == pushed + 1
+    assert panel.backend.last_frame.tobytes() == plugin.renders.shown(
+        "seasonclock").image(1).tobytes()
     manager = sys.modules[type(plugin).__module__]
     assert manager.frame_index(0.0, 90, 30) == 0
     assert manager.frame_index(0.089, 90, 30) == 0
@@ -287,3 +312,27 @@ def test_unloading_stops_the_thread_and_its_worker(tmp_path: Path, loaded: Any) 
     wait_until(lambda: not plugin.renders.running(), timeout=10)
     assert plugin.renders._renderer is None
 
+
+
+def test_an_app_that_breaks_on_reinstall_stops_showing(tmp_path: Path, loaded: Any) -> None:
+    install(tmp_path, "dot", {"dot.star": DOT.encode()})
+    plugin = loaded({"apps": {"dot": {"revision": 1}}})
+    assert rendered(plugin, "dot").error is None
+    assert plugin.display(force_clear=True, display_mode="starlark-dot") is True
+    install(tmp_path, "dot", {"dot.star": BROKEN.encode()})
+    plugin.on_config_change({"apps": {"dot": {"revision": 2}}})
+    wait_until(lambda: (s := plugin.renders.state("dot")) is not None and s.error)
+    assert plugin.display(force_clear=True, display_mode="starlark-dot") is False
+    assert plugin.needs_high_fps is False
+
+
+def test_an_app_skipping_its_turn_is_passed_over_without_an_error(tmp_path: Path,
+                                                                  loaded: Any) -> None:
+    install(tmp_path, "quiet", {"quiet.star": b"def main(config):\n    return []\n"})
+    plugin = loaded({})
+    state = rendered(plugin, "quiet")
+    assert state.skipped is True and state.error is None and state.errors == 0
+    assert plugin.display(force_clear=True, display_mode="starlark-quiet") is False
+    entry = wait_until(lambda: record(tmp_path).get("apps", {}).get("quiet"))
+    assert entry["skipped"] is True and entry["error"] is None and entry["frames"] == 0
+    assert entry["rendered_at"] is not None

@@ -1,8 +1,9 @@
 """Reading an app's ``manifest.yaml`` (the apps repository's format) without a YAML library.
 
 The repository's manifests are flat: ``key: value`` lines, a value quoted or not, and
-lists as indented ``- item`` lines under a key with no value. That subset is read here;
-anything else in a line (nested maps, flow lists, anchors) is skipped, never guessed.
+lists as indented ``- item`` lines under a key with no value, or written ``[a, b]`` on
+one line. That subset is read here; anything else (nested maps, anchors) is skipped,
+never guessed.
 A manifest is untrusted: at most ``MAX_BYTES``, ``MAX_KEYS`` keys, ``MAX_ITEMS`` list
 items, each text at most ``MAX_TEXT`` characters.
 """
@@ -43,8 +44,17 @@ def parse_manifest(data: bytes | str) -> dict[str, Any]:
         if value == "":
             current = found.setdefault(name, []) if name not in found else None
             continue
-        found[name] = _scalar(value)
+        found[name] = _flow_list(value) if value.startswith("[") else _scalar(value)
     return found
+
+
+def _flow_list(value: str) -> list[str] | str:
+    """``[a, 'b']`` as a list of texts; anything nested stays text."""
+    value = _without_comment(value)
+    if not value.endswith("]") or any(c in value[1:-1] for c in "[]{}"):
+        return _scalar(value)
+    items = [_text(_scalar(item)) for item in value[1:-1].split(",") if item.strip()]
+    return items[:MAX_ITEMS]
 
 
 def _scalar(value: str) -> Any:

@@ -172,9 +172,9 @@ def _without_top_folder(files: dict[str, bytes]) -> dict[str, bytes]:
 
 def _main_file(files: dict[str, bytes], manifest: dict[str, Any], app_id: str | None) -> str:
     stars = sorted(p for p in files if p.endswith(".star") and "/" not in p)
-    named = manifest.get("fileName")
-    candidates = [named] if isinstance(named, str) and named in stars else []
-    candidates += [f"{app_id}.star"] if app_id and f"{app_id}.star" in stars else []
+    named = [manifest.get("fileName"), *(f"{name}.star" for name in (
+        app_id, manifest.get("id"), manifest.get("packageName")) if isinstance(name, str))]
+    candidates = [name for name in named if isinstance(name, str) and name in stars]
     candidates += [p for p in stars if "def main(" in files[p].decode("utf-8", "replace")]
     if not candidates:
         found = ", ".join(stars) or "no .star file at the top"

@@ -6,10 +6,24 @@ The ``starlark-apps`` plugin (in the display) publishes after every render::
      "apps": {"<app_id>": {"rendered_at": <epoch s> | null, "render_ms": <ms> | null,
                            "frames": <n>, "delay_ms": <ms>, "width": 64, "height": 32,
                            "scale": "<how it is fitted>", "error": "<one line>" | null,
-                           "errors": <failures in a row>, "next_render_at": <epoch s>}}}
+                           "errors": <failures in a row>, "next_render_at": <epoch s>,
+                           "held": <bool>, "backoff_s": <s> | null,
+                           "skipped": <bool>}}}
 
-and writes the app's last frames, as the panel shows them, to ``preview_path`` (an
-animated WebP), so the web can show them. The web reads both as untrusted files.
+``apps`` lists the apps the display shows (installed, enabled, readable), in id order;
+one not rendered yet has ``rendered_at`` null and ``frames`` 0. ``width``/``height``
+are the size the app was rendered at (128x64 under the ``2x`` setting), ``scale`` says
+how its frames fill the panel (``magnify x2``, ``none``, ``2x``, ``2x, magnify x2``).
+After a failure ``error`` is its one line and ``frames`` 0 (``rendered_at`` stays the
+last success of the same install and settings); ``held`` is true once the app failed
+three times in a row and its retries wait ``backoff_s`` seconds (doubling, at most an
+hour or the render interval). ``skipped`` is true when the last render's ``main``
+returned ``[]`` (the app skips its turn: no frames, no error, not shown until the next
+render). ``render_ms`` is the last attempt's time.
+
+It writes the app's last frames, as the panel shows them (panel size), to
+``preview_path`` (an animated WebP), so the web can show them; previews of apps no
+longer installed are removed. The web reads both as untrusted files.
 """
 
 from __future__ import annotations

@@ -6,10 +6,12 @@ syntax), keeping every line where it was, so error messages name the app's own l
 
 - ``"%5.2f" % x``: a literal format with widths, precisions or flags becomes
   ``ledpanel_percent("%5.2f", x)`` (Python's printf rules, which Go-Starlark follows).
-- ``a - b``, ``a + b``, ``a * b`` where both operands are names, calls or brackets and no
-  other arithmetic touches them become ``ledpanel_sub(a, b)`` ..., which handle time and
-  duration values and otherwise do the plain operation. Chains (``a - b - c``) and
-  operations with a literal are left alone: they are never time arithmetic in practice.
+- ``a - b``, ``a + b``, ``a * b``, ``a / b``, ``a // b`` where both operands are names,
+  calls or brackets and no other arithmetic touches them become ``ledpanel_sub(a, b)``
+  ..., which handle time and duration values and otherwise do the plain operation.
+  Chains (``a - b - c``) and operations with a literal are left alone: they are never
+  time arithmetic in practice, except a number literal times or dividing ``time.<unit>`` or
+  ``time.parse_duration(...)`` (``24 * time.hour``, ``time.hour / 2``).
 - ``a == b``, ``!=``, ``<``, ``<=``, ``>``, ``>=`` under the same conditions become
   ``ledpanel_eq(a, b)`` ...: two times are equal when they are the same instant (their
   bound methods differ, so the struct comparison alone says they are not, and ordering
@@ -34,10 +36,12 @@ import tokenize
 from dataclasses import dataclass
 
 PRELUDE_MODULE = "@ledpanel/prelude"
-ARITHMETIC = {"+": "ledpanel_add", "-": "ledpanel_sub", "*": "ledpanel_mul"}
+ARITHMETIC = {"+": "ledpanel_add", "-": "ledpanel_sub", "*": "ledpanel_mul",
+              "/": "ledpanel_div", "//": "ledpanel_floordiv"}
 COMPARISONS = {"==": "ledpanel_eq", "!=": "ledpanel_ne", "<": "ledpanel_lt",
                "<=": "ledpanel_le", ">": "ledpanel_gt", ">=": "ledpanel_ge"}
 _CONSTANTS = {"None", "True", "False"}
+DURATION_UNITS = {"nanosecond", "microsecond", "millisecond", "second", "minute", "hour"}
 SET_METHODS = ("add", "discard", "remove", "union", "intersection", "difference",
                "issubset", "issuperset", "symmetric_difference")
 _TIGHT = {"+", "-", "*", "/", "//", "%", "**", "~", ".", "@"}
@@ -113,10 +117,27 @@ def _binary(tokens: list[tokenize.TokenInfo], index: int, edits: list[_Edit],
         return
     if _before_is_tight(tokens, start) or _after_is_tight(tokens, end):
         return
-    if _is_literal(tokens, start, index - 1) or _is_literal(tokens, index + 1, end):
+    literal = _is_literal(tokens, start, index - 1) or _is_literal(tokens, index + 1, end)
+    scaling = name in ("ledpanel_mul", "ledpanel_div", "ledpanel_floordiv")
+    if literal and not (scaling and _scales_duration(tokens, start, index, end)):
         return
     _wrap(tokens, start, index, end, name, edits)
     used.add(name)
+
+
+def _scales_duration(tokens: list[tokenize.TokenInfo], start: int, op: int, end: int) -> bool:
+    """``3 * time.minute``, ``time.hour * 24``, ``2 * time.parse_duration(...)``: a number
+    literal times a duration constant or parsed duration (the literal rule's exception)."""
+    sides = ((start, op - 1), (op + 1, end))
+    numbers = [tokens[a].type == tokenize.NUMBER and a == b for a, b in sides]
+    durations = [_names_duration(tokens, a, b) for a, b in sides]
+    return (numbers[0] and durations[1]) or (numbers[1] and durations[0])
+
+
+def _names_duration(tokens: list[tokenize.TokenInfo], first: int, last: int) -> bool:
+    names = [t.string for t in tokens[first:last + 1] if t.type == tokenize.NAME]
+    return bool(names) and names[0] == "time" and (
+        names[-1] in DURATION_UNITS or "parse_duration" in names)
 
 
 def _set_method(tokens: list[tokenize.TokenInfo], index: int, edits: list[_Edit],

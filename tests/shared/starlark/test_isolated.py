@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from shared.starlark.isolated import AppRenderer
-from shared.starlark.runtime import AppError, load_app, run_app
+from shared.starlark.runtime import AppError, NothingToShow, load_app, run_app
 
 APPS = Path(__file__).resolve().parent / "apps"
 SMALL = """
@@ -76,3 +76,25 @@ def main(config):
 """, "counter.star")
     widths = [renderer.render(counter, {}).images[0].getbbox() for _ in range(3)]
     assert widths == [(0, 0, 1, 1), (0, 0, 2, 1), (0, 0, 3, 1)]
+
+
+def test_the_worker_answers_an_apps_schema_and_none_without_one(renderer: AppRenderer,
+                                                                  tmp_path: Path) -> None:
+    schema = renderer.schema(str(APPS / "amazing"))
+    assert schema is not None and [f["id"] for f in schema["schema"]]
+    assert renderer.schema(str(APPS / "washer")) is None
+    bad = _app(tmp_path, "def get_schema(:\n")
+    with pytest.raises(AppError, match="app.star"):
+        renderer.schema(bad)
+    assert renderer.render(str(APPS / "washer"), {}).images  # the worker carries on
+
+
+def test_an_app_skipping_its_turn_is_told_apart_from_a_failure(renderer: AppRenderer,
+                                                               tmp_path: Path) -> None:
+    skipping = _app(tmp_path, "def main(config):\n    return []\n")
+    with pytest.raises(NothingToShow, match="nothing to show"):
+        renderer.render(skipping, {})
+    failing = _app(tmp_path, "def main(config):\n    return 1 // 0\n", "bad.star")
+    with pytest.raises(AppError) as failed:
+        renderer.render(failing, {})
+    assert not isinstance(failed.value, NothingToShow)

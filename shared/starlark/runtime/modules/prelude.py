@@ -63,6 +63,20 @@ def ledpanel_mul(a, b):
         return duration_value(int(a * b._0ns))
     return a * b
 
+def ledpanel_div(a, b):
+    if _kind(a) == "duration" and _kind(b) == "duration":
+        return a._0ns / b._0ns
+    if _kind(a) == "duration" and type(b) in ("int", "float"):
+        return duration_value(int(a._0ns / b))
+    return a / b
+
+def ledpanel_floordiv(a, b):
+    if _kind(a) == "duration" and _kind(b) == "duration":
+        return a._0ns // b._0ns
+    if _kind(a) == "duration" and type(b) == "int":
+        return duration_value(a._0ns // b)
+    return a // b
+
 def ledpanel_percent(fmt, args):
     return _py_percent(fmt, args if type(args) == "tuple" else (args,))
 

@@ -35,6 +35,14 @@ def test_arithmetic_with_a_literal_or_in_a_chain_is_left_alone() -> None:
         "a = x - 1\nb = x - y - z\nc = -x + y\n"
 
 
+def test_a_number_times_a_duration_unit_goes_through_the_prelude() -> None:
+    got = _body("x = 1\na = 24 * time.hour\nb = time.minute * 1.5\n"
+                "c = 2 * time.parse_duration(s)\nd = 24 * hours\ne = 3 * 4\n")
+    assert got[1:] == ["a = ledpanel_mul(24 , time.hour)", "b = ledpanel_mul(time.minute , 1.5)",
+                       "c = ledpanel_mul(2 , time.parse_duration(s))", "d = 24 * hours",
+                       "e = 3 * 4"]
+
+
 def test_nested_products_and_sums_are_both_rewritten() -> None:
     assert _body("x = 1\ne = elapsed + (delta * time.millisecond)\n")[1] == \
         "e = ledpanel_add(elapsed , (ledpanel_mul(delta , time.millisecond)))"

@@ -103,3 +103,23 @@ def test_elapsed_time_compared_with_a_literal(tmp_path: Path) -> None:
             '    t, n = time.parse_time("2024-03-05T09:00:00Z"), 3\n'
             '    return [(now - t).hours > 2, (now - t).hours > 3, now - t >= time.hour * n]\n')
     assert _run(tmp_path, body) == [True, False, True]
+
+
+def test_a_literal_number_of_duration_units(tmp_path: Path) -> None:
+    body = ('    t = time.parse_time("2024-03-05T10:00:00Z")\n'
+            '    yesterday = t - (24 * time.hour)\n'
+            '    soon = t + (time.minute * 90)\n'
+            '    return [yesterday.day, soon.format("15:04"), (2 * time.second).seconds]\n')
+    assert _run(tmp_path, body) == [4, "11:30", 2.0]
+
+
+def test_dividing_durations(tmp_path: Path) -> None:
+    body = ('    a = time.parse_time("2024-03-05T10:00:00Z")\n'
+            '    b = time.parse_time("2024-03-05T13:30:00Z")\n'
+            '    d = b - a\n'
+            '    unit = time.hour\n'
+            '    two = 2\n'
+            '    half = d / two\n'
+            '    return [d / unit, d // time.minute, half.minutes, (time.hour / 4).minutes,\n'
+            '            7 / 2]\n')
+    assert _run(tmp_path, body) == [3.5, 210, 105.0, 15.0, 3.5]
