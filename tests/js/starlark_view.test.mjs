@@ -35,6 +35,23 @@ test("a render is told with its age, time and frames", () => {
   assert.equal(view.renderedText({ rendered_at: null, error: "boom" }, NOW), "");
 });
 
+test("a render says the size it was drawn at and how it fills the panel", () => {
+  assert.equal(view.renderedText({ rendered_at: at(60), render_ms: 80, frames: 1, width: 128,
+                                   height: 64, scale: "2x" }, NOW),
+               "Rendered 1 min ago in 80 ms: 1 frame; 128x64, 2x");
+  // A failure after a success: the success's time, no frame count of the failure.
+  assert.equal(view.renderedText({ rendered_at: at(600), render_ms: 3000, frames: 0,
+                                   error: "too slow" }, NOW), "Rendered 10 min ago");
+});
+
+test("a held app says when it is tried again; a skipped one says why it is not shown", () => {
+  assert.equal(view.errorText({ error: "boom", errors: 3, held: true, next_render_at: at(-240) }, NOW),
+               "Last render failed (3 times in a row): boom; held, tried again in 4 min");
+  assert.equal(view.skippedText({ skipped: true, error: null }),
+               "It had nothing to show at its last render, so it skips its turns until the next one.");
+  assert.equal(view.skippedText({ skipped: "yes" }), "");
+});
+
 test("an error is shown plainly with how many times in a row", () => {
   assert.equal(view.errorText({ error: "http.star: no network", errors: 3 }),
                "Last render failed (3 times in a row): http.star: no network");

@@ -61,7 +61,8 @@ function starlarkApps() {
     runtimeText() { return view.runtimeText(this.status); },
     settingsText() { return view.settingsText(this.settings); },
     renderedText(app) { return view.renderedText(app, this.now); },
-    errorText(app) { return view.errorText(app); },
+    errorText(app) { return view.errorText(app, this.now); },
+    skippedText(app) { return view.skippedText(app); },
     previewSrc(app) {
       const src = view.previewSrc(app);
       return src && !this.failedPreviews[src] ? src : "";

@@ -43,8 +43,16 @@ export function ago(epochSeconds, now = Date.now()) {
   return `${Math.round(seconds / 86400)} days ago`;
 }
 
-// "Rendered 2 min ago in 140 ms: 20 frames, 50 ms each" / "Waiting for the display…"
-// ("" when it has only failed so far: its error says so).
+// "in 3 min" from epoch seconds, against now (ms).
+export function inTime(epochSeconds, now = Date.now()) {
+  const seconds = Math.max(0, Math.round(epochSeconds - now / 1000));
+  if (seconds < 60) return `in ${seconds} s`;
+  if (seconds < 3600) return `in ${Math.round(seconds / 60)} min`;
+  return `in ${Math.round(seconds / 3600)} h`;
+}
+
+// "Rendered 2 min ago in 140 ms: 20 frames, 50 ms each; 64x32, magnify x2" /
+// "Waiting for the display…" ("" when it has only failed so far: its error says so).
 export function renderedText(app, now = Date.now()) {
   const at = count(app?.rendered_at);
   if (at === null || at === 0) return text(app?.error) ? "" : "Waiting for the display to draw it";
@@ -52,21 +60,34 @@ export function renderedText(app, now = Date.now()) {
   const frames = count(app.frames);
   const delay = count(app.delay_ms);
   let words = `Rendered ${ago(at, now)}`;
-  if (ms !== null) words += ` in ${Math.round(ms)} ms`;
-  if (frames !== null) {
+  if (ms !== null && !text(app.error)) words += ` in ${Math.round(ms)} ms`;
+  if (frames) {
     words += `: ${frames} frame${frames === 1 ? "" : "s"}`;
     if (frames > 1 && delay) words += `, ${delay} ms each`;
   }
+  const width = count(app.width);
+  const height = count(app.height);
+  const scale = text(app.scale);
+  if (width && height) words += `; ${width}x${height}${scale ? `, ${scale}` : ""}`;
   return words;
 }
 
-// "Last render failed (3 times in a row): <the app's error>" or "".
-export function errorText(app) {
+// "Last render failed (3 times in a row): <the app's error>; held, tried again in 4 min"
+// or "".
+export function errorText(app, now = Date.now()) {
   const error = text(app?.error);
   if (!error) return "";
   const times = count(app.errors);
   const row = times && times > 1 ? ` (${times} times in a row)` : "";
-  return `Last render failed${row}: ${error}`;
+  const next = count(app.next_render_at);
+  const held = app.held === true ? `; held, tried again ${next ? inTime(next, now) : "later"}` : "";
+  return `Last render failed${row}: ${error}${held}`;
+}
+
+// An app that had nothing to show at its last render (main returned []).
+export function skippedText(app) {
+  return app?.skipped === true && !text(app.error)
+    ? "It had nothing to show at its last render, so it skips its turns until the next one." : "";
 }
 
 // The preview's URL only when it is our own plain path (it carries the render time, so
