@@ -40,6 +40,7 @@ READY = {
     "vegas": 'form[data-settings-form][data-ready]',
     "plugin-manager": '.plugin-row[data-plugin="still"]',
     "plugin-store": ".store-unavailable:visible, .store-problem:visible",
+    "starlark": '[data-partial="starlark"][data-ready] .sl-empty:visible',
     "fonts": '[data-partial="fonts"][data-wired]',
     "logs": '[data-partial="logs"][data-wired]',
     "cache": '[data-partial="cache"][data-wired]',

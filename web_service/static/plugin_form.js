@@ -401,6 +401,7 @@ document.addEventListener("submit", (event) => {
   const form = event.target.closest?.(".plugin-form");
   if (!form) return;
   event.preventDefault();
+  if (form.dataset.ownSave !== undefined) return;  // its page's script saves it elsewhere
   save(form);
 });
 

@@ -10,12 +10,13 @@ from shared.errors import LedpanelError
 from shared.version import CORE_VERSION
 from web_service.access import sign_in
 from web_service.services import services
-from web_service.ui import partials
+from web_service.ui import partials, starlark_form
 
 logger = logging.getLogger(__name__)
 
 bp = Blueprint("pages", __name__)
 bp.register_blueprint(partials.bp)  # the tabs are served beside the page that shows them
+bp.register_blueprint(starlark_form.bp)  # a scripted app's settings form
 
 
 @bp.get("/")

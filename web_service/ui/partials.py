@@ -57,6 +57,7 @@ TABS: tuple[Tab, ...] = (
     Tab("schedule", "Schedule"),
     Tab("vegas", "Vegas"),
     Tab("plugin-manager", "Plugin Manager"),
+    Tab("starlark", "Scripted apps"),
     Tab("plugin-store", "Plugin Store"),
     Tab("fonts", "Fonts"),
     Tab("logs", "Logs"),

@@ -26,7 +26,7 @@ from web_service.ui.plugin_form import build_form, safe_link
 def plugin_form_context(plugin_id: str) -> dict[str, Any]:
     """Return the template context of one plugin's settings form."""
     svc = services()
-    schema = svc.catalog.schema_for(plugin_id)
+    schema = _drawn_schema(plugin_id, svc.catalog.schema_for(plugin_id))
     problem = None
     try:
         section = svc.store.load().get(plugin_id)
@@ -45,6 +45,20 @@ def plugin_form_context(plugin_id: str) -> dict[str, Any]:
     return {"plugin_id": plugin_id, "form": form, "safe_link": safe_link,
             "timezones": timezones() if uses_timezones else (), "problem": problem,
             "actions": actions}
+
+
+# Settings another tab manages: left out of the plugin's form, so a save from it (a merge
+# onto the stored section) never sends back a copy that is stale by then.
+MANAGED_ELSEWHERE = {"starlark-apps": ("apps",)}  # each app's entry: the Scripted apps tab
+
+
+def _drawn_schema(plugin_id: str, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The schema the form draws: without the settings another tab manages."""
+    leave_out = MANAGED_ELSEWHERE.get(plugin_id, ())
+    if not leave_out or schema is None or not isinstance(schema.get("properties"), dict):
+        return schema
+    kept = {k: v for k, v in schema["properties"].items() if k not in leave_out}
+    return {**schema, "properties": kept}
 
 
 @dataclass(frozen=True)
