@@ -3,7 +3,8 @@
 An id is 1 to 64 characters of lower-case letters, digits, ``_`` and ``-``, starting
 with a letter or digit: the apps repository's folder names all are. The display mode
 of an app is its id prefixed with ``MODE_PREFIX``, so an app never shares a name with a
-plugin in ``display_durations``.
+plugin in ``display_durations``; ``apps`` is not an id, since its mode would be the
+plugin's own fallback mode (``starlark-apps``).
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import re
 
 APP_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 MODE_PREFIX = "starlark-"
+RESERVED = frozenset({"apps"})
 
 
 def valid_app_id(value: object) -> bool:
     """Whether ``value`` is a usable app id."""
-    return isinstance(value, str) and APP_ID.fullmatch(value) is not None
+    return (isinstance(value, str) and APP_ID.fullmatch(value) is not None
+            and value not in RESERVED)
 
 
 def app_id_from(name: str) -> str:

@@ -13,7 +13,7 @@ def test_repository_names_are_ids(value: str) -> None:
     assert valid_app_id(value)
 
 
-@pytest.mark.parametrize("value", ["", "-x", "_x", "A", "a/b", "..", "a.b", "a" * 65, 3, None])
+@pytest.mark.parametrize("value", ["", "apps", "-x", "_x", "A", "a/b", "..", "a.b", "a" * 65, 3, None])
 def test_anything_else_is_not(value: object) -> None:
     assert not valid_app_id(value)
 
@@ -27,5 +27,5 @@ def test_ids_are_made_from_file_names() -> None:
 def test_a_mode_names_its_app_and_only_an_apps_mode_does() -> None:
     assert mode_of("clock") == "starlark-clock"
     assert app_of("starlark-clock") == "clock"
-    assert app_of("starlark-apps") == "apps"
+    assert app_of("starlark-apps") is None  # the plugin's own fallback mode
     assert app_of("clock") is None and app_of("starlark-") is None
