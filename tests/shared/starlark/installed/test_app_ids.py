@@ -13,7 +13,8 @@ def test_repository_names_are_ids(value: str) -> None:
     assert valid_app_id(value)
 
 
-@pytest.mark.parametrize("value", ["", "apps", "-x", "_x", "A", "a/b", "..", "a.b", "a" * 65, 3, None])
+@pytest.mark.parametrize("value", ["", "apps", "-x", "_x", "A", "a/b", "..", "a.b", "a" * 65,
+                                   3, None])
 def test_anything_else_is_not(value: object) -> None:
     assert not valid_app_id(value)
 
