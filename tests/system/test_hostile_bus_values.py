@@ -50,7 +50,16 @@ FROM_WEB: dict[str, dict[str, Any]] = {
 # Files the display writes: the web reads them for the status; the display reads the
 # last two again when it starts (what a killed run left).
 FROM_DISPLAY = (keys.DISPLAY_STATE, keys.HARDWARE_STATUS, keys.PLUGIN_ERRORS,
-                keys.PREVIEW_FRAME)
+                keys.PREVIEW_FRAME, keys.STARLARK_APPS)
+# The record of a display without scripted apps has none: one made the way the plugin does.
+MADE_UP: dict[str, dict[str, Any]] = {
+    keys.STARLARK_APPS: {"runtime": "r", "updated_at": 1, "apps": {"clock": {
+        "rendered_at": 1, "render_ms": 5, "frames": 2, "delay_ms": 50, "width": 64,
+        "height": 32, "scale": "none", "error": None, "errors": 0, "next_render_at": 2,
+        "held": False, "backoff_s": None, "skipped": False}}},
+}
+# Where the web answers from each record the display writes.
+READ_BY = {keys.STARLARK_APPS: "/api/v3/starlark/status"}
 READ_AT_START: dict[str, dict[str, Any]] = {
     keys.DISPLAY_ON_DEMAND_CONFIG: {"plugin_id": "still", "mode": "still", "duration": 60,
                                     "pinned": False, "request_id": "r", "started_at": 1,
@@ -135,10 +144,12 @@ def test_every_bus_field_with_hostile_values_leaves_both_daemons_running_and_tru
                 prober.probe(f"{key}.json = {text[:60]}")
         for key in FROM_DISPLAY:
             fields = Path(instance.cache_dir / f"{key}.json")
-            real = json.loads(fields.read_text()) if fields.exists() else {}
+            real = json.loads(fields.read_text()) if fields.exists() else MADE_UP.get(key, {})
             for text in documents(real, list(real)[:8]):
                 write(instance.cache_dir / f"{key}.json", text)
-                assert requests.get(f"{url}/api/v3/system/status", timeout=5).ok, text[:60]
+                for route in ("/api/v3/system/status", READ_BY.get(key)):
+                    if route is not None:
+                        assert requests.get(f"{url}{route}", timeout=5).ok, (route, text[:60])
         prober.probe("hostile records of the display")  # it writes its own again
         report = status(url)["display"]
         assert report["service"] == "running" and report["pid"] == display.process.pid
