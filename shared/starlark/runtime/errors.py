@@ -24,6 +24,16 @@ def one_line(text: str, limit: int = 300) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _without_prefixes(line: str) -> str:
+    """The problem without the ``error:`` and exception-class labels nested calls add
+    (``error: StarlarkError: error: AppError: ...``)."""
+    problem, before = line.strip(), ""
+    while problem != before:
+        before = problem
+        problem = _PY_PREFIX.sub("", problem.removeprefix("error: ").strip())
+    return problem
+
+
 def starlark_message(text: str, internal: Collection[str] = ()) -> str:
     """The interpreter's report as ``file:line: problem`` (no traceback, no source excerpt).
 
@@ -37,7 +47,7 @@ def starlark_message(text: str, internal: Collection[str] = ()) -> str:
         if frame:
             places.append((frame.group(1), frame.group(2)))
         if line.startswith("error: "):
-            problem = _PY_PREFIX.sub("", line[len("error: "):].strip().removeprefix("error: "))
+            problem = _without_prefixes(line)
             for follow in lines[index + 1:]:
                 found = _LOCATION.match(follow)
                 if found:
