@@ -319,8 +319,10 @@ def test_the_display_renders_an_app_installed_here_and_its_preview_appears(
     failed = app_card(panel, "broken").locator(".sl-error")
     failed.wait_for(state="visible", timeout=90_000)
     assert failed.inner_text().startswith("Last render failed")
-    assert "foo.star" in failed.inner_text()
-    assert app_card(panel, "broken").locator(".sl-not-rendered").is_visible()
+    assert failed.inner_text() == ('Last render failed: broken.star:1: app loads "foo.star", '
+                                   "which is not available")
+    assert app_card(panel, "broken").locator(".sl-not-rendered").inner_text() == (
+        "Could not be drawn")
     assert not app_card(panel, "broken").locator(".sl-rendered").is_visible()
     shoot(page, "desktop-rendered")
 

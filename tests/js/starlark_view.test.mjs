@@ -105,3 +105,12 @@ test("the index being built is told with how far it got", () => {
   assert.equal(view.indexingText({ running: false, done: 5, total: 5 }), "");
   assert.equal(view.indexingText(null), "");
 });
+
+test("the empty preview box says why there is no picture", () => {
+  assert.equal(view.previewText({ error: "app.star:1: Parse error", rendered_at: null }),
+               "Could not be drawn");
+  assert.equal(view.previewText({ error: null, skipped: true }), "Nothing to show");
+  assert.equal(view.previewText({ error: null, skipped: false }), "Not rendered yet");
+  assert.equal(view.previewText({ error: 42 }), "Not rendered yet");
+  assert.equal(view.previewText(null), "Not rendered yet");
+});

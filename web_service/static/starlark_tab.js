@@ -67,7 +67,7 @@ function starlarkApps() {
       const src = view.previewSrc(app);
       return src && !this.failedPreviews[src] ? src : "";
     },
-    previewText() { return "Not rendered yet"; },  // no preview yet, or it answered 404
+    previewText(app) { return view.previewText(app); },  // no preview yet, or it answered 404
     previewFailed(app) { this.failedPreviews[view.previewSrc(app)] = true; },
 
     busy(key) { return Boolean(this.running[key]); },

@@ -90,6 +90,13 @@ export function skippedText(app) {
     ? "It had nothing to show at its last render, so it skips its turns until the next one." : "";
 }
 
+// What the preview box says when there is no picture: why, when the status tells.
+export function previewText(app) {
+  if (text(app?.error)) return "Could not be drawn";
+  if (app?.skipped === true) return "Nothing to show";
+  return "Not rendered yet";
+}
+
 // The preview's URL only when it is our own plain path (it carries the render time, so
 // a new render is fetched again); "" when the display has drawn none.
 export function previewSrc(app) {
