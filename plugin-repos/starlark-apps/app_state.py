@@ -52,9 +52,16 @@ class Shown:
     packed: tuple[bytes, ...]
     size: tuple[int, int]
     delay_ms: int
+    full_animation: bool = False  # Root's show_full_animation
+
+    @property
+    def length(self) -> float:
+        """Seconds the animation takes to play through once."""
+        return len(self.packed) * max(1, self.delay_ms) / 1000
 
     @classmethod
-    def of(cls, images: Sequence[Image.Image], delay_ms: int) -> Shown:
+    def of(cls, images: Sequence[Image.Image], delay_ms: int,
+           full_animation: bool = False) -> Shown:
         done: dict[bytes, bytes] = {}
         packed = []
         for image in images:
@@ -62,7 +69,7 @@ class Shown:
             if raw not in done:
                 done[raw] = zlib.compress(raw, 1)
             packed.append(done[raw])
-        return cls(tuple(packed), images[0].size, delay_ms)
+        return cls(tuple(packed), images[0].size, delay_ms, full_animation)
 
     def __len__(self) -> int:
         return len(self.packed)

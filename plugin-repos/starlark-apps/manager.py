@@ -14,9 +14,9 @@ multi-frame app shows. Each app's slot lasts its own ``duration``: the plugin us
 dynamic duration (the slot ends when that app's time is up; the cap is the longest
 duration of the shown apps).
 
-Root's ``show_full_animation`` is not passed out of the render worker
-(``RenderedFrames`` has the frames and their delay only), so a slot ends at the app's
-duration even inside a longer animation.
+An app whose Root sets ``show_full_animation`` keeps its slot until its animation has
+played through once when that is longer than its duration (at most the longest
+duration allowed, ``APP_DURATION``).
 """
 
 from __future__ import annotations
@@ -151,7 +151,16 @@ class StarlarkAppsPlugin(BasePlugin):
 
     def _start_slot(self, app_id: str, mode: str | None, now: float) -> None:
         self._slot_mode, self._slot_started, self._pushed = mode, now, None
-        self._slot_duration = self.settings.app(app_id).duration
+        self._slot_duration = self._app_seconds(app_id)
+
+    def _app_seconds(self, app_id: str) -> float:
+        """How long an app's slot lasts: its duration, or its whole animation when it
+        asks for that (Root's show_full_animation), within the longest duration allowed."""
+        seconds = self.settings.app(app_id).duration
+        shown = self.renders.shown(app_id)
+        if shown is not None and shown.full_animation:
+            seconds = min(max(seconds, shown.length), APP_DURATION[1])
+        return seconds
 
     def _panel(self) -> tuple[int, int]:
         return int(self.display_manager.width), int(self.display_manager.height)
@@ -162,7 +171,7 @@ class StarlarkAppsPlugin(BasePlugin):
         return True
 
     def get_dynamic_duration_cap(self) -> float | None:
-        durations = [self.settings.app(app_of(mode) or "").duration for mode in self.modes]
+        durations = [self._app_seconds(app_of(mode) or "") for mode in self.modes]
         return max(durations, default=APP_DURATION[2])
 
     def reset_cycle_state(self) -> None:

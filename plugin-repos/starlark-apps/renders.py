@@ -161,7 +161,8 @@ class AppRenders:
         frames, error = _attempt(worker.get(), plan, seconds)
         took = round((time.monotonic() - started) * 1000)
         images = fit(frames.images, plan.scale, self._panel()) if frames is not None else []
-        shown = Shown.of(images, frames.delay_ms) if frames is not None and images else None
+        shown = (Shown.of(images, frames.delay_ms, frames.show_full_animation)
+                 if frames is not None and images else None)
         self._keep(plan, key, shown, error, took)
         if shown is not None:
             self._write_preview(plan.app_id, images, shown.delay_ms)

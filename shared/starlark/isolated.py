@@ -36,10 +36,12 @@ MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class RenderedFrames:
-    """What a render gave: RGB frames of the asked size and the delay between them."""
+    """What a render gave: RGB frames of the asked size, the delay between them, and
+    whether the app asks to be shown until its animation played through once."""
 
     images: list[Image.Image]
     delay_ms: int
+    show_full_animation: bool = False
 
 
 class AppRenderer:
@@ -138,7 +140,8 @@ def _frames(head: dict[str, Any], data: bytes, width: int, height: int) -> Rende
         raise AppError("the app's renderer answered with broken frames")
     images = [Image.frombytes("RGB", (width, height), data[i * size:(i + 1) * size])
               for i in range(count)]
-    return RenderedFrames(images, int(head["delay_ms"]))
+    return RenderedFrames(images, int(head["delay_ms"]),
+                          head.get("show_full_animation") is True)
 
 
 def _wait_readable(stream: IO[bytes], deadline: float) -> None:

@@ -64,6 +64,7 @@ def _render(request: dict[str, Any], caches: dict[str, Any]) -> dict[str, Any]:
         return {"ok": False, "error": str(err), "nothing": isinstance(err, NothingToShow)}
     data = b"".join(image.convert("RGB").tobytes() for image in frames.images)
     return {"ok": True, "frames": len(frames.images), "delay_ms": frames.delay_ms,
+            "show_full_animation": frames.show_full_animation,
             "size": len(data), "data": data}
 
 

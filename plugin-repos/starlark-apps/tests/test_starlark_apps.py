@@ -304,6 +304,32 @@ def test_each_app_keeps_its_slot_for_its_own_duration(tmp_path: Path, loaded: An
     assert plugin.is_cycle_complete() is False
 
 
+# 40 frames of 500 ms (20 s); with show_full_animation the app asks to be seen through.
+LONG = '''load("render.star", "render")
+
+def main(config):
+    frames = [render.Box(color = "#f00" if i % 2 else "#0f0") for i in range(40)]
+    return render.Root(delay = 500, show_full_animation = {full},
+                       child = render.Animation(children = frames))
+'''
+
+
+def test_an_app_showing_its_full_animation_keeps_its_slot_until_it_played(
+        tmp_path: Path, loaded: Any) -> None:
+    install(tmp_path, "whole", {"whole.star": LONG.format(full="True").encode()})
+    install(tmp_path, "part", {"part.star": LONG.format(full="False").encode()})
+    plugin = loaded({"apps": {"whole": {"duration": 5}, "part": {"duration": 5}}})
+    assert rendered(plugin, "whole").frames == 40 and rendered(plugin, "part").frames == 40
+    assert plugin.get_dynamic_duration_cap() == 20.0
+    for app_id, lasts in (("whole", 20.0), ("part", 5.0)):
+        plugin.reset_cycle_state()
+        assert plugin.display(force_clear=True, display_mode=f"starlark-{app_id}") is True
+        plugin._slot_started -= lasts - 0.5
+        assert plugin.is_cycle_complete() is False, app_id
+        plugin._slot_started -= 1.0
+        assert plugin.is_cycle_complete() is True, app_id
+
+
 def test_unloading_stops_the_thread_and_its_worker(tmp_path: Path, loaded: Any) -> None:
     install(tmp_path, "dot", {"dot.star": DOT.encode()})
     plugin = loaded({"apps": {"dot": {"revision": 1}}})

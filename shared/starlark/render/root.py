@@ -36,10 +36,13 @@ class Root:
 
 @dataclass
 class Frames:
-    """Painted frames (RGB, all the same size) and the milliseconds each is shown."""
+    """Painted frames (RGB, all the same size) and the milliseconds each is shown;
+    ``show_full_animation``: the app asks to be shown until its animation has played
+    through once, however short its slot."""
 
     images: list[Image.Image]
     delay_ms: int
+    show_full_animation: bool = False
 
 
 def render_frames(root: Root, width: int = 64, height: int = 32,
@@ -55,7 +58,8 @@ def render_frames(root: Root, width: int = 64, height: int = 32,
         raise TooManyFrames(count, refuse_over)
     shown = max(1, min(count, max_frames))
     images = [_paint(root.child, bounds, frame) for frame in range(shown)]
-    return Frames(images=images, delay_ms=root.delay)
+    return Frames(images=images, delay_ms=root.delay,
+                  show_full_animation=root.show_full_animation is True)
 
 
 def _paint(child: Widget, bounds: Bounds, frame: int) -> Image.Image:

@@ -48,6 +48,11 @@ def test_delay_is_kept_and_zero_means_the_default() -> None:
     assert (root.max_age, root.show_full_animation) == (300, True)
 
 
+def test_the_frames_say_whether_the_app_asks_to_be_seen_through() -> None:
+    assert render_frames(Root(Box(), show_full_animation=True)).show_full_animation is True
+    assert render_frames(Root(Box())).show_full_animation is False
+
+
 def test_frame_count_is_the_longest_animation_in_the_tree() -> None:
     blink = Animation(children=[Box(width=1, height=1, color="#f00"), Box(width=1, height=1)])
     three = Animation(children=[Box(width=1, height=1, color=c) for c in ("#f00", "#0f0", "#00f")])
