@@ -15,8 +15,6 @@ from flask import Blueprint, render_template
 
 from shared.starlark.installed.app_ids import mode_of, valid_app_id
 from shared.starlark.installed.folder import AppsFolder, InstalledApp, apps_root
-from shared.starlark.isolated import AppRenderer
-from shared.starlark.runtime import AppError
 from web_service.services import services
 from web_service.starlark.config_entry import entry_of, section_of
 from web_service.starlark.schema_form import form_values, schema_form
@@ -56,7 +54,13 @@ def _installed(app_id: str) -> InstalledApp | None:
 
 
 def _pixlet_schema(app: InstalledApp) -> tuple[dict[str, Any] | None, str | None]:
-    """The app's pixlet schema (None when it declares none), or why it could not be read."""
+    """The app's pixlet schema (None when it declares none), or why it could not be read.
+
+    The worker's client (and Pillow with it) is imported here, when a form is first
+    drawn, so the web's start does not pay for it."""
+    from shared.starlark.isolated import AppRenderer
+    from shared.starlark.runtime import AppError
+
     folder = AppsFolder(apps_root(services().settings.paths))
     renderer = AppRenderer()
     try:
