@@ -2,12 +2,16 @@
 
 ``fcntl.flock`` excludes other processes, but it belongs to an open file description,
 so two threads of one process would each open the file and block each other forever.
-Each lock file therefore gets one in-process guard (a ``threading.RLock`` plus a depth
-count): the first acquisition in a thread takes the flock, nested ones only count.
+Each lock file therefore gets one in-process guard (``_FairRLock`` plus a depth count):
+the first acquisition in a thread takes the flock, nested ones only count. The guard
+serves waiting threads in the order they came: a plain ``RLock`` lets the thread that
+just released take it again at once, so one thread saving in a loop could keep the
+others waiting until they gave up (``CONFIG_LOCKED``) on a slow disk.
 """
 
 from __future__ import annotations
 
+import collections
 import errno
 import fcntl
 import os
@@ -21,12 +25,49 @@ from shared.errors import ConfigError
 from shared.paths import Paths
 
 
+class _FairRLock:
+    """A reentrant lock whose waiters get it first come, first served."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._owner: int | None = None
+        self._count = 0
+        self._queue: collections.deque[object] = collections.deque()
+
+    def acquire(self, timeout: float) -> bool:
+        me = threading.get_ident()
+        with self._cond:
+            if self._owner == me:
+                self._count += 1
+                return True
+            ticket = object()
+            self._queue.append(ticket)
+            ready = self._cond.wait_for(
+                lambda: self._owner is None and self._queue[0] is ticket, timeout)
+            if not ready:
+                self._queue.remove(ticket)
+                self._cond.notify_all()  # the next in line may be first now
+                return False
+            self._queue.popleft()
+            self._owner, self._count = me, 1
+            return True
+
+    def release(self) -> None:
+        with self._cond:
+            if self._owner != threading.get_ident():
+                raise RuntimeError("release of a lock this thread does not hold")
+            self._count -= 1
+            if self._count == 0:
+                self._owner = None
+                self._cond.notify_all()
+
+
 class _FileLock:
     """An flock on one path, reentrant within a thread and exclusive between threads."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._guard = threading.RLock()
+        self._guard = _FairRLock()
         self._depth = 0
         self._fd: int | None = None
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from shared.config.lock import config_lock
+from shared.config.lock import _lock_for, config_lock
 from shared.config.store import ConfigStore
 from shared.errors import ConfigError
 from shared.paths import ROOT, Paths
@@ -24,7 +24,7 @@ HOLDER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from shared.config.lock import config_lock
+    from shared.config.lock import _lock_for, config_lock
     from shared.paths import resolve_paths
 
     paths = resolve_paths(config_dir=sys.argv[1], cache_dir=sys.argv[1], env={})
@@ -179,6 +179,47 @@ def test_lock_excludes_other_threads(paths: Paths) -> None:
         entered.wait(1)
         thread.join(2)
     assert outcome == ["timed out"]
+
+
+def test_a_waiting_thread_goes_before_the_holder_taking_it_again(paths: Paths) -> None:
+    order: list[str] = []
+    guard = _lock_for(paths.lock_file)._guard
+
+    def waiter() -> None:
+        with config_lock(paths, timeout=10):
+            order.append("waiter")
+
+    with config_lock(paths, timeout=1):
+        thread = threading.Thread(target=waiter)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not guard._queue and time.monotonic() < deadline:  # until it queued
+            time.sleep(0.001)
+        assert guard._queue
+    with config_lock(paths, timeout=10):  # released and taken again at once: it waits
+        order.append("holder")
+    thread.join(10)
+    assert order == ["waiter", "holder"]
+
+
+def test_a_thread_that_gave_up_waiting_leaves_the_queue(paths: Paths) -> None:
+    gave_up: list[bool] = []
+
+    def contender() -> None:
+        try:
+            with config_lock(paths, timeout=0.05):
+                gave_up.append(False)
+        except ConfigError:
+            gave_up.append(True)
+
+    with config_lock(paths, timeout=1):
+        thread = threading.Thread(target=contender)
+        thread.start()
+        thread.join(5)
+    assert gave_up == [True]
+    assert not _lock_for(paths.lock_file)._guard._queue
+    with config_lock(paths, timeout=0.5):  # and nobody is left in front
+        pass
 
 
 def test_concurrent_updates_from_threads_lose_nothing(store: ConfigStore) -> None:
