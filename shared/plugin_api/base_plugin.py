@@ -10,8 +10,9 @@ Read the panel size from ``display_manager.width`` and ``display_manager.height`
 
 This class holds only the core lifecycle. Further capabilities are mixin classes in
 their own modules, composed into ``BasePlugin``'s bases: ``duration.DurationMixin``
-(display duration, dynamic duration) and ``live_priority.LivePriorityMixin`` (live
-content takes over the rotation); Vegas mode and adaptive layout join the same way.
+(display duration, dynamic duration), ``live_priority.LivePriorityMixin`` (live
+content takes over the rotation), ``layout_api.LayoutMixin`` (``self.layout``,
+``draw_fit``, ``draw_image``) and ``vegas_hooks.VegasMixin`` (the Vegas-mode hooks).
 They keep their state in attributes created lazily, so ``__init__`` here stays the only
 constructor plugins call.
 """
@@ -27,12 +28,14 @@ from shared.plugin_api.duration import (
     DurationMixin,
     display_duration_problem,
 )
+from shared.plugin_api.layout_api import LayoutMixin
 from shared.plugin_api.live_priority import LivePriorityMixin
+from shared.plugin_api.vegas_hooks import VegasDisplayMode, VegasMixin
 
-__all__ = ["FALLBACK_DISPLAY_DURATION", "BasePlugin"]
+__all__ = ["FALLBACK_DISPLAY_DURATION", "BasePlugin", "VegasDisplayMode"]
 
 
-class BasePlugin(DurationMixin, LivePriorityMixin, ABC):
+class BasePlugin(DurationMixin, LivePriorityMixin, LayoutMixin, VegasMixin, ABC):
     """Base class of all plugins.
 
     Args:

@@ -47,6 +47,7 @@ ALIASES: dict[str, str | None] = {
     "src.common.text_helper": "shared.plugin_api.common.text_helper",
     "src.common.api_helper": "shared.plugin_api.common.api_helper",
     "src.adaptive_layout": "shared.plugin_api.common.adaptive_layout",
+    "src.adaptive_images": "shared.plugin_api.common.image_fit",
     "src.cache_manager": "shared.plugin_api.cache.manager",
     "src.config_manager": "shared.plugin_api.config_manager",
     "src.display_manager": "display_service.plugins.display_manager",

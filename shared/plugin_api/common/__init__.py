@@ -9,7 +9,8 @@
 - ``TextHelper`` (``text_helper``): fonts by file name, outlined text, measuring.
 - ``APIHelper`` (``api_helper``): JSON over HTTP with bounded retries and caching.
 - The adaptive layout (``adaptive_layout``): ``Region``, font ladders,
-  ``LayoutContext``, ``scoreboard_regions``, ``media_row``, ``fit_image``.
+  ``LayoutContext``, ``scoreboard_regions``, ``media_row``, ``fit_image`` and the rest
+  of ``src.adaptive_layout``'s names (``DEFAULT_DESIGN_SIZE``, ``measure_ink``, ...).
 
 The scroll pieces load with the package; the others on first use (``APIHelper``
 imports ``requests``, which a plugin that only scrolls should not pay for).
@@ -31,10 +32,12 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
     "shared.plugin_api.common.logo_helper": ("LogoHelper",),
     "shared.plugin_api.common.text_helper": ("TextHelper",),
     "shared.plugin_api.common.adaptive_layout": (
-        "FitResult", "FontLadder", "FontStep", "ImageFitResult", "LADDER_ARCADE",
-        "LADDER_GRID", "LayoutContext", "MediaRow", "RESAMPLE_LANCZOS", "RESAMPLE_NEAREST",
-        "Region", "ScoreboardRegions", "draw_fitted_image", "draw_fitted_text", "fit_image",
-        "media_row", "scoreboard_regions",
+        "DEFAULT_DESIGN_SIZE", "ELLIPSIS", "FIT_MODES", "FitResult", "FontLadder", "FontStep",
+        "ImageFitResult", "LADDER_ARCADE", "LADDER_DEFAULT", "LADDER_GRID", "LayoutContext",
+        "MediaRow", "RESAMPLE_LANCZOS", "RESAMPLE_NEAREST", "Region", "ScoreboardRegions",
+        "TIER_ORDER", "WIDTH_TIER_ORDER", "draw_fitted_image", "draw_fitted_text", "fit_image",
+        "font_line_height", "measure_font_crispness", "measure_ink", "media_row",
+        "scoreboard_regions",
     ),
 }
 _LAZY = {name: module for module, names in _LAZY_MODULES.items() for name in names}

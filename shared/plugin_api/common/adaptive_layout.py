@@ -39,6 +39,7 @@ from shared.plugin_api.common.font_ladders import (
     measure_ink,
 )
 from shared.plugin_api.common.image_fit import (
+    FIT_MODES,
     RESAMPLE_LANCZOS,
     RESAMPLE_NEAREST,
     ImageFitResult,
@@ -154,9 +155,8 @@ class LayoutContext:
         factor = self.scale if scale is None else float(scale)
         key = ("prop", text, box_w, box_h, tuple(ladder), base_size_px, ellipsis, factor)
         target = base_size_px * factor
-        _require(ladder)
-        steps = [step for step in ladder if step.size_px <= target]
-        candidates = steps or [min(ladder, key=lambda step: step.size_px)]
+        by_size = sorted(_require(ladder), key=lambda step: step.size_px, reverse=True)
+        candidates = [step for step in by_size if step.size_px <= target] or by_size[-1:]
         return self._cached_fit(
             key, lambda: self._walk(text, candidates, box_w, box_h, ellipsis)
         )
@@ -243,6 +243,18 @@ class LayoutContext:
         while len(self._images) > IMAGE_CACHE_MAX:
             self._images.popitem(last=False)
         return result
+
+    def draw_fitted_text(
+        self,
+        display_manager: Any,
+        fit: FitResult,
+        box: Any,
+        color: tuple[int, int, int] = (255, 255, 255),
+        align: str = "center",
+        valign: str = "center",
+    ) -> None:
+        """Draw a fit's text on ``display_manager``, its ink aligned in ``box``."""
+        draw_fitted_text(display_manager, fit, box, color=color, align=align, valign=valign)
 
     def ellipsize(self, text: str, font: Any, max_w: int) -> str:
         """Return ``text`` cut and ended with an ellipsis to fit ``max_w``; '' if nothing fits."""
@@ -335,12 +347,17 @@ def draw_fitted_text(
 __all__ = [
     "DEFAULT_DESIGN_SIZE",
     "ELLIPSIS",
+    "FIT_MODES",
+    "HEIGHT_TIERS",
+    "IMAGE_CACHE_MAX",
     "LADDER_ARCADE",
     "LADDER_DEFAULT",
     "LADDER_GRID",
     "RESAMPLE_LANCZOS",
     "RESAMPLE_NEAREST",
+    "TEXT_CACHE_MAX",
     "TIER_ORDER",
+    "WIDTH_TIERS",
     "WIDTH_TIER_ORDER",
     "FitResult",
     "FontLadder",

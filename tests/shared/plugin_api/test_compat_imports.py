@@ -86,11 +86,11 @@ def test_every_alias_in_the_table_imports() -> None:
 
 def test_an_unknown_src_module_names_the_module_and_the_plugin() -> None:
     with compat.importing("clock-x"), pytest.raises(ModuleNotFoundError) as caught:
-        importlib.import_module("src.adaptive_images")
+        importlib.import_module("src.weather_icons")
     message = str(caught.value)
-    assert "src.adaptive_images" in message and "'clock-x'" in message
+    assert "src.weather_icons" in message and "'clock-x'" in message
     assert "not provided by ledpanel" in message
-    assert caught.value.name == "src.adaptive_images"
+    assert caught.value.name == "src.weather_icons"
 
 
 def test_an_unknown_name_from_an_alias_package_is_an_import_error_naming_it() -> None:
