@@ -7,7 +7,10 @@ built on first use from ``display_manager.width`` / ``height`` and the manifest'
 the panel size, the design size or the font manager's ``cache_generation`` changes
 (a Vegas card narrower than the panel, fonts reloaded). ``draw_fit`` and
 ``draw_image`` fit text or an image into a box and draw it on the plugin's display
-manager; neither calls ``update_display()``: the plugin does, once per frame.
+manager; neither calls ``update_display()``: the plugin does, once per frame. A plugin
+may assign ``self.layout`` (community plugins written before the property existed
+build their own ``LayoutContext``): that object is then what ``self.layout`` returns,
+and what ``draw_fit`` and ``draw_image`` fit with.
 
 The layout modules (and Pillow's drawing) are imported on first use, so a plugin that
 never lays anything out adaptively does not pay for them at start.
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 # Same value as ``adaptive_layout.DEFAULT_DESIGN_SIZE`` (a test holds them equal);
 # repeated here so reading the manifest does not import the layout modules.
 _DEFAULT_DESIGN_SIZE = (128, 32)
+_OWN = "_ledpanel_own_layout"  # where a layout the plugin assigned itself is kept
 
 
 def design_size_of(manifest: Any) -> tuple[int, int]:
@@ -76,6 +80,9 @@ class LayoutMixin:
         """
         from shared.plugin_api.common.adaptive_layout import LayoutContext
 
+        if _OWN in self.__dict__:
+            own: LayoutContext = self.__dict__[_OWN]
+            return own
         width, height = panel_size(self.display_manager)
         design = self._design_size()
         fonts = self._get_font_manager()
@@ -87,6 +94,17 @@ class LayoutMixin:
         context = LayoutContext(width, height, fonts, design_size=design)
         self.__dict__["_ledpanel_layout"] = (key, context)
         return context
+
+    @layout.setter
+    def layout(self, value: Any) -> None:
+        """Keep a layout the plugin made itself (plugins that predate this property assign
+        ``self.layout = LayoutContext(...)``); ``self.layout`` then returns it."""
+        self.__dict__[_OWN] = value
+
+    @layout.deleter
+    def layout(self) -> None:
+        """Forget a layout the plugin assigned: ``self.layout`` is built again."""
+        self.__dict__.pop(_OWN, None)
 
     def draw_fit(
         self,

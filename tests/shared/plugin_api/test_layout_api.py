@@ -19,7 +19,12 @@ from shared.fonts import FontManager
 from shared.paths import Paths
 from shared.plugin_api import layout_api
 from shared.plugin_api.base_plugin import BasePlugin, VegasDisplayMode
-from shared.plugin_api.common.adaptive_layout import DEFAULT_DESIGN_SIZE, LADDER_ARCADE
+from shared.plugin_api.common.adaptive_layout import (
+    DEFAULT_DESIGN_SIZE,
+    LADDER_ARCADE,
+    LayoutContext,
+    Region,
+)
 from shared.plugin_system.manager import PluginManager
 
 MakePlugin = Callable[..., Path]
@@ -194,3 +199,18 @@ def test_a_manager_keeping_manifests_in_a_dict_also_gives_the_design_size() -> N
 
     plugin = Bare("bare", {}, DisplayManager(HeadlessMatrix(64, 32)), None, OldManager())
     assert plugin.layout.design_size == (32, 16) and plugin.layout.scale == 2.0
+
+
+def test_a_plugin_may_assign_its_own_layout(fonts: FontManager) -> None:
+    class Own(Bare):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            self.layout = LayoutContext(32, 16, fonts)  # as plugins before the property did
+
+    display = DisplayManager(HeadlessMatrix(64, 32), font_manager=fonts)
+    plugin = Own("own", {}, display, None, None)
+    assert (plugin.layout.width, plugin.layout.height) == (32, 16)
+    fit = plugin.draw_fit("8", Region(0, 0, 32, 16))  # fitted with the plugin's own layout
+    assert fit is plugin.layout.fit_text("8", Region(0, 0, 32, 16))
+    del plugin.layout
+    assert (plugin.layout.width, plugin.layout.height) == (64, 32)
