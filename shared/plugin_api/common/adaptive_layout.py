@@ -101,6 +101,9 @@ class LayoutContext:
         self.scale = min(self.width / design_w, self.height / design_h)
         self._fits: OrderedDict[Hashable, FitResult] = OrderedDict()
         self._images: OrderedDict[Hashable, tuple[ImageFitResult, Any]] = OrderedDict()
+        # Cache lookups answered from the cache and computed afresh, by kind.
+        self.cache_hits = {"text": 0, "image": 0}
+        self.cache_misses = {"text": 0, "image": 0}
 
     def px(self, base: int, minimum: int = 1, maximum: int | None = None) -> int:
         """Return ``base`` design-size pixels scaled to this panel, within [minimum, maximum]."""
@@ -234,6 +237,7 @@ class LayoutContext:
         filt = getattr(resample, "name", repr(resample))
         key = ("image", identity, img.size, box_w, box_h, mode, crop_to_ink, anchor, filt, upscale)
         held = self._images.get(key)
+        self._count("image", held is not None)
         if held is not None:
             self._images.move_to_end(key)
             return held[0]
@@ -276,12 +280,22 @@ class LayoutContext:
         width, height, baseline, _ = measure_ink(text, font)
         return (width, height, baseline)
 
+    def cache_info(self) -> dict[str, dict[str, int]]:
+        """Return, for ``text`` and ``image`` fits: hits, misses and entries held."""
+        sizes = {"text": len(self._fits), "image": len(self._images)}
+        return {kind: {"hits": self.cache_hits[kind], "misses": self.cache_misses[kind],
+                       "size": sizes[kind]} for kind in sizes}
+
     def clear_cache(self) -> None:
         """Forget every cached fit (text and image)."""
         self._fits.clear()
         self._images.clear()
 
     # -- internals -------------------------------------------------------------
+
+    def _count(self, kind: str, hit: bool) -> None:
+        counts = self.cache_hits if hit else self.cache_misses
+        counts[kind] += 1
 
     def _font(self, step: FontStep) -> Any:
         return self.font_manager.get_font(step.family, step.size_px)
@@ -310,6 +324,7 @@ class LayoutContext:
     def _cached_fit(self, key: tuple[Any, ...], compute: Any) -> FitResult:
         full = (getattr(self.font_manager, "cache_generation", 0), *key)
         held = self._fits.get(full)
+        self._count("text", held is not None)
         if held is not None:
             self._fits.move_to_end(full)
             return held

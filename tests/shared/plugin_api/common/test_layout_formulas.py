@@ -242,3 +242,14 @@ def test_the_context_draws_a_fit_with_its_ink_aligned_in_the_box(fonts: FontMana
     # right edge.
     assert (top, bottom) == (32 - fit.height, 32)
     assert 64 - fit.width <= left < right <= 64 and fit.width <= 12
+
+
+def test_cache_info_counts_hits_and_misses(fonts: FontManager) -> None:
+    ctx = LayoutContext(64, 32, fonts)
+    logo = Image.new("RGBA", (8, 8))
+    for _ in range(3):
+        ctx.fit_text("12:45", (64, 16))
+        ctx.fit_image(logo, (16, 16), cache_key="logo")
+    ctx.fit_text("12:46", (64, 16))
+    assert ctx.cache_info() == {"text": {"hits": 2, "misses": 2, "size": 2},
+                                "image": {"hits": 2, "misses": 1, "size": 1}}
