@@ -5,7 +5,8 @@
 built on first use from ``display_manager.width`` / ``height`` and the manifest's
 ``display.design_size`` (128x32 when the manifest has none), and built again when
 the panel size, the design size or the font manager's ``cache_generation`` changes
-(a Vegas card narrower than the panel, fonts reloaded). ``draw_fit`` and
+(a Vegas card narrower than the panel, fonts reloaded); the last few contexts are
+kept, so going back to a size finds its fit caches warm. ``draw_fit`` and
 ``draw_image`` fit text or an image into a box and draw it on the plugin's display
 manager; neither calls ``update_display()``: the plugin does, once per frame. A plugin
 may assign ``self.layout`` (community plugins written before the property existed
@@ -18,6 +19,7 @@ never lays anything out adaptively does not pay for them at start.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +34,10 @@ if TYPE_CHECKING:
 # repeated here so reading the manifest does not import the layout modules.
 _DEFAULT_DESIGN_SIZE = (128, 32)
 _OWN = "_ledpanel_own_layout"  # where a layout the plugin assigned itself is kept
+# Contexts kept per plugin, the most recently used: Vegas mode draws a plugin on a
+# capture surface of the segment's size between frames on the panel, and each size
+# keeps its fit caches.
+LAYOUTS_KEPT = 4
 
 
 def design_size_of(manifest: Any) -> tuple[int, int]:
@@ -87,12 +93,14 @@ class LayoutMixin:
         design = self._design_size()
         fonts = self._get_font_manager()
         key = (width, height, design, id(fonts), getattr(fonts, "cache_generation", 0))
-        held = self.__dict__.get("_ledpanel_layout")
-        if held is not None and held[0] == key:
-            context: LayoutContext = held[1]
-            return context
-        context = LayoutContext(width, height, fonts, design_size=design)
-        self.__dict__["_ledpanel_layout"] = (key, context)
+        held: OrderedDict[tuple[Any, ...], LayoutContext] = self.__dict__.setdefault(
+            "_ledpanel_layouts", OrderedDict())
+        context = held.get(key)
+        if context is None:
+            context = held[key] = LayoutContext(width, height, fonts, design_size=design)
+            while len(held) > LAYOUTS_KEPT:
+                held.popitem(last=False)
+        held.move_to_end(key)
         return context
 
     @layout.setter

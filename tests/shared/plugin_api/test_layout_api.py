@@ -130,9 +130,19 @@ def test_the_layout_follows_the_surface_and_the_fonts(
     plugin = load_board(paths, plugins_dir, make_plugin, fonts, (128, 32))
     first = plugin.layout
 
+    panel = plugin.display_manager
     plugin.display_manager = DisplayManager(HeadlessMatrix(64, 32), font_manager=fonts)
     narrowed = plugin.layout
     assert narrowed is not first and (narrowed.width, narrowed.height) == (64, 32)
+    plugin.display_manager = panel  # back from a Vegas capture: the panel's context again
+    assert plugin.layout is first
+    for width in range(8, 8 + 8 * layout_api.LAYOUTS_KEPT, 8):  # only the last few are kept
+        plugin.display_manager = DisplayManager(HeadlessMatrix(width, 32), font_manager=fonts)
+        assert plugin.layout.width == width
+    plugin.display_manager = panel
+    assert plugin.layout is not first and plugin.layout.width == 128
+    plugin.display_manager = DisplayManager(HeadlessMatrix(64, 32), font_manager=fonts)
+    narrowed = plugin.layout
 
     plugin.plugin_manager.font_manager.clear_cache()  # cache_generation goes up
     assert plugin.layout is not narrowed
