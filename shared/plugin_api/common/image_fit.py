@@ -48,7 +48,6 @@ def box_size(box: Any) -> tuple[int, int]:
 def fit_image(
     img: Image.Image,
     box: Any,
-    *,
     mode: str = "contain",
     crop_to_ink: bool = False,
     anchor: str = "center",
@@ -57,9 +56,10 @@ def fit_image(
 ) -> ImageFitResult:
     """Return ``img`` fitted into ``box`` (a Region or (w, h)) by ``mode``.
 
-    ``crop_to_ink`` first trims fully transparent borders (logos often carry wide
-    padding). ``resample`` defaults to ``RESAMPLE_LANCZOS``. An unknown ``mode`` raises
-    ValueError naming the modes.
+    The arguments may be given by position in the specification's order (``img, box,
+    mode, crop_to_ink, anchor, resample, upscale``). ``crop_to_ink`` first trims fully
+    transparent borders (logos often carry wide padding). ``resample`` defaults to
+    ``RESAMPLE_LANCZOS``. An unknown ``mode`` raises ValueError naming the modes.
     """
     if mode not in FIT_MODES:
         raise ValueError(f"unknown fit mode {mode!r}: use one of {', '.join(FIT_MODES)}")

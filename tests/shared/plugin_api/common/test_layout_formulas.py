@@ -147,6 +147,16 @@ def test_fit_image_modes(mode: str, size: tuple[int, int], scale: float) -> None
     assert result.image.mode == "RGBA" and result.mode == mode
 
 
+def test_fit_image_takes_its_arguments_in_the_spec_order() -> None:
+    logo = Image.new("RGBA", (20, 20))
+    logo.paste((255, 255, 255, 255), (5, 5, 15, 15))  # ink 10x10 inside transparent padding
+    # img, box, mode, crop_to_ink, anchor, resample, upscale
+    result = fit_image(logo, (40, 30), "cover", True, "top", image_fit.RESAMPLE_NEAREST, True)
+    assert (result.mode, result.source_size, result.image.size, result.scale) == (
+        "cover", (10, 10), (40, 30), 4.0)
+    assert fit_image(logo, (40, 30), "contain", False, "center", None, False).scale == 1.0
+
+
 def test_fill_height_fills_the_height_of_a_wide_box() -> None:
     result = fit_image(Image.new("RGB", (10, 10)), (100, 30), mode="fill_height")
     assert result.image.size == (30, 30)
