@@ -145,8 +145,8 @@ class LayoutContext:
         box: Any,
         base_size_px: int,
         ladder: FontLadder = LADDER_DEFAULT,
-        ellipsis: bool = True,
         scale: float | None = None,
+        ellipsis: bool = True,
     ) -> FitResult:
         """Return the step nearest ``base_size_px * scale`` from below that fits ``box``.
 

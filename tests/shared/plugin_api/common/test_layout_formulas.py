@@ -55,6 +55,12 @@ def test_proportional_fit_picks_the_nearest_rung_at_or_below_the_target(
     assert (fit.size_px, fit.fits) == (expected, True)
 
 
+def test_proportional_fit_takes_its_arguments_in_the_spec_order(fonts: FontManager) -> None:
+    ctx = LayoutContext(128, 32, fonts)
+    # text, box, base_size_px, ladder, scale: 8 * 3 = 24
+    assert ctx.fit_text_proportional("7", (400, 100), 8, LADDER_ARCADE, 3).size_px == 24
+
+
 def test_proportional_fit_walks_by_size_whatever_the_ladder_order(fonts: FontManager) -> None:
     ascending = tuple(reversed(LADDER_ARCADE))
     fit = LayoutContext(256, 64, fonts).fit_text_proportional(
