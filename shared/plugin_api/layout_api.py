@@ -95,12 +95,14 @@ class LayoutMixin:
         key = (width, height, design, id(fonts), getattr(fonts, "cache_generation", 0))
         held: OrderedDict[tuple[Any, ...], LayoutContext] = self.__dict__.setdefault(
             "_ledpanel_layouts", OrderedDict())
-        context = held.get(key)
+        # pop and put back (never move_to_end): safe when the update and render threads
+        # both ask at once.
+        context = held.pop(key, None)
         if context is None:
-            context = held[key] = LayoutContext(width, height, fonts, design_size=design)
-            while len(held) > LAYOUTS_KEPT:
-                held.popitem(last=False)
-        held.move_to_end(key)
+            context = LayoutContext(width, height, fonts, design_size=design)
+        held[key] = context
+        while len(held) > LAYOUTS_KEPT:
+            held.popitem(last=False)
         return context
 
     @layout.setter
