@@ -32,7 +32,7 @@ MakePlugin = Callable[..., Path]
 BOARD = """
 from PIL import Image
 
-from src.plugin_system.base_plugin import BasePlugin
+from src.plugin_system.base_plugin import BasePlugin, VegasDisplayMode
 from src.adaptive_layout import LADDER_ARCADE, Region
 from src.adaptive_images import RESAMPLE_NEAREST
 
@@ -44,6 +44,9 @@ class Board(BasePlugin):
 
     def update(self):
         pass
+
+    def get_vegas_display_mode(self):
+        return VegasDisplayMode.SCROLL
 
     def display(self, force_clear=False):
         self.display_manager.clear()
@@ -93,6 +96,8 @@ def test_the_manifest_design_size_reaches_the_layout(
     assert (layout.width, layout.height, layout.design_size) == (192, 48, (64, 32))
     assert layout.scale == min(192 / 64, 48 / 32) == 1.5
     assert plugin.layout is layout  # built once, then reused
+    still = read_settings({"vegas_scroll": {"default_vegas_mode": "static"}})
+    assert resolve_mode(plugin, {}, still) == "scroll"  # its own Vegas hook decides
 
 
 def test_without_a_design_size_the_layout_is_authored_for_128x32(
