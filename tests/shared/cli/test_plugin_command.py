@@ -69,6 +69,14 @@ def test_render_failures_are_one_line(tmp_path: Path) -> None:
     assert (done.returncode, done.stderr) == (1, "ledpanel: crashy: RuntimeError: boom\n")
     done = _ledpanel("render", str(tmp_path), "--out", str(tmp_path / "x.png"))
     assert done.returncode == 1 and "no manifest.json there" in done.stderr
+    absent = make_plugin(tmp_path, "absent", FRAMED, class_name="Absent")
+    done = _ledpanel("render", str(absent), "--out", str(tmp_path / "x.png"))
+    assert (done.returncode, done.stderr) == (
+        1, "ledpanel: absent: class 'Absent' not found in manager.py; it defines: Framed\n")
+    done = _ledpanel("check", str(absent))
+    assert done.stdout.splitlines()[-1] == (
+        "error: absent: class 'Absent' not found in manager.py; it defines: Framed")
+    assert done.stderr == "ledpanel: check failed: absent: 0 renders, 1 errors, 1 warnings\n"
     good = make_plugin(tmp_path, "good", FRAMED)
     done = _ledpanel("render", str(good), "--mode", "nope", "--out", str(tmp_path / "x.png"))
     assert (done.returncode, done.stderr) == (1, "ledpanel: good: no mode 'nope' (modes: good)\n")
