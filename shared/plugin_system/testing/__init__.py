@@ -12,6 +12,7 @@ from shared.plugin_system.testing.golden import (
     compare_images,
     compare_to_golden,
     golden_path,
+    safe_mode_filename,
     write_golden,
 )
 from shared.plugin_system.testing.metrics import (
@@ -32,5 +33,6 @@ __all__ = [
     "DEFAULT_TEST_SIZES", "ERROR", "WARNING", "BoundsCheckingDisplayManager", "Finding",
     "HarnessReport", "RenderResult", "check_empty_claimed", "check_scale_up", "coerce_sizes",
     "compare_images", "compare_to_golden", "fill_metrics", "golden_path", "parse_size_token",
-    "plugin_modes", "render_plugin", "run_harness", "size_label", "write_golden",
+    "plugin_modes", "render_plugin", "run_harness", "safe_mode_filename", "size_label",
+    "write_golden",
 ]
