@@ -16,19 +16,20 @@ from typing import Any
 from PIL import Image, ImageChops
 
 from shared.plugin_system.testing.findings import ERROR, Finding
-from shared.plugin_system.testing.sizes import Size, size_label
+from shared.plugin_system.testing.sizes import Size, label_of
 
-UNSAFE = re.compile(r"[^A-Za-z0-9_.@-]")
+UNSAFE = re.compile(r"[^\w-]")
 
 
 def safe_mode_filename(mode: str) -> str:
-    """Return ``mode`` as a file name that stays in its folder (``/`` and the like -> ``_``)."""
-    return UNSAFE.sub("_", mode).lstrip(".") or "_"
+    """Return ``mode`` as a file name that stays in its folder: every character but
+    letters, digits, ``-`` and ``_`` becomes ``_`` (``mode`` when empty)."""
+    return UNSAFE.sub("_", mode) or "mode"
 
 
 def golden_path(golden_dir: Path, size: Size, mode: str) -> Path:
     """Return where the golden frame of ``mode`` at ``size`` is kept in ``golden_dir``."""
-    return Path(golden_dir) / size_label(size) / f"{safe_mode_filename(mode)}.png"
+    return Path(golden_dir) / label_of(size) / f"{safe_mode_filename(mode)}.png"
 
 
 def compare_images(actual: Image.Image, expected: Image.Image, tolerance: int = 0,

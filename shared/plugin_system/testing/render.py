@@ -62,6 +62,9 @@ def plugin_modes(instance: Any, manifest: dict[str, Any], plugin_id: str) -> lis
     return effective_modes(instance, manifest) or [plugin_id]
 
 
+list_modes = plugin_modes  # the existing system's name
+
+
 def design_size(manifest: dict[str, Any]) -> Size:
     """Return the manifest's ``display.design_size`` (default 128x32)."""
     display = manifest.get("display")

@@ -1,6 +1,7 @@
 """A plugin's ``test/harness.json``, in the existing system's format.
 
-Keys (all optional): ``sizes`` (``["64x32", ...]``, default ``DEFAULT_TEST_SIZES``),
+Keys (all optional): ``sizes`` (``["64x32", ...]`` or ``[[64, 32], ...]``; the
+``LEDMATRIX_TEST_SIZES`` variable outranks it, ``DEFAULT_TEST_SIZES`` is the default),
 ``config`` (a config overlay for every render), ``skip_update`` (true: update() is not
 called), ``fill_check`` (``"warn"``, the default, or ``"strict"``: a scale-up finding
 fails), ``golden_tolerance`` (largest per-channel difference a golden pixel may have,
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from shared.plugin_system.testing.sizes import DEFAULT_TEST_SIZES, Size, coerce_sizes
+from shared.plugin_system.testing.sizes import Size, resolve_test_sizes
 
 SPEC_FILE = Path("test") / "harness.json"
 GOLDEN_DIR = "test/golden"
@@ -44,7 +45,7 @@ class Variant:
 class HarnessSpec:
     """What a plugin's harness.json asks for (defaults when it has none)."""
 
-    sizes: list[Size] = field(default_factory=lambda: list(DEFAULT_TEST_SIZES))
+    sizes: list[Size] = field(default_factory=lambda: resolve_test_sizes())
     config: dict[str, Any] = field(default_factory=dict)
     skip_update: bool = False
     strict_fill: bool = False
@@ -73,8 +74,7 @@ def load_spec(plugin_dir: Path) -> HarnessSpec:
 
 def _spec_from(data: dict[str, Any]) -> HarnessSpec:
     spec = HarnessSpec()
-    if "sizes" in data:
-        spec.sizes = coerce_sizes(data["sizes"])
+    spec.sizes = resolve_test_sizes(data.get("sizes"))
     spec.config = _object(data.get("config", {}), "config")
     spec.skip_update = data.get("skip_update", False) is True
     fill = data.get("fill_check", "warn")

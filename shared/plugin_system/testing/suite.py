@@ -19,7 +19,7 @@ from typing import Any
 from shared.plugin_system.testing.findings import ERROR, Finding
 from shared.plugin_system.testing.golden import compare_to_golden, write_golden
 from shared.plugin_system.testing.render import RenderResult, render_plugin
-from shared.plugin_system.testing.sizes import Size, size_label
+from shared.plugin_system.testing.sizes import Size, label_of
 from shared.plugin_system.testing.spec import GOLDEN_DIR, HarnessSpec, HarnessSpecError, load_spec
 
 
@@ -78,17 +78,17 @@ def spec_dir(directory: Path, relative: str) -> Path:
 def _check(spec: HarnessSpec, run: tuple[str, str, Size], golden_dir: Path,
            result: RenderResult, update_goldens: bool) -> list[Finding]:
     label, mode, size = run
-    where = f"{label} at {size_label(size)}"
+    where = f"{label} at {label_of(size)}"
     found = [_placed(f, label, size) for f in result.problems]
     if result.error_class is not None:
         found.append(Finding("crash", ERROR, f"{where}: {result.error or result.error_class}",
-                             {"label": label, "size": size_label(size),
+                             {"label": label, "size": label_of(size),
                               "error_class": result.error_class}))
     slowest = max(result.frame_seconds, default=0.0)
     if slowest > spec.render_budget_s:
         found.append(Finding("budget", ERROR, f"{where}: a frame took {slowest:.2f} s, over "
                              f"the {spec.render_budget_s:g} s render budget",
-                             {"label": label, "size": size_label(size), "seconds": slowest}))
+                             {"label": label, "size": label_of(size), "seconds": slowest}))
     if result.images and update_goldens:
         write_golden(golden_dir, mode, result.images[-1])
     elif result.images:
@@ -99,6 +99,6 @@ def _check(spec: HarnessSpec, run: tuple[str, str, Size], golden_dir: Path,
 
 
 def _placed(finding: Finding, label: str, size: Size) -> Finding:
-    details: dict[str, Any] = {**finding.details, "label": label, "size": size_label(size)}
-    message = f"{label} at {size_label(size)}: {finding.message}"
+    details: dict[str, Any] = {**finding.details, "label": label, "size": label_of(size)}
+    message = f"{label} at {label_of(size)}: {finding.message}"
     return Finding(finding.check, finding.severity, message, details)

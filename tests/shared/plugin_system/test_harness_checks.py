@@ -9,10 +9,13 @@ import pytest
 from PIL import Image
 
 from shared.plugin_system.testing import (
+    DEFAULT_TEST_SIZES,
+    SUPPORTED_SIZES,
     check_scale_up,
     fill_metrics,
     golden_path,
     render_plugin,
+    resolve_test_sizes,
     run_harness,
 )
 from tests.shared.plugin_system.harness_plugins import FRAMED, drawing, make_plugin, write_spec
@@ -114,7 +117,22 @@ def test_a_failing_update_is_a_warning_and_display_still_runs(tmp_path: Path) ->
 
 
 def test_mode_names_become_safe_golden_file_names(tmp_path: Path) -> None:
-    assert golden_path(tmp_path, (64, 32), "../a/b") == tmp_path / "64x32" / "_a_b.png"
+    assert golden_path(tmp_path, (64, 32), "../a/b") == tmp_path / "64x32" / "___a_b.png"
+    assert golden_path(tmp_path, (8, 8), "") == tmp_path / "8x8" / "mode.png"
+
+
+def test_sizes_come_from_the_environment_then_harness_json_then_the_default(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEDMATRIX_TEST_SIZES", raising=False)
+    assert resolve_test_sizes() == DEFAULT_TEST_SIZES and SUPPORTED_SIZES == DEFAULT_TEST_SIZES
+    assert resolve_test_sizes([[8, 16], "64x64"]) == [(8, 16), (64, 64)]
+    plugin = make_plugin(tmp_path, "sized", FRAMED)
+    write_spec(plugin, {"sizes": [[32, 16]]})
+    assert run_harness(plugin).renders == 1
+    monkeypatch.setenv("LEDMATRIX_TEST_SIZES", "16x8, 24x12")
+    assert resolve_test_sizes([[8, 16]]) == [(16, 8), (24, 12)]
+    report = run_harness(plugin, update_goldens=True)
+    assert report.renders == 2 and (plugin / "test" / "golden" / "24x12").is_dir()
 
 
 def test_a_frame_over_the_render_budget_fails(tmp_path: Path) -> None:
