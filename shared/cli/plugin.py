@@ -111,7 +111,10 @@ def cmd_plugin_render(args: argparse.Namespace) -> int:
         raise CliError(f"{directory.name}: no mode {args.mode!r} (modes: "
                        f"{', '.join(result.modes)})")
     for finding in result.problems:
-        print(f"warning: {finding.message}", file=sys.stderr)
+        message = finding.message
+        if finding.check == "update_error" and result.update_error:
+            message = f"update() raised {result.update_error}"
+        print(f"warning: {message}", file=sys.stderr)
     out = Path(args.out)
     try:
         result.images[-1].save(out, format="PNG")

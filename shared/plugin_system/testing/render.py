@@ -55,6 +55,7 @@ class RenderResult:
     modes: list[str] = field(default_factory=list)
     frame_seconds: list[float] = field(default_factory=list)
     update_error_class: str | None = None
+    update_error: str | None = None
 
 
 def plugin_modes(instance: Any, manifest: dict[str, Any], plugin_id: str) -> list[str]:
@@ -149,9 +150,12 @@ def _update(info: PluginInfo, instance: Any, result: RenderResult) -> None:
         with plugin_call(info.id, "update"):
             instance.update()
     except CONTAINED as err:
+        # The finding names only the class (the preview server shows findings to
+        # clients); the text is kept for local callers in ``update_error``.
         result.update_error_class = type(err).__name__
+        result.update_error = f"{type(err).__name__}: {err}"
         result.problems.append(Finding(
-            "update_error", WARNING, f"update() raised {type(err).__name__}: {err}",
+            "update_error", WARNING, f"update() raised {type(err).__name__}",
             {"error_class": type(err).__name__}))
 
 

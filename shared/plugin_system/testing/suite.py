@@ -79,7 +79,7 @@ def _check(spec: HarnessSpec, run: tuple[str, str, Size], golden_dir: Path,
            result: RenderResult, update_goldens: bool) -> list[Finding]:
     label, mode, size = run
     where = f"{label} at {label_of(size)}"
-    found = [_placed(f, label, size) for f in result.problems]
+    found = [_placed(_with_text(f, result), label, size) for f in result.problems]
     if result.error_class is not None:
         found.append(Finding("crash", ERROR, f"{where}: {result.error or result.error_class}",
                              {"label": label, "size": label_of(size),
@@ -96,6 +96,14 @@ def _check(spec: HarnessSpec, run: tuple[str, str, Size], golden_dir: Path,
             golden_dir, mode, result.images[-1], spec.golden_tolerance,
             spec.golden_max_pixels)]
     return found
+
+
+def _with_text(finding: Finding, result: RenderResult) -> Finding:
+    """An update failure with its exception text: the report is for the author."""
+    if finding.check != "update_error" or not result.update_error:
+        return finding
+    return Finding(finding.check, finding.severity, f"update() raised {result.update_error}",
+                   finding.details)
 
 
 def _placed(finding: Finding, label: str, size: Size) -> Finding:

@@ -98,6 +98,10 @@ def test_render_takes_a_config_overlay_and_reports_findings(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     with Image.open(out) as image:
         assert image.getpixel((0, 0)) == (1, 2, 250)
+    offline = make_plugin(tmp_path, "offline", FRAMED.replace(
+        "def update(self):\n        pass", "def update(self):\n        raise OSError('down')"))
+    done = _ledpanel("render", str(offline), "--out", str(out))
+    assert (done.returncode, done.stderr) == (0, "warning: update() raised OSError: down\n")
     spill = make_plugin(tmp_path, "spill", drawing("dm.draw.point((-1, 3))"))
     done = _ledpanel("render", str(spill), "--out", str(out))
     assert done.returncode == 0

@@ -111,7 +111,11 @@ def test_a_failing_update_is_a_warning_and_display_still_runs(tmp_path: Path) ->
     result = render_plugin(plugin, (64, 32))
     assert (result.error_class, result.update_error_class) == (None, "ConnectionError")
     assert [(f.check, f.severity) for f in result.problems] == [("update_error", "warning")]
+    assert result.problems[0].message == "update() raised ConnectionError"  # no text
+    assert result.update_error == "ConnectionError: offline"
     assert result.images[0].getpixel((0, 0)) == (0, 200, 0)
+    (finding,) = run_harness(plugin, sizes=[(64, 32)]).findings
+    assert finding.message == "offline at 64x32: update() raised ConnectionError: offline"
     write_spec(plugin, {"skip_update": True, "sizes": ["64x32"]})
     assert run_harness(plugin).findings == []
 
