@@ -1,0 +1,151 @@
+"""The preview server's API, against the real server and worker processes."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from tests.preview_service.server import PreviewServer, write_plugin
+
+GOOD = """
+def update(self):
+    self.shade = 50 + int(self.config.get("level", 100))
+
+def display(self, force_clear=False, display_mode=None):
+    dm = self.display_manager
+    if force_clear:
+        self.step = 0
+    self.step += 1
+    red = 255 if display_mode == "good-b" else self.shade
+    dm.image.paste((red, 0, 0), (0, 0, min(self.step, dm.width), dm.height))
+    dm.update_display()
+"""
+SCHEMA = {"type": "object", "properties": {"level": {"type": "integer", "default": 100}}}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PreviewServer]:
+    plugins = tmp_path_factory.mktemp("plugins")
+    write_plugin(plugins, "good", GOOD, SCHEMA, modes=["good-a", "good-b"])
+    write_plugin(plugins, "raiser", "def display(self, force_clear=False):\n"
+                 "    raise ValueError('secret-display-text')\n")
+    write_plugin(plugins, "hanger", "def display(self, force_clear=False):\n"
+                 "    threading.Event().wait()\n")
+    write_plugin(plugins, "exiter", "def display(self, force_clear=False):\n    os._exit(3)\n")
+    loadfail = write_plugin(plugins, "loadfail", "pass\n")
+    (loadfail / "manager.py").write_text("raise RuntimeError('secret-load-text')\n")
+    bad = plugins / "badmanifest"
+    bad.mkdir()
+    (bad / "manifest.json").write_text("{ not json")
+    with PreviewServer(plugins, deadline=3.0) as running:
+        yield running
+
+
+def _image(b64: str) -> Image.Image:
+    return Image.open(io.BytesIO(base64.b64decode(b64))).convert("RGB")
+
+
+def test_sizes_are_the_harness_sample_with_96x48(server: PreviewServer) -> None:
+    sizes = server.get("/api/sizes").json()["sizes"]
+    assert [96, 48] in sizes and len(sizes) <= 12
+
+
+def test_render_matrix_gives_one_png_per_size_with_the_prepared_config(
+        server: PreviewServer) -> None:
+    sizes = [[32, 16], [64, 32], [96, 48]]
+    answer = server.post("/api/render-matrix", {"plugin_id": "good", "sizes": sizes}).json()
+    assert [r["size"] for r in answer["results"]] == sizes
+    for result in answer["results"]:
+        image = _image(result["frames"][0])
+        assert image.size == tuple(result["size"]) and result["error_class"] is None
+        assert image.getpixel((0, 0)) == (150, 0, 0)  # the schema default: 50 + 100
+
+
+def test_config_overlay_and_mode_reach_the_plugin(server: PreviewServer) -> None:
+    answer = server.post("/api/render", {"plugin_id": "good", "size": "64x32",
+                                         "config": {"level": 10}}).json()
+    assert _image(answer["results"][0]["frames"][0]).getpixel((0, 0)) == (60, 0, 0)
+    answer = server.post("/api/render", {"plugin_id": "good", "size": [64, 32],
+                                         "mode": "good-b"}).json()
+    assert answer["results"][0]["mode"] == "good-b"
+    assert answer["results"][0]["modes"] == ["good-a", "good-b"]
+    assert _image(answer["results"][0]["frames"][0]).getpixel((0, 0)) == (255, 0, 0)
+
+
+def test_frames_step_through_an_animation(server: PreviewServer) -> None:
+    answer = server.post("/api/render", {"plugin_id": "good", "size": [8, 4],
+                                         "frames": 3}).json()
+    frames = [_image(f) for f in answer["results"][0]["frames"]]
+    assert len(frames) == 3
+    assert [sum(1 for x in range(8) if f.getpixel((x, 0)) != (0, 0, 0)) for f in frames] \
+        == [1, 2, 3]
+
+
+def test_a_failing_display_returns_only_its_class_name(server: PreviewServer) -> None:
+    response = server.post("/api/render", {"plugin_id": "raiser", "size": [64, 32]})
+    assert response.status_code == 200
+    assert response.json()["results"][0]["error_class"] == "ValueError"
+    assert "secret-display-text" not in response.text
+
+
+def test_a_load_failure_echoes_no_exception_text(server: PreviewServer) -> None:
+    response = server.post("/api/render", {"plugin_id": "loadfail", "size": [64, 32]})
+    assert response.json()["results"][0]["error_class"] == "load_failed"
+    assert "secret-load-text" not in response.text and "RuntimeError" not in response.text
+
+
+def test_a_bad_manifest_answers_400(server: PreviewServer) -> None:
+    response = server.post("/api/render-matrix", {"plugin_id": "badmanifest"})
+    assert response.status_code == 400 and response.json()["error"] == "bad_manifest"
+
+
+@pytest.mark.parametrize("plugin_id", ["../good", "a" * 65, "", "good plugin", 7, "missing"])
+def test_plugin_ids_outside_the_allowlist_or_unknown_are_refused(
+        server: PreviewServer, plugin_id: object) -> None:
+    response = server.post("/api/render-matrix", {"plugin_id": plugin_id})
+    assert response.status_code == 404 and response.json()["error"] == "unknown_plugin"
+
+
+def test_more_than_12_sizes_is_refused(server: PreviewServer) -> None:
+    response = server.post("/api/render-matrix",
+                           {"plugin_id": "good", "sizes": [[8 + i, 8] for i in range(13)]})
+    assert response.status_code == 400 and response.json()["error"] == "bad_size"
+    twelve = server.post("/api/render-matrix",
+                         {"plugin_id": "good", "sizes": [[8 + i, 8] for i in range(12)]})
+    assert len(twelve.json()["results"]) == 12
+
+
+@pytest.mark.parametrize(("plugin_id", "status", "error"),
+                         [("hanger", 504, "timeout"), ("exiter", 502, "worker_exited")])
+def test_a_plugin_that_hangs_or_exits_is_reported_and_the_server_keeps_answering(
+        server: PreviewServer, plugin_id: str, status: int, error: str) -> None:
+    response = server.post("/api/render", {"plugin_id": plugin_id, "size": [64, 32]})
+    assert (response.status_code, response.json()["error"]) == (status, error)
+    after = server.post("/api/render", {"plugin_id": "good", "size": [16, 8]})
+    assert after.status_code == 200 and after.json()["results"][0]["error_class"] is None
+
+
+def test_plugins_list_and_schema(server: PreviewServer) -> None:
+    listed = {p["id"]: p for p in server.get("/api/plugins").json()["plugins"]}
+    assert listed["good"]["ok"] and not listed["badmanifest"]["ok"]
+    info = server.get("/api/plugins/good").json()
+    assert info["schema"] == SCHEMA and info["display_modes"] == ["good-a", "good-b"]
+
+
+def test_a_file_change_moves_the_version(server: PreviewServer, tmp_path: Path) -> None:
+    before = server.get("/api/plugins/good/version").json()["version"]
+    folder = server.plugins_dir / "good"
+    (folder / "notes.json").write_text(json.dumps({"n": before}))
+    deadline = 50
+    for _ in range(deadline):
+        now = server.get("/api/plugins/good/version").json()["version"]
+        if now != before:
+            break
+        server.get("/api/sizes")
+    assert now != before
