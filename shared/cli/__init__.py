@@ -18,6 +18,7 @@ from shared.cli.apps import add_command as add_apps_command
 from shared.cli.common import CliError
 from shared.cli.logs import add_command as add_logs_command
 from shared.cli.on_demand import cmd_on_demand_start, cmd_on_demand_stop
+from shared.cli.plugin import add_command as add_plugin_command
 from shared.cli.sign_in import add_commands as add_sign_in_commands
 from shared.cli.status import cmd_status
 from shared.cli.update import add_command as add_update_command
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_update_command(commands, web)
     add_logs_command(commands)
     add_apps_command(commands)
+    add_plugin_command(commands)
     return parser
 
 

@@ -41,6 +41,7 @@ ALIASES: dict[str, str | None] = {
     "src.plugin_system": "shared.plugin_system",
     "src.plugin_system.base_plugin": "shared.plugin_api.base_plugin",
     "src.plugin_system.plugin_manager": "shared.plugin_system.manager",
+    "src.plugin_system.testing": "shared.plugin_system.testing",
     "src.common": "shared.plugin_api.common",
     "src.common.scroll_helper": "shared.plugin_api.common.scroll_helper",
     "src.common.logo_helper": "shared.plugin_api.common.logo_helper",
