@@ -84,8 +84,8 @@ def _render(body: dict[str, Any], sizes: list[tuple[int, int]]) -> tuple[Respons
     frames = body.get("frames", 1)
     if not isinstance(frames, int) or not 1 <= frames <= 60:
         return _fail(400, "bad_frames", "frames must be 1-60")
-    payload = {"plugins_dir": str(info.directory.parent), "plugin_id": info.id,
-               "sizes": [list(s) for s in sizes], "config": config,
+    payload = {"plugin_dir": str(info.directory), "sizes": [list(s) for s in sizes],
+               "config": config,
                "mode": body.get("mode") if isinstance(body.get("mode"), str) else None,
                "frames": frames}
     try:

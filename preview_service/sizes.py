@@ -1,7 +1,7 @@
 """Panel sizes: the size sample the page offers and the checks on requested sizes.
 
-``SIZE_SAMPLE`` stands in for the harness's ``DEFAULT_TEST_SIZES`` until the harness
-package provides it. A requested size is ``[w, h]`` or ``"WxH"``, each side 1-512.
+``SIZE_SAMPLE`` is the harness's ``DEFAULT_TEST_SIZES``. A requested size is ``[w, h]``
+or ``"WxH"``, each side 1-512.
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-SIZE_SAMPLE: list[tuple[int, int]] = [(32, 16), (64, 32), (96, 48), (128, 32), (128, 64),
-                                       (192, 64), (256, 64)]
+from shared.plugin_system.testing import DEFAULT_TEST_SIZES
+
+SIZE_SAMPLE: list[tuple[int, int]] = list(DEFAULT_TEST_SIZES)
 MAX_SIDE = 512
 MAX_SIZES = 12
 _TOKEN = re.compile(r"^(\d{1,4})x(\d{1,4})$")

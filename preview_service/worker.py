@@ -2,8 +2,8 @@
 
 It reads one JSON request per line on stdin and writes one JSON answer per line. File
 descriptor 1 is moved aside first and pointed at stderr, so what a plugin prints can
-never break the answers. Request: ``{"plugins_dir", "plugin_id", "sizes": [[w, h]...],
-"config", "mode", "frames"}``; answer: ``{"results": [...]}`` (``render.render_size``
+never break the answers. Request: ``{"plugin_dir", "sizes": [[w, h]...], "config",
+"mode", "frames"}``; answer: ``{"results": [...]}`` (``render.render_size``
 per size). A plugin that calls ``sys.exit`` is reported as ``SystemExit``; one that ends
 the process or hangs is the client's to notice (``worker_client``).
 """
@@ -32,9 +32,9 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     results = []
     for width, height in request["sizes"]:
         try:
-            results.append(render_size(Path(request["plugins_dir"]), request["plugin_id"],
-                                       (int(width), int(height)), request.get("config") or {},
-                                       request.get("mode"), int(request.get("frames") or 1)))
+            results.append(render_size(Path(request["plugin_dir"]), (int(width), int(height)),
+                                       request.get("config") or {}, request.get("mode"),
+                                       int(request.get("frames") or 1)))
         except SystemExit:
             results.append({"size": [width, height], "frames": [], "modes": [],
                             "problems": [], "error_class": "SystemExit"})

@@ -38,6 +38,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PreviewServer]:
     write_plugin(plugins, "hanger", "def display(self, force_clear=False):\n"
                  "    threading.Event().wait()\n")
     write_plugin(plugins, "exiter", "def display(self, force_clear=False):\n    os._exit(3)\n")
+    write_plugin(plugins, "spill", "def display(self, force_clear=False):\n"
+                 "    dm = self.display_manager\n"
+                 "    dm.draw.rectangle((dm.width - 4, 2, dm.width + 6, 5), fill=(9, 9, 9))\n"
+                 "    dm.update_display()\n")
     loadfail = write_plugin(plugins, "loadfail", "pass\n")
     (loadfail / "manager.py").write_text("raise RuntimeError('secret-load-text')\n")
     bad = plugins / "badmanifest"
@@ -85,6 +89,15 @@ def test_frames_step_through_an_animation(server: PreviewServer) -> None:
     assert len(frames) == 3
     assert [sum(1 for x in range(8) if f.getpixel((x, 0)) != (0, 0, 0)) for f in frames] \
         == [1, 2, 3]
+
+
+def test_a_draw_off_the_panel_is_a_problem_with_the_area_to_mark(server: PreviewServer) -> None:
+    answer = server.post("/api/render", {"plugin_id": "spill", "size": [64, 32]}).json()
+    bounds = [p for p in answer["results"][0]["problems"] if p["check"] == "bounds"]
+    assert bounds and (bounds[0]["x"], bounds[0]["y"]) == (60, 2)
+    assert bounds[0]["x"] + bounds[0]["width"] <= 64
+    clean = server.post("/api/render", {"plugin_id": "good", "size": [64, 32]}).json()
+    assert not [p for p in clean["results"][0]["problems"] if p["check"] == "bounds"]
 
 
 def test_a_failing_display_returns_only_its_class_name(server: PreviewServer) -> None:
