@@ -8,6 +8,7 @@ project's. Once listening it prints ``preview: serving http://HOST:PORT/`` on st
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -32,6 +33,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _stop(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)  # through main's finally: the worker is stopped too
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     plugins_dir = resolve_paths(plugins_dir=args.plugins_dir).plugins_dir(None)
@@ -39,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     worker = WorkerClient(deadline=args.deadline)
     server = create_server(create_app(plugins_dir, worker, counter), host=args.host,
                            port=args.port, threads=4)
+    signal.signal(signal.SIGTERM, _stop)
     port = getattr(server, "effective_port", args.port)
     sys.stdout.write(f"preview: serving http://{args.host}:{port}/\n")
     sys.stdout.flush()

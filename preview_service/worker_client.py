@@ -4,10 +4,14 @@ The worker is started on first use. An answer not back within ``deadline`` secon
 means a hung plugin: the worker is killed and the request answered ``timeout``; a
 worker whose output ends (a plugin ended the process) is answered ``worker_exited``.
 Either way the next request starts a fresh worker, so the server keeps answering.
+The worker is also killed by the kernel when the server dies (``PR_SET_PDEATHSIG``),
+so a hung plugin never outlives it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
 import os
 import queue
@@ -40,7 +44,9 @@ class WorkerClient:
     def _start(self) -> subprocess.Popen[str]:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         process = subprocess.Popen(WORKER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   text=True, encoding="utf-8", env=env)
+                                   text=True, encoding="utf-8", env=env,
+                                   preexec_fn=_die_with_server if sys.platform == "linux"
+                                   else None)
         self._lines = queue.Queue()
         assert process.stdout is not None
         threading.Thread(target=_pump, args=(process.stdout, self._lines),
@@ -77,12 +83,17 @@ class WorkerClient:
         raise WorkerFailed(reason)
 
     def close(self) -> None:
-        """Stop the worker, if one runs."""
-        with self._lock:
-            if self._process is not None:
-                self._process.kill()
-                self._process.wait()
-                self._process = None
+        """Stop the worker, if one runs (without waiting for a request in flight)."""
+        process = self._process
+        if process is not None:
+            process.kill()
+            process.wait()
+
+
+def _die_with_server() -> None:
+    pr_set_pdeathsig, sigkill = 1, 9
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, sigkill)
 
 
 def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:

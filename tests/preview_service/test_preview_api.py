@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import json
+import os
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 from PIL import Image
 
 from tests.preview_service.server import PreviewServer, write_plugin
@@ -162,3 +168,45 @@ def test_a_file_change_moves_the_version(server: PreviewServer, tmp_path: Path) 
             break
         server.get("/api/sizes")
     assert now != before
+
+
+def _worker_of(server_pid: int) -> int:
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == server_pid and b"preview_service.worker" in cmdline:
+            return int(stat.parent.name)
+    raise AssertionError("no worker process")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+def test_a_hung_worker_does_not_outlive_the_server(tmp_path: Path, stop: int) -> None:
+    write_plugin(tmp_path, "hanger", "def display(self, force_clear=False):\n"
+                 "    threading.Event().wait()\n")
+    with PreviewServer(tmp_path, deadline=600) as running:
+        assert running.process is not None
+        def render() -> None:
+            with contextlib.suppress(requests.RequestException):  # the server is stopped
+                running.post("/api/render", {"plugin_id": "hanger", "size": [8, 8]})
+
+        hung = threading.Thread(target=render, daemon=True)
+        hung.start()
+        worker = None
+        while worker is None:
+            with contextlib.suppress(AssertionError):
+                worker = _worker_of(running.process.pid)
+        os.kill(running.process.pid, stop)
+        running.process.wait(timeout=20)
+        deadline = time.monotonic() + 20
+        while Path(f"/proc/{worker}").exists() and time.monotonic() < deadline:
+            _reap(worker)
+        assert not Path(f"/proc/{worker}").exists()
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, os.WNOHANG)
+    time.sleep(0.01)
