@@ -44,6 +44,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PreviewServer]:
     write_plugin(plugins, "hanger", "def display(self, force_clear=False):\n"
                  "    threading.Event().wait()\n")
     write_plugin(plugins, "exiter", "def display(self, force_clear=False):\n    os._exit(3)\n")
+    write_plugin(plugins, "chatty", "def update(self):\n    print('{\"results\": []}')\n"
+                 "    os.write(1, b'raw bytes on fd 1\\n')\n"
+                 "def display(self, force_clear=False):\n    print('drawing')\n"
+                 "    self.display_manager.image.paste((0, 9, 0), (0, 0, 4, 4))\n"
+                 "    self.display_manager.update_display()\n")
     write_plugin(plugins, "spill", "def display(self, force_clear=False):\n"
                  "    dm = self.display_manager\n"
                  "    dm.draw.rectangle((dm.width - 4, 2, dm.width + 6, 5), fill=(9, 9, 9))\n"
@@ -104,6 +109,15 @@ def test_a_draw_off_the_panel_is_a_problem_with_the_area_to_mark(server: Preview
     assert bounds[0]["x"] + bounds[0]["width"] <= 64
     clean = server.post("/api/render", {"plugin_id": "good", "size": [64, 32]}).json()
     assert not [p for p in clean["results"][0]["problems"] if p["check"] == "bounds"]
+
+
+def test_what_a_plugin_prints_does_not_break_the_answers(server: PreviewServer) -> None:
+    for _ in range(2):
+        answer = server.post("/api/render", {"plugin_id": "chatty", "size": [8, 8]})
+        assert answer.status_code == 200, answer.text
+        result = answer.json()["results"][0]
+        assert result["error_class"] is None
+        assert _image(result["frames"][0]).getpixel((0, 0)) == (0, 9, 0)
 
 
 def test_a_failing_display_returns_only_its_class_name(server: PreviewServer) -> None:
