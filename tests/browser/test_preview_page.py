@@ -79,3 +79,44 @@ def test_pick_a_size_gallery_edit_config_and_live_reload(page: Any, tmp_path: Pa
         _wait_for_pixel(page, (0, 60, 0))
         assert _pixel(page) == (0, 60, 0)
         shoot(page, "reloaded")
+
+
+STEPS = """
+def display(self, force_clear=False, display_mode=None):
+    dm = self.display_manager
+    if force_clear:
+        self.step = 0
+    self.step += 1
+    color = (0, 0, 200) if display_mode == "blue" else (200, 0, 0)
+    dm.image.paste(color, (0, 0, self.step, 4))
+    dm.draw.rectangle((dm.width - 2, 0, dm.width + 5, 3), fill=(9, 9, 9))
+    dm.update_display()
+"""
+
+
+def test_modes_frame_stepping_and_bounds_problems_drawn_over_the_image(
+        page: Any, tmp_path: Path, shoot: Any) -> None:
+    plugins = tmp_path / "plugins"
+    write_plugin(plugins, "steps", STEPS, modes=["red", "blue"])
+    with PreviewServer(plugins) as server:
+        page.goto(server.url + "/")
+        page.wait_for_function("document.querySelectorAll('#gallery figure').length > 1")
+        assert page.eval_on_selector_all("#mode option", "os => os.map(o => o.value)") \
+            == ["red", "blue"]
+        page.select_option("#size", "64x32")
+        page.fill("#frames", "3")
+        page.dispatch_event("#frames", "change")
+        page.wait_for_selector("#gallery figure .next-frame")
+        assert "frame 1/3" in page.inner_text("#gallery figcaption")
+        box = page.eval_on_selector(
+            "#gallery figure .problem",
+            "b => [b.style.left, b.style.top, b.style.width, b.title]")
+        assert box[:3] == ["248px", "0px", "8px"] and "off_panel" in box[3]
+        first = page.get_attribute("#gallery figure img", "src")
+        page.click("#gallery figure .next-frame")
+        assert "frame 2/3" in page.inner_text("#gallery figcaption")
+        assert page.get_attribute("#gallery figure img", "src") != first
+
+        page.select_option("#mode", "blue")
+        _wait_for_pixel(page, (0, 0, 200))
+        shoot(page, "steps")
