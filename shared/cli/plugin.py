@@ -16,10 +16,13 @@ one line naming the problem, 2 for bad usage. Plugin code runs in this process.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +81,8 @@ def cmd_plugin_check(args: argparse.Namespace) -> int:
     lines = [f"error: {e}" for e in errors] + [f"warning: {w}" for w in warnings]
     renders = 0
     if not errors:
-        report = run_harness(directory, update_goldens=args.update_goldens)
+        with quiet_logs():
+            report = run_harness(directory, update_goldens=args.update_goldens)
         renders = report.renders
         lines += [f"{f.severity}: {f.message}" for f in report.findings]
     for line in lines:
@@ -97,9 +101,12 @@ def cmd_plugin_render(args: argparse.Namespace) -> int:
     from shared.plugin_system.testing.render import render_plugin
 
     directory = _plugin_dir(args.dir)
-    result = render_plugin(directory, args.size, args.config, args.mode, args.frames)
+    with quiet_logs():
+        result = render_plugin(directory, args.size, args.config, args.mode, args.frames)
     if result.error_class is not None:
-        raise CliError(f"{directory.name}: {result.error or result.error_class}")
+        reason = result.error or result.error_class
+        raise CliError(reason if reason.startswith(f"{directory.name}: ")
+                       else f"{directory.name}: {reason}")
     if args.mode and args.mode not in result.modes:
         raise CliError(f"{directory.name}: no mode {args.mode!r} (modes: "
                        f"{', '.join(result.modes)})")
@@ -130,6 +137,19 @@ def cmd_plugin_test(args: argparse.Namespace) -> int:
         raise CliError(f"{directory.name}: tests failed (pytest exit status {done.returncode})")
     print(f"{directory.name}: tests passed")
     return 0
+
+
+@contextlib.contextmanager
+def quiet_logs() -> Iterator[None]:
+    """Keep what the loader and the plugin log off the terminal: findings and the one-line
+    error say it (without a handler, Python would print warnings and tracebacks)."""
+    root = logging.getLogger()
+    handler = logging.NullHandler()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
 
 
 def _plugin_dir(text: str) -> Path:

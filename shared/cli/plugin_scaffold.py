@@ -17,7 +17,7 @@ PLUGIN_NAME = re.compile(r"^[a-z][a-z0-9-]{0,62}[a-z0-9]$")
 
 MANAGER = '''"""{title}: a border round the panel and a message in the middle."""
 
-from src.plugin_system.base_plugin import BasePlugin
+from shared.plugin_api.base_plugin import BasePlugin
 
 
 class {class_name}(BasePlugin):
@@ -45,7 +45,7 @@ TEST = '''"""Renders the plugin at every default size with the safety harness.""
 
 from pathlib import Path
 
-from src.plugin_system.testing import DEFAULT_TEST_SIZES, render_plugin
+from shared.plugin_system.testing import DEFAULT_TEST_SIZES, render_plugin
 
 PLUGIN_DIR = Path(__file__).resolve().parent.parent
 

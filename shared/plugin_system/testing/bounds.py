@@ -1,14 +1,16 @@
 """``BoundsCheckingDisplayManager``: the device's display manager, recording draws that
 fall outside the panel.
 
-It wraps the real ``DisplayManager`` (``surface``): every drawing call made through
-``draw`` (the object ``draw_text`` uses too) and every ``image.paste`` is measured
-before it runs, and a call whose box starts at a negative coordinate or reaches past
-the right or bottom edge is recorded in ``problems`` as a ``bounds`` finding naming the
-call and its box (left, top, right, bottom; right and bottom exclusive). The call
-still runs, as on the device. Drawing through an ``ImageDraw.Draw`` a plugin made
-itself is not seen. Everything else (``width``, ``height``, ``matrix``, fonts,
-``update_display``, scrolling) is the real manager's.
+It wraps the real ``DisplayManager`` (``surface``). Every drawing call made through
+``draw`` (the object ``draw_text`` uses too) or through an ``ImageDraw.Draw(image)``
+the plugin makes itself (Pillow asks the image for its drawing object), and every
+``image.paste``, is measured before it runs: a call whose box starts at a negative
+coordinate or reaches past the right or bottom edge is recorded in ``problems`` as a
+``bounds`` finding naming the call and its box (left, top, right, bottom; right and
+bottom exclusive); ``check_overflow()`` gives the box round all of them. The call still
+runs, as on the device. Direct pixel writes (``putpixel``, ``load()``) are not seen.
+Everything else (``width``, ``height``, ``matrix``, fonts, ``update_display``,
+scrolling) is the real manager's.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from shared.plugin_system.testing.findings import WARNING, Finding
 from shared.plugin_system.testing.surface import headless_display_manager
@@ -61,6 +63,14 @@ class BoundsCheckingDisplayManager:
     def blank(self) -> None:
         self._inner.blank()
         self._watch()
+
+    def check_overflow(self) -> Box | None:
+        """Return the box round every recorded out-of-panel draw, or None when there is none."""
+        boxes = [p.details["box"] for p in self.problems]
+        if not boxes:
+            return None
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                max(b[2] for b in boxes), max(b[3] for b in boxes))
 
     def last_frame(self) -> Image.Image | None:
         """Return the frame last presented on the panel, or None."""
@@ -110,6 +120,12 @@ class _CheckedImage(Image.Image):
         if record is not None:
             record("image.paste", paste_box(im, box))
         super().paste(im, box, mask)
+
+    def getdraw(self, mode: str | None = None) -> Any:
+        """What ``ImageDraw.Draw(image)`` returns for this image: a checked drawing object."""
+        draw = ImageDraw.ImageDraw(self, mode)
+        record = self._ledpanel_record
+        return _CheckedDraw(draw, record) if record is not None else draw
 
 
 def paste_box(im: Any, box: Any) -> Box | None:

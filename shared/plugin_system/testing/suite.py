@@ -56,7 +56,8 @@ def run_harness(plugin_dir: Path | str, sizes: list[Size] | None = None,
             label = f"{mode}@{name}" if name else mode
             report.labels.append(label)
             for size in sizes:
-                result = render_plugin(directory, size, overlay, mode or None)
+                reuse = not name and mode == first.mode and size == sizes[0]
+                result = first if reuse else render_plugin(directory, size, overlay, mode or None)
                 report.renders += 1
                 report.findings += _check(directory, spec, label, size, result, update_goldens)
     return report

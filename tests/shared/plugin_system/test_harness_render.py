@@ -61,6 +61,19 @@ def test_the_bounds_manager_is_the_real_display_manager_underneath() -> None:
     display.image = Image.new("RGB", (32, 16))  # a plugin replacing the canvas stays watched
     display.image.paste(Image.new("RGB", (4, 4)), (-1, 0))
     assert [p.details["kind"] for p in display.problems] == ["negative"]
+    assert display.check_overflow() == (-1, 0, 3, 4)
+    assert BoundsCheckingDisplayManager(8, 8).check_overflow() is None
+
+
+def test_a_drawing_object_the_plugin_makes_itself_is_checked_too(tmp_path: Path) -> None:
+    source = drawing("""
+        own = ImageDraw.Draw(dm.image)
+        own.ellipse((50, 20, 70, 40), outline=(255, 0, 0))
+    """).replace("from src", "from PIL import ImageDraw\nfrom src")
+    result = render_plugin(make_plugin(tmp_path, "own", source), (64, 32))
+    assert [(p.details["call"], p.details["box"]) for p in result.problems] == [
+        ("draw.ellipse", [50, 20, 71, 41])]
+    assert result.images[0].getpixel((60, 20)) == (255, 0, 0)  # it still drew
 
 
 def test_display_raising_gives_only_its_class_and_load_failure_is_a_plugin_error(

@@ -1,0 +1,36 @@
+"""The "Safety harness" examples in docs/PLUGINS.md run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from shared.cli.plugin_scaffold import write_scaffold
+from shared.plugin_api import compat
+from shared.plugin_system.testing.spec import load_spec
+from tests.daemons import ROOT
+
+GUIDE = (ROOT / "docs" / "PLUGINS.md").read_text(encoding="utf-8")
+SECTION = GUIDE.split("## Safety harness", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_python_example_renders_a_new_plugin_at_every_size(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (code,) = re.findall(r"```python\n(.*?)```", SECTION, re.DOTALL)
+    write_scaffold(tmp_path, "my-clock")
+    monkeypatch.chdir(tmp_path)
+    compat.install()
+    exec(compile(code, "PLUGINS.md", "exec"), {})  # the example asserts on its own
+    assert (tmp_path / "96x48.png").is_file() and (tmp_path / "256x128.png").is_file()
+
+
+def test_the_harness_json_example_is_read_as_described(tmp_path: Path) -> None:
+    (text,) = re.findall(r"```json\n(.*?)```", SECTION, re.DOTALL)
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "harness.json").write_text(text)
+    spec = load_spec(tmp_path)
+    assert spec.sizes == [(64, 32), (128, 64)] and spec.strict_fill
+    assert (spec.golden_tolerance, spec.golden_max_pixels) == (8, 4)
+    assert spec.variants == {"night": {"color": [80, 0, 0]}}
