@@ -84,6 +84,16 @@ function figure(result) {
     });
     caption.append(" ", next);
   }
+  if ((result.problems || []).length) {
+    const list = document.createElement("ul");
+    list.className = "problems";
+    for (const p of result.problems) {
+      const item = document.createElement("li");
+      item.textContent = `${p.severity || "warning"}: ${p.message}`;
+      list.append(item);
+    }
+    caption.append(list);
+  }
   if (result.error_class) {
     const err = document.createElement("div");
     err.className = "error";
@@ -109,10 +119,21 @@ async function render() {
     const answer = await (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
     if (answer.error) { $("status").textContent = `error: ${answer.error}`; return; }
     $("gallery").replaceChildren(...answer.results.map(figure));
+    syncModes(answer.results[0]);
     $("status").textContent = `rendered ${answer.results.length} at ${new Date().toISOString()}`;
   } finally {
     rendering = false;
   }
+}
+
+// The plugin's own modes (its instance's, which outrank the manifest's) once it ran.
+function syncModes(result) {
+  const modes = (result && result.modes) || [];
+  const shown = [...$("mode").options].map((o) => o.value);
+  if (!modes.length || JSON.stringify(modes) === JSON.stringify(shown)) return;
+  const chosen = $("mode").value;
+  $("mode").replaceChildren(...modes.map((m) => new Option(m, m)));
+  if (modes.includes(chosen)) $("mode").value = chosen;
 }
 
 async function poll() {

@@ -97,12 +97,13 @@ def display(self, force_clear=False, display_mode=None):
 def test_modes_frame_stepping_and_bounds_problems_drawn_over_the_image(
         page: Any, tmp_path: Path, shoot: Any) -> None:
     plugins = tmp_path / "plugins"
-    write_plugin(plugins, "steps", STEPS, modes=["red", "blue"])
+    write_plugin(plugins, "steps", STEPS + "\nmodes = ['red', 'blue']\n", modes=["manifest"])
     with PreviewServer(plugins) as server:
         page.goto(server.url + "/")
         page.wait_for_function("document.querySelectorAll('#gallery figure').length > 1")
-        assert page.eval_on_selector_all("#mode option", "os => os.map(o => o.value)") \
-            == ["red", "blue"]
+        # The instance's own modes outrank the manifest's once the plugin has run.
+        page.wait_for_function("[...document.querySelectorAll('#mode option')]"
+                               ".map(o => o.value).join() === 'red,blue'")
         page.select_option("#size", "64x32")
         page.fill("#frames", "3")
         page.dispatch_event("#frames", "change")
@@ -112,6 +113,7 @@ def test_modes_frame_stepping_and_bounds_problems_drawn_over_the_image(
             "#gallery figure .problem",
             "b => [b.style.left, b.style.top, b.style.width, b.title]")
         assert box[:3] == ["248px", "0px", "8px"] and "off_panel" in box[3]
+        assert "off_panel" in page.inner_text("#gallery figcaption .problems")
         first = page.get_attribute("#gallery figure img", "src")
         page.click("#gallery figure .next-frame")
         assert "frame 2/3" in page.inner_text("#gallery figcaption")
