@@ -47,10 +47,13 @@ def problem_json(finding: Finding, size: tuple[int, int]) -> dict[str, Any]:
 
 def render_size(plugin_dir: Path, size: tuple[int, int], overlay: dict[str, Any],
                 mode: str | None, frames: int) -> dict[str, Any]:
-    """Return ``{"size", "frames", "error_class", "mode", "modes", "problems"}``."""
+    """Return ``{"size", "image", "frames", "error_class", "mode", "modes", "problems"}``
+    (``image``: the first frame, None when nothing rendered)."""
     result = render_plugin(plugin_dir, size, overlay, mode=mode, frames=max(1, frames))
     failed = result.error_class
-    return {"size": list(size), "frames": [png_base64(image) for image in result.images],
+    frames_png = [png_base64(image) for image in result.images]
+    return {"size": list(size), "image": frames_png[0] if frames_png else None,
+            "frames": frames_png,
             "error_class": "load_failed" if failed in LOAD_FAILURES else failed,
             "mode": result.mode, "modes": result.modes,
             "problems": [problem_json(f, size) for f in result.problems]}

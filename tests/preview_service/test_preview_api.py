@@ -77,7 +77,8 @@ def test_render_matrix_gives_one_png_per_size_with_the_prepared_config(
     answer = server.post("/api/render-matrix", {"plugin_id": "good", "sizes": sizes}).json()
     assert [r["size"] for r in answer["results"]] == sizes
     for result in answer["results"]:
-        image = _image(result["frames"][0])
+        image = _image(result["image"])
+        assert result["frames"] == [result["image"]]
         assert image.size == tuple(result["size"]) and result["error_class"] is None
         assert image.getpixel((0, 0)) == (150, 0, 0)  # the schema default: 50 + 100
 
