@@ -82,7 +82,7 @@ def _render(body: dict[str, Any], sizes: list[tuple[int, int]]) -> tuple[Respons
     if not isinstance(config, dict):
         return _fail(400, "bad_config", "config must be an object")
     frames = body.get("frames", 1)
-    if not isinstance(frames, int) or not 1 <= frames <= 60:
+    if isinstance(frames, bool) or not isinstance(frames, int) or not 1 <= frames <= 60:
         return _fail(400, "bad_frames", "frames must be 1-60")
     payload = {"plugin_dir": str(info.directory), "sizes": [list(s) for s in sizes],
                "config": config,
@@ -95,13 +95,18 @@ def _render(body: dict[str, Any], sizes: list[tuple[int, int]]) -> tuple[Respons
     return jsonify({"plugin_id": info.id, "results": answer["results"]}), 200
 
 
+def _body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    return body if isinstance(body, dict) else {}
+
+
 @bp.post("/api/render-matrix")
 def render_matrix() -> tuple[Response, int]:
-    body = request.get_json(silent=True) or {}
+    body = _body()
     return _render(body, parse_sizes(body.get("sizes") or [list(s) for s in SIZE_SAMPLE]))
 
 
 @bp.post("/api/render")
 def render_one() -> tuple[Response, int]:
-    body = request.get_json(silent=True) or {}
+    body = _body()
     return _render(body, [parse_size(body.get("size"))])

@@ -146,6 +146,19 @@ def test_plugin_ids_outside_the_allowlist_or_unknown_are_refused(
     assert response.status_code == 404 and response.json()["error"] == "unknown_plugin"
 
 
+@pytest.mark.parametrize("body", [["good"], "good", None])
+def test_a_body_that_is_not_an_object_is_refused(server: PreviewServer, body: object) -> None:
+    response = requests.post(server.url + "/api/render-matrix", json=body, timeout=30)
+    assert response.status_code == 404 and response.json()["error"] == "unknown_plugin"
+
+
+@pytest.mark.parametrize("frames", [0, 61, True, "2"])
+def test_a_frame_count_outside_1_to_60_is_refused(server: PreviewServer, frames: object) -> None:
+    response = server.post("/api/render", {"plugin_id": "good", "size": [8, 8],
+                                           "frames": frames})
+    assert response.status_code == 400 and response.json()["error"] == "bad_frames"
+
+
 def test_more_than_12_sizes_is_refused(server: PreviewServer) -> None:
     response = server.post("/api/render-matrix",
                            {"plugin_id": "good", "sizes": [[8 + i, 8] for i in range(13)]})
