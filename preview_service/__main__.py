@@ -42,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     plugins_dir = resolve_paths(plugins_dir=args.plugins_dir).plugins_dir(None)
     counter, _observer = start_watching(plugins_dir)
     worker = WorkerClient(deadline=args.deadline)
-    server = create_server(create_app(plugins_dir, worker, counter), host=args.host,
+    loopback = args.host in ("127.0.0.1", "localhost", "::1")
+    server = create_server(create_app(plugins_dir, worker, counter, loopback), host=args.host,
                            port=args.port, threads=4)
     signal.signal(signal.SIGTERM, _stop)
     port = getattr(server, "effective_port", args.port)

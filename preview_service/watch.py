@@ -2,8 +2,9 @@
 
 A watchdog observer follows the plugins directory (recursively); each event under
 ``<plugins_dir>/<folder>/`` raises that folder's counter, except bytecode
-(``__pycache__``, ``.pyc``) which renders themselves write. The page polls the counter
-and renders again when it moves.
+(``__pycache__``, ``.pyc``) which renders themselves write or remove, and a folder's own
+"modified" (its listing changed; the files' own events say what changed). The page
+polls the counter and renders again when it moves.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class ChangeCounter(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
+        if event.is_directory and event.event_type == "modified":
+            return  # a folder's listing changed: its files' own events say what changed
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             path = str(raw)
             if not path or "__pycache__" in path or path.endswith(".pyc"):

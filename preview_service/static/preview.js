@@ -3,6 +3,7 @@ const $ = (id) => document.getElementById(id);
 const SCALE = 4;
 let version = null;
 let rendering = false;
+let latest = 0; // the newest render asked for: an older answer arriving later is dropped
 
 function overlay() {
   try { return JSON.parse($("config-json").value || "{}"); } catch { return null; }
@@ -113,16 +114,18 @@ async function render() {
                  frames: Number($("frames").value) || 1 };
   const url = size === "all" ? "/api/render-matrix" : "/api/render";
   if (size === "all") body.sizes = all; else body.size = size;
+  const mine = ++latest;
   rendering = true;
   $("status").textContent = "rendering";
   try {
     const answer = await (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
+    if (mine !== latest) return;
     if (answer.error) { $("status").textContent = `error: ${answer.error}`; return; }
     $("gallery").replaceChildren(...answer.results.map(figure));
     syncModes(answer.results[0]);
     $("status").textContent = `rendered ${answer.results.length} at ${new Date().toISOString()}`;
   } finally {
-    rendering = false;
+    if (mine === latest) rendering = false;
   }
 }
 

@@ -71,7 +71,7 @@ def test_pick_a_size_gallery_edit_config_and_live_reload(page: Any, tmp_path: Pa
         assert _pixel(page) == (150, 0, 0)
 
         page.fill("#config-fields input[name=level]", "10")
-        page.dispatch_event("#config-fields input[name=level]", "change")
+        page.press("#config-fields input[name=level]", "Tab")
         _wait_for_pixel(page, (60, 0, 0))
         assert '"level": 10' in page.input_value("#config-json")
 
@@ -106,7 +106,7 @@ def test_modes_frame_stepping_and_bounds_problems_drawn_over_the_image(
                                ".map(o => o.value).join() === 'red,blue'")
         page.select_option("#size", "64x32")
         page.fill("#frames", "3")
-        page.dispatch_event("#frames", "change")
+        page.press("#frames", "Tab")  # leaving the field is what changes it
         page.wait_for_selector("#gallery figure .next-frame")
         assert "frame 1/3" in page.inner_text("#gallery figcaption")
         box = page.eval_on_selector(

@@ -21,7 +21,7 @@ def write_plugin(plugins_dir: Path, plugin_id: str, body: str,
     folder.mkdir(parents=True, exist_ok=True)
     manifest = {"id": plugin_id, "name": plugin_id, "version": "1.0.0", "author": "tests",
                 "entry_point": "manager.py", "class_name": "Plugin",
-                "display_modes": modes or [plugin_id], "compatible_versions": [">=0.1"]}
+                "display_modes": modes or [plugin_id], "compatible_versions": [">=0.1.0"]}
     (folder / "manifest.json").write_text(json.dumps(manifest))
     if schema is not None:
         (folder / "config_schema.json").write_text(json.dumps(schema))

@@ -241,3 +241,11 @@ def _alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+@pytest.mark.parametrize(("host", "status"), [("evil.example", 403), ("evil.example:80", 403),
+                                              ("localhost", 200), ("127.0.0.1:1", 200)])
+def test_on_loopback_only_loopback_host_names_are_answered(server: PreviewServer, host: str,
+                                                           status: int) -> None:
+    response = requests.get(server.url + "/api/sizes", headers={"Host": host}, timeout=30)
+    assert response.status_code == status
