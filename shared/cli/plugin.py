@@ -1,9 +1,9 @@
 """``ledpanel plugin``: make, check, render and test a plugin without a panel.
 
 - ``new NAME [--dir PARENT]``: a working plugin in ``PARENT/NAME`` (``plugin_scaffold``).
-- ``check [DIR]``: manifest and schema lint with the loader's rules, then the safety
-  harness (``shared.plugin_system.testing.run_harness``) at every size; each finding is
-  one line on stdout (``warning:`` or ``error:``), then a summary line.
+- ``check [DIR] [--sizes WxH,...]``: manifest and schema lint with the loader's rules,
+  then the safety harness (``shared.plugin_system.testing.run_harness``) at every size;
+  each finding is one line on stdout (``warning:`` or ``error:``), then a summary line.
 - ``render DIR --size 64x32 --out x.png [--mode M] [--config JSON] [--frames N]``:
   the last of N frames as a PNG; findings go to stderr as ``warning:`` lines.
 - ``test DIR``: the plugin's own tests under pytest, ``src.plugin_system.testing``
@@ -42,6 +42,9 @@ def add_command(commands: Any) -> None:
     new.set_defaults(func=cmd_plugin_new)
     check = sub.add_parser("check", help="lint a plugin and run the harness at every size")
     check.add_argument("dir", nargs="?", default=".", metavar="DIR")
+    check.add_argument("--sizes", type=_sizes, default=None, metavar="WxH,...",
+                       help="sizes to render (default: LEDMATRIX_TEST_SIZES, harness.json, "
+                            "then the default sample)")
     check.add_argument("--update-goldens", action="store_true",
                        help="write the frames as test/golden/ instead of comparing")
     check.set_defaults(func=cmd_plugin_check)
@@ -82,7 +85,7 @@ def cmd_plugin_check(args: argparse.Namespace) -> int:
     renders = 0
     if not errors:
         with quiet_logs():
-            report = run_harness(directory, update_goldens=args.update_goldens)
+            report = run_harness(directory, args.sizes, update_goldens=args.update_goldens)
         renders = report.renders
         lines += [f"{f.severity}: {f.message}" for f in report.findings]
     for line in lines:
@@ -111,7 +114,10 @@ def cmd_plugin_render(args: argparse.Namespace) -> int:
         raise CliError(f"{directory.name}: no mode {args.mode!r} (modes: "
                        f"{', '.join(result.modes)})")
     for finding in result.problems:
-        print(f"warning: {finding.message}", file=sys.stderr)
+        message = finding.message
+        if finding.check == "update_error" and result.update_error:
+            message = f"update() raised {result.update_error}"
+        print(f"warning: {message}", file=sys.stderr)
     out = Path(args.out)
     try:
         result.images[-1].save(out, format="PNG")
@@ -166,6 +172,18 @@ def _size(text: str) -> tuple[int, int]:
         return parse_size_token(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _sizes(text: str) -> list[tuple[int, int]]:
+    from shared.plugin_system.testing.sizes import coerce_sizes
+
+    try:
+        sizes = coerce_sizes(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    if not sizes:
+        raise argparse.ArgumentTypeError("--sizes needs at least one WxH")
+    return sizes
 
 
 def _overlay(text: str) -> dict[str, Any]:

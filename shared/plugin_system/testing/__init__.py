@@ -12,6 +12,7 @@ from shared.plugin_system.testing.golden import (
     compare_images,
     compare_to_golden,
     golden_path,
+    safe_mode_filename,
     write_golden,
 )
 from shared.plugin_system.testing.metrics import (
@@ -19,18 +20,26 @@ from shared.plugin_system.testing.metrics import (
     check_scale_up,
     fill_metrics,
 )
-from shared.plugin_system.testing.render import RenderResult, plugin_modes, render_plugin
+from shared.plugin_system.testing.render import (
+    RenderResult,
+    list_modes,
+    plugin_modes,
+    render_plugin,
+)
 from shared.plugin_system.testing.sizes import (
     DEFAULT_TEST_SIZES,
+    SUPPORTED_SIZES,
     coerce_sizes,
     parse_size_token,
+    resolve_test_sizes,
     size_label,
 )
 from shared.plugin_system.testing.suite import HarnessReport, run_harness
 
 __all__ = [
-    "DEFAULT_TEST_SIZES", "ERROR", "WARNING", "BoundsCheckingDisplayManager", "Finding",
-    "HarnessReport", "RenderResult", "check_empty_claimed", "check_scale_up", "coerce_sizes",
-    "compare_images", "compare_to_golden", "fill_metrics", "golden_path", "parse_size_token",
-    "plugin_modes", "render_plugin", "run_harness", "size_label", "write_golden",
+    "BoundsCheckingDisplayManager", "DEFAULT_TEST_SIZES", "ERROR", "Finding", "HarnessReport",
+    "RenderResult", "SUPPORTED_SIZES", "WARNING", "check_empty_claimed", "check_scale_up",
+    "coerce_sizes", "compare_images", "compare_to_golden", "fill_metrics", "golden_path",
+    "list_modes", "parse_size_token", "plugin_modes", "render_plugin", "resolve_test_sizes",
+    "run_harness", "safe_mode_filename", "size_label", "write_golden",
 ]

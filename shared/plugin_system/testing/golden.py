@@ -1,27 +1,35 @@
 """Golden images: a plugin's expected frames, compared with a tolerance.
 
-A golden frame lives at ``<plugin>/test/golden/<label>/<W>x<H>.png``, where the label
-is the display mode, or ``mode@variant`` for a ``variants`` entry of harness.json. A
-pixel differs when one of its channels differs by more than ``tolerance``; a frame
+A golden frame lives at ``<golden dir>/<W>x<H>/<mode>.png`` (the layout the existing
+system's harness uses): the golden dir is ``<plugin>/test/golden``, or a variant's own
+(``test/golden-<name>`` unless harness.json names one); a mode name is made a safe file
+name first. A pixel differs when one of its channels differs by more than ``tolerance``; a frame
 matches when at most ``max_pixels`` pixels differ and the sizes agree.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageChops
 
 from shared.plugin_system.testing.findings import ERROR, Finding
-from shared.plugin_system.testing.sizes import Size, size_label
+from shared.plugin_system.testing.sizes import Size, label_of
 
-GOLDEN_DIR = Path("test") / "golden"
+UNSAFE = re.compile(r"[^\w-]")
 
 
-def golden_path(plugin_dir: Path, label: str, size: Size) -> Path:
-    """Return where the golden frame of ``label`` at ``size`` is kept."""
-    return Path(plugin_dir) / GOLDEN_DIR / label / f"{size_label(size)}.png"
+def safe_mode_filename(mode: str) -> str:
+    """Return ``mode`` as a file name that stays in its folder: every character but
+    letters, digits, ``-`` and ``_`` becomes ``_`` (``mode`` when empty)."""
+    return UNSAFE.sub("_", mode) or "mode"
+
+
+def golden_path(golden_dir: Path, size: Size, mode: str) -> Path:
+    """Return where the golden frame of ``mode`` at ``size`` is kept in ``golden_dir``."""
+    return Path(golden_dir) / label_of(size) / f"{safe_mode_filename(mode)}.png"
 
 
 def compare_images(actual: Image.Image, expected: Image.Image, tolerance: int = 0,
@@ -36,10 +44,10 @@ def compare_images(actual: Image.Image, expected: Image.Image, tolerance: int = 
     return {"ok": differing <= max_pixels, "differing": differing, "size_match": True}
 
 
-def compare_to_golden(plugin_dir: Path, label: str, image: Image.Image, tolerance: int = 0,
+def compare_to_golden(golden_dir: Path, mode: str, image: Image.Image, tolerance: int = 0,
                       max_pixels: int = 0) -> list[Finding]:
-    """Return an error finding when a golden frame exists for ``label`` and differs."""
-    path = golden_path(plugin_dir, label, image.size)
+    """Return an error finding when ``golden_dir`` holds a frame for ``mode`` that differs."""
+    path = golden_path(golden_dir, image.size, mode)
     if not path.is_file():
         return []
     with Image.open(path) as stored:
@@ -48,14 +56,13 @@ def compare_to_golden(plugin_dir: Path, label: str, image: Image.Image, toleranc
         return []
     what = ("size differs" if not result["size_match"]
             else f"{result['differing']} pixels differ by more than {tolerance}")
-    return [Finding("golden", ERROR, f"{label} at {size_label(image.size)}: {what} "
-                    f"from {path.relative_to(plugin_dir)}",
+    return [Finding("golden", ERROR, f"{what} from {path}",
                     {"golden": str(path), "differing": result["differing"]})]
 
 
-def write_golden(plugin_dir: Path, label: str, image: Image.Image) -> Path:
-    """Save ``image`` as the golden frame of ``label`` at its size; return the path."""
-    path = golden_path(plugin_dir, label, image.size)
+def write_golden(golden_dir: Path, mode: str, image: Image.Image) -> Path:
+    """Save ``image`` as the golden frame of ``mode`` at its size; return the path."""
+    path = golden_path(golden_dir, image.size, mode)
     path.parent.mkdir(parents=True, exist_ok=True)
     image.convert("RGB").save(path)
     return path

@@ -11,9 +11,12 @@ Each frame is what the plugin presented with ``update_display()`` (black when it
 presented nothing). Plugin code runs in the calling process; the loader's temporary
 files live in a temporary directory removed afterwards.
 
-``RenderResult.error_class`` is the class name of what update() or display() raised
-(``PluginError`` when loading failed); ``error`` is the one-line reason, for callers
-that may show it. ``problems`` holds the bounds, empty-claimed and scale-up findings.
+``RenderResult.error_class`` is the class name of what display() raised (``PluginError``
+when loading failed); ``error`` is the one-line reason, for callers that may show it.
+update() failing is not fatal, as in the existing system's harness (no network in a
+check): ``update_error_class`` names it, an ``update_error`` warning says it, and
+display() still runs. ``problems`` holds the update, bounds, empty-claimed and
+scale-up findings.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from shared.plugin_system.discovery import PluginInfo, read_plugin
 from shared.plugin_system.loader import effective_modes
 from shared.plugin_system.manager import PluginManager
 from shared.plugin_system.testing.bounds import BoundsCheckingDisplayManager
-from shared.plugin_system.testing.findings import Finding
+from shared.plugin_system.testing.findings import WARNING, Finding
 from shared.plugin_system.testing.metrics import check_empty_claimed, check_scale_up
 from shared.plugin_system.testing.sizes import Size
 from shared.plugin_system.testing.spec import HarnessSpecError, load_spec
@@ -51,11 +54,16 @@ class RenderResult:
     mode: str | None = None
     modes: list[str] = field(default_factory=list)
     frame_seconds: list[float] = field(default_factory=list)
+    update_error_class: str | None = None
+    update_error: str | None = None
 
 
 def plugin_modes(instance: Any, manifest: dict[str, Any], plugin_id: str) -> list[str]:
     """Return the modes: the instance's ``modes``, else manifest ``display_modes``, else the id."""
     return effective_modes(instance, manifest) or [plugin_id]
+
+
+list_modes = plugin_modes  # the existing system's name
 
 
 def design_size(manifest: dict[str, Any]) -> Size:
@@ -70,7 +78,8 @@ def design_size(manifest: dict[str, Any]) -> Size:
 
 
 def render_plugin(plugin_dir: Path | str, size: Size, config_overlay: dict[str, Any] | None = None,
-                  mode: str | None = None, frames: int = 1) -> RenderResult:
+                  mode: str | None = None, frames: int = 1, *,
+                  run_update: bool = True) -> RenderResult:
     """Load the plugin in ``plugin_dir`` at ``size`` and render ``frames`` frames of ``mode``."""
     directory = Path(plugin_dir).resolve()
     info = read_plugin(directory)
@@ -85,7 +94,7 @@ def render_plugin(plugin_dir: Path | str, size: Size, config_overlay: dict[str, 
             reason = manager.load_errors.get(info.id) or "not loaded"
             return RenderResult([], [], "PluginError", reason)
         try:
-            return _render_frames(info, instance, display, mode, max(1, int(frames)))
+            return _render_frames(info, instance, display, mode, max(1, int(frames)), run_update)
         finally:
             manager.unload(info.id, why="harness done")
 
@@ -106,18 +115,17 @@ def device_manager(info: PluginInfo, overlay: dict[str, Any], display: Any,
 
 
 def _render_frames(info: PluginInfo, instance: Any, display: BoundsCheckingDisplayManager,
-                   mode: str | None, frames: int) -> RenderResult:
+                   mode: str | None, frames: int, run_update: bool) -> RenderResult:
     modes = plugin_modes(instance, info.manifest, info.id)
     chosen = mode or modes[0]
     result = RenderResult([], [], mode=chosen, modes=modes)
     display.bind_render_thread()
+    if run_update:
+        _update(info, instance, result)
     claimed = False
     for index in range(frames):
+        started = time.perf_counter()
         try:
-            if index == 0:
-                with plugin_call(info.id, "update"):
-                    instance.update()
-            started = time.perf_counter()
             with plugin_call(info.id, "display"):
                 answer = call_display(instance, chosen, index == 0)
             display.process_deferred_updates()
@@ -134,6 +142,21 @@ def _render_frames(info: PluginInfo, instance: Any, display: BoundsCheckingDispl
     if result.images:
         result.problems.extend(_frame_checks(info, result.images[-1], claimed))
     return result
+
+
+def _update(info: PluginInfo, instance: Any, result: RenderResult) -> None:
+    """Run update() once; its failure is a warning (no network here) and display() still runs."""
+    try:
+        with plugin_call(info.id, "update"):
+            instance.update()
+    except CONTAINED as err:
+        # The finding names only the class (the preview server shows findings to
+        # clients); the text is kept for local callers in ``update_error``.
+        result.update_error_class = type(err).__name__
+        result.update_error = f"{type(err).__name__}: {err}"
+        result.problems.append(Finding(
+            "update_error", WARNING, f"update() raised {type(err).__name__}",
+            {"error_class": type(err).__name__}))
 
 
 def _frame_checks(info: PluginInfo, image: Image.Image, claimed: bool) -> list[Finding]:

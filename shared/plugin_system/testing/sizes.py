@@ -1,21 +1,35 @@
-"""Panel sizes the harness renders at, and how sizes are written (``64x32``)."""
+"""Panel sizes the harness renders at, and how sizes are written (``64x32``).
+
+``DEFAULT_TEST_SIZES`` is a spread of panel shapes (narrow, wide, square, tall, small,
+large), not a list of the only sizes allowed: plugins read their size at run time.
+``SUPPORTED_SIZES`` is the existing system's older name for it. ``resolve_test_sizes``
+picks, in order: ``LEDMATRIX_TEST_SIZES`` (``"64x32,128x64"``, the existing system's
+"test on my hardware" variable), a plugin's harness.json ``sizes``, the default.
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 Size = tuple[int, int]
 
-# The sizes every plugin is rendered at unless its test/harness.json names others.
 DEFAULT_TEST_SIZES: list[Size] = [
     (64, 32), (128, 32), (64, 64), (96, 48), (128, 64), (256, 32), (128, 96), (256, 128),
 ]
+SUPPORTED_SIZES = DEFAULT_TEST_SIZES
+SIZES_VARIABLE = "LEDMATRIX_TEST_SIZES"
 MAX_SIDE = 512
 
 
-def size_label(size: Size) -> str:
-    """Return ``WxH`` for a size."""
-    return f"{size[0]}x{size[1]}"
+def size_label(width: int, height: int) -> str:
+    """Return ``WxH``."""
+    return f"{width}x{height}"
+
+
+def label_of(size: Size) -> str:
+    """Return ``WxH`` for a (width, height) pair."""
+    return size_label(size[0], size[1])
 
 
 def parse_size_token(text: str) -> Size:
@@ -29,10 +43,15 @@ def parse_size_token(text: str) -> Size:
     return size
 
 
-def coerce_sizes(value: Any) -> list[Size]:
-    """Return sizes from a list of ``WxH`` strings or [w, h] pairs; raise ValueError."""
-    if not isinstance(value, list) or not value:
-        raise ValueError("sizes must be a non-empty list")
+def coerce_sizes(value: Any) -> list[Size] | None:
+    """Return sizes from ``"WxH,WxH"``, or a list of ``WxH`` strings or [w, h] pairs;
+    None when ``value`` is empty; raise ValueError for anything else."""
+    if not value:
+        return None
+    if isinstance(value, str):
+        return [parse_size_token(token) for token in value.split(",") if token.strip()] or None
+    if not isinstance(value, list | tuple):
+        raise ValueError("sizes must be a list")
     sizes: list[Size] = []
     for item in value:
         if isinstance(item, str):
@@ -43,3 +62,9 @@ def coerce_sizes(value: Any) -> list[Size]:
         else:
             raise ValueError(f"{item!r} is not a size")
     return sizes
+
+
+def resolve_test_sizes(spec_sizes: Any = None) -> list[Size]:
+    """Return the sizes to render: the environment's, else ``spec_sizes``, else the default."""
+    return (coerce_sizes(os.environ.get(SIZES_VARIABLE)) or coerce_sizes(spec_sizes)
+            or list(DEFAULT_TEST_SIZES))

@@ -51,6 +51,14 @@ def test_check_defaults_to_the_current_folder_and_fails_on_a_crash(tmp_path: Pat
         "ledpanel: check failed: crashy: 8 renders, 8 errors, 1 warnings")
 
 
+def test_check_renders_the_sizes_asked_for(tmp_path: Path) -> None:
+    plugin = make_plugin(tmp_path, "sized", FRAMED)
+    done = _ledpanel("check", str(plugin), "--sizes", "32x16,48x24")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "check passed: sized: 2 renders, 0 errors, 1 warnings"
+    assert _ledpanel("check", str(plugin), "--sizes", "32by16").returncode == 2
+
+
 def test_check_lints_manifest_and_schema_with_the_loaders_rules(tmp_path: Path) -> None:
     plugin = make_plugin(tmp_path, "badschema", FRAMED,
                          schema={"type": "object", "properties": {"n": {"type": "nope"}}})
@@ -98,6 +106,10 @@ def test_render_takes_a_config_overlay_and_reports_findings(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     with Image.open(out) as image:
         assert image.getpixel((0, 0)) == (1, 2, 250)
+    offline = make_plugin(tmp_path, "offline", FRAMED.replace(
+        "def update(self):\n        pass", "def update(self):\n        raise OSError('down')"))
+    done = _ledpanel("render", str(offline), "--out", str(out))
+    assert (done.returncode, done.stderr) == (0, "warning: update() raised OSError: down\n")
     spill = make_plugin(tmp_path, "spill", drawing("dm.draw.point((-1, 3))"))
     done = _ledpanel("render", str(spill), "--out", str(out))
     assert done.returncode == 0

@@ -9,10 +9,13 @@ import pytest
 from PIL import Image
 
 from shared.plugin_system.testing import (
+    DEFAULT_TEST_SIZES,
+    SUPPORTED_SIZES,
     check_scale_up,
     fill_metrics,
     golden_path,
     render_plugin,
+    resolve_test_sizes,
     run_harness,
 )
 from tests.shared.plugin_system.harness_plugins import FRAMED, drawing, make_plugin, write_spec
@@ -69,8 +72,8 @@ def test_goldens_are_written_then_compared_with_a_tolerance(tmp_path: Path) -> N
     plugin = make_plugin(tmp_path, "gold", FRAMED)
     sizes = [(64, 32), (96, 48)]
     assert run_harness(plugin, sizes=sizes, update_goldens=True).findings == []
-    stored = golden_path(plugin, "gold", (96, 48))
-    assert stored == plugin / "test" / "golden" / "gold" / "96x48.png" and stored.is_file()
+    stored = golden_path(plugin / "test" / "golden", (96, 48), "gold")
+    assert stored == plugin / "test" / "golden" / "96x48" / "gold.png" and stored.is_file()
     assert run_harness(plugin, sizes=sizes).findings == []
     manager = plugin / "manager.py"
     manager.write_text(manager.read_text().replace("[0, 200, 0]", "[0, 204, 0]"))
@@ -86,13 +89,54 @@ def test_goldens_are_written_then_compared_with_a_tolerance(tmp_path: Path) -> N
 def test_variants_render_with_their_overlay_into_their_own_golden_folder(
         tmp_path: Path) -> None:
     plugin = make_plugin(tmp_path, "var", FRAMED, display_modes=["main"])
-    write_spec(plugin, {"sizes": ["64x32"], "variants": {"red": {"color": [255, 0, 0]}}})
+    write_spec(plugin, {"sizes": ["64x32"], "config": {"color": [0, 0, 99]}, "variants": [
+        {"name": "red", "config": {"color": [255, 0, 0]}},
+        {"name": "night", "config": {}, "golden_dir": "test/dark"}]})
     report = run_harness(plugin, update_goldens=True)
-    assert report.labels == ["main", "main@red"] and report.renders == 2
-    with Image.open(golden_path(plugin, "main@red", (64, 32))) as red:
-        assert red.getpixel((0, 0)) == (255, 0, 0)
-    with Image.open(golden_path(plugin, "main", (64, 32))) as plain:
-        assert plain.getpixel((0, 0)) == (0, 200, 0)
+    assert report.labels == ["main", "main@red", "main@night"] and report.renders == 3
+    expected = {"test/golden": (0, 0, 99), "test/golden-red": (255, 0, 0),
+                "test/dark": (0, 0, 99)}
+    for folder, color in expected.items():
+        with Image.open(golden_path(plugin / folder, (64, 32), "main")) as golden:
+            assert golden.getpixel((0, 0)) == color, folder
+    write_spec(plugin, {"variants": [{"name": "x", "golden_dir": "../elsewhere"}]})
+    assert "golden_dir must be a folder inside the plugin" in run_harness(
+        plugin).findings[0].message
+
+
+def test_a_failing_update_is_a_warning_and_display_still_runs(tmp_path: Path) -> None:
+    source = FRAMED.replace("    def update(self):\n        pass",
+                            "    def update(self):\n        raise ConnectionError('offline')")
+    plugin = make_plugin(tmp_path, "offline", source)
+    result = render_plugin(plugin, (64, 32))
+    assert (result.error_class, result.update_error_class) == (None, "ConnectionError")
+    assert [(f.check, f.severity) for f in result.problems] == [("update_error", "warning")]
+    assert result.problems[0].message == "update() raised ConnectionError"  # no text
+    assert result.update_error == "ConnectionError: offline"
+    assert result.images[0].getpixel((0, 0)) == (0, 200, 0)
+    (finding,) = run_harness(plugin, sizes=[(64, 32)]).findings
+    assert finding.message == "offline at 64x32: update() raised ConnectionError: offline"
+    write_spec(plugin, {"skip_update": True, "sizes": ["64x32"]})
+    assert run_harness(plugin).findings == []
+
+
+def test_mode_names_become_safe_golden_file_names(tmp_path: Path) -> None:
+    assert golden_path(tmp_path, (64, 32), "../a/b") == tmp_path / "64x32" / "___a_b.png"
+    assert golden_path(tmp_path, (8, 8), "") == tmp_path / "8x8" / "mode.png"
+
+
+def test_sizes_come_from_the_environment_then_harness_json_then_the_default(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LEDMATRIX_TEST_SIZES", raising=False)
+    assert resolve_test_sizes() == DEFAULT_TEST_SIZES and SUPPORTED_SIZES == DEFAULT_TEST_SIZES
+    assert resolve_test_sizes([[8, 16], "64x64"]) == [(8, 16), (64, 64)]
+    plugin = make_plugin(tmp_path, "sized", FRAMED)
+    write_spec(plugin, {"sizes": [[32, 16]]})
+    assert run_harness(plugin).renders == 1
+    monkeypatch.setenv("LEDMATRIX_TEST_SIZES", "16x8, 24x12")
+    assert resolve_test_sizes([[8, 16]]) == [(16, 8), (24, 12)]
+    report = run_harness(plugin, update_goldens=True)
+    assert report.renders == 2 and (plugin / "test" / "golden" / "24x12").is_dir()
 
 
 def test_a_frame_over_the_render_budget_fails(tmp_path: Path) -> None:

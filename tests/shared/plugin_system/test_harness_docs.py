@@ -33,4 +33,6 @@ def test_the_harness_json_example_is_read_as_described(tmp_path: Path) -> None:
     spec = load_spec(tmp_path)
     assert spec.sizes == [(64, 32), (128, 64)] and spec.strict_fill
     assert (spec.golden_tolerance, spec.golden_max_pixels) == (8, 4)
-    assert spec.variants == {"night": {"color": [80, 0, 0]}}
+    assert spec.config == {"message": "Hi"} and not spec.skip_update
+    assert [(v.name, v.config, v.golden_dir) for v in spec.variants] == [
+        ("night", {"color": [80, 0, 0]}, "test/golden-night")]

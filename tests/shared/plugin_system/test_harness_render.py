@@ -102,6 +102,7 @@ def test_modes_come_from_the_instance_then_the_manifest_then_the_id(tmp_path: Pa
     assert plugin_modes(Own(), {"display_modes": ["m"]}, "p") == ["a", "b"]
     assert plugin_modes(object(), {"display_modes": ["m"]}, "p") == ["m"]
     assert plugin_modes(object(), {}, "p") == ["p"]
+    assert testing.list_modes is plugin_modes  # the existing system's name
     source = drawing("dm.draw_text(str(display_mode), x=0, y=0)").replace(
         "display(self, force_clear=False)", "display(self, display_mode=None, force_clear=False)")
     plugin = make_plugin(tmp_path, "moded", source, display_modes=["one", "two"])
