@@ -44,6 +44,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PreviewServer]:
     write_plugin(plugins, "hanger", "def display(self, force_clear=False):\n"
                  "    threading.Event().wait()\n")
     write_plugin(plugins, "exiter", "def display(self, force_clear=False):\n    os._exit(3)\n")
+    write_plugin(plugins, "badupdate", "def update(self):\n"
+                 "    raise KeyError('secret-update-text')\n"
+                 "def display(self, force_clear=False):\n"
+                 "    self.display_manager.update_display()\n")
     write_plugin(plugins, "chatty", "def update(self):\n    print('{\"results\": []}')\n"
                  "    os.write(1, b'raw bytes on fd 1\\n')\n"
                  "def display(self, force_clear=False):\n    print('drawing')\n"
@@ -126,6 +130,12 @@ def test_a_failing_display_returns_only_its_class_name(server: PreviewServer) ->
     assert response.status_code == 200
     assert response.json()["results"][0]["error_class"] == "ValueError"
     assert "secret-display-text" not in response.text
+
+
+def test_a_failing_update_is_reported_by_its_class_name_only(server: PreviewServer) -> None:
+    response = server.post("/api/render", {"plugin_id": "badupdate", "size": [64, 32]})
+    assert response.status_code == 200
+    assert "KeyError" in response.text and "secret-update-text" not in response.text
 
 
 def test_a_load_failure_echoes_no_exception_text(server: PreviewServer) -> None:
