@@ -44,6 +44,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PreviewServer]:
     write_plugin(plugins, "hanger", "def display(self, force_clear=False):\n"
                  "    threading.Event().wait()\n")
     write_plugin(plugins, "exiter", "def display(self, force_clear=False):\n    os._exit(3)\n")
+    write_plugin(plugins, "sysexit", "def display(self, force_clear=False):\n"
+                 "    raise SystemExit(4)\n")
     write_plugin(plugins, "badupdate", "def update(self):\n"
                  "    raise KeyError('secret-update-text')\n"
                  "def display(self, force_clear=False):\n"
@@ -130,6 +132,15 @@ def test_a_failing_display_returns_only_its_class_name(server: PreviewServer) ->
     assert response.status_code == 200
     assert response.json()["results"][0]["error_class"] == "ValueError"
     assert "secret-display-text" not in response.text
+
+
+def test_a_plugin_calling_sys_exit_is_reported_and_the_worker_keeps_serving(
+        server: PreviewServer) -> None:
+    response = server.post("/api/render", {"plugin_id": "sysexit", "size": [8, 8]})
+    assert response.status_code == 200
+    assert response.json()["results"][0]["error_class"] == "SystemExit"
+    after = server.post("/api/render", {"plugin_id": "good", "size": [8, 8]})
+    assert after.json()["results"][0]["error_class"] is None
 
 
 def test_a_failing_update_is_reported_by_its_class_name_only(server: PreviewServer) -> None:
