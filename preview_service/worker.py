@@ -4,8 +4,9 @@ It reads one JSON request per line on stdin and writes one JSON answer per line.
 descriptor 1 is moved aside first and pointed at stderr, so what a plugin prints can
 never break the answers. Request: ``{"plugin_dir", "sizes": [[w, h]...], "config",
 "mode", "frames"}``; answer: ``{"results": [...]}`` (``render.render_size``
-per size). A plugin that calls ``sys.exit`` is reported as ``SystemExit``; one that ends
-the process or hangs is the client's to notice (``worker_client``).
+per size). A plugin raising ``SystemExit`` is reported by that class name (the harness
+contains it); one that ends the process or hangs is the client's to notice
+(``worker_client``).
 """
 
 from __future__ import annotations
@@ -28,17 +29,11 @@ def _answers() -> IO[str]:
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:
-    """Render every size of one request; a plugin's SystemExit is its result."""
-    results = []
-    for width, height in request["sizes"]:
-        try:
-            results.append(render_size(Path(request["plugin_dir"]), (int(width), int(height)),
-                                       request.get("config") or {}, request.get("mode"),
-                                       int(request.get("frames") or 1)))
-        except SystemExit:
-            results.append({"size": [width, height], "frames": [], "modes": [],
-                            "problems": [], "error_class": "SystemExit"})
-    return {"results": results}
+    """Render every size of one request."""
+    return {"results": [render_size(Path(request["plugin_dir"]), (int(width), int(height)),
+                                    request.get("config") or {}, request.get("mode"),
+                                    int(request.get("frames") or 1))
+                        for width, height in request["sizes"]]}
 
 
 def main() -> int:
