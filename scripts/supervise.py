@@ -14,8 +14,12 @@ files in ``<cache dir>/dev-supervisor/`` (``web_service/system/dev_control.py``)
 stop, start or restart the display, or restart the web. A display stopped on request
 stays stopped, and the web keeps running, until a start.
 
+With ``--preview`` the developer preview server (``python -m preview_service``, port
+5001 or ``--preview-port``) runs beside them, supervised the same way, its log in
+``preview.log``.
+
 Usage: scripts/dev [--emulator] [--host H] [--port P] [--config-dir D] [--cache-dir D]
-                   [--plugins-dir D]
+                   [--plugins-dir D] [--preview [--preview-port P]]
 """
 
 from __future__ import annotations
@@ -305,7 +309,14 @@ def build_children(args: argparse.Namespace) -> list[Child]:
             "--host", args.host, "--port", str(args.port), *dirs,
         ]
     )
-    return [Child("display", display), Child("web", web)]
+    children = [Child("display", display), Child("web", web)]
+    if args.preview:  # between the two: the web stays last (the address announcer's)
+        preview = (shlex.split(args.preview_cmd) if args.preview_cmd
+                   else [sys.executable, "-m", "preview_service",
+                         "--port", str(args.preview_port),
+                         *(["--plugins-dir", args.plugins_dir] if args.plugins_dir else [])])
+        children.insert(1, Child("preview", preview))
+    return children
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -327,6 +338,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--display-cmd", help="replace the display command (shell words)")
     parser.add_argument("--web-cmd", help="replace the web command (shell words)")
+    parser.add_argument("--preview", action="store_true",
+                        help="also run the developer preview server (ledpanel-preview)")
+    parser.add_argument("--preview-port", type=int, default=5001,
+                        help="the preview server's port (default 5001)")
+    parser.add_argument("--preview-cmd", help="replace the preview command (shell words)")
     args = parser.parse_args(argv)
     try:
         args.host = args.host or cli_args.from_env("LEDPANEL_WEB_HOST", str) or "127.0.0.1"

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 
 SUPERVISOR = Path(__file__).resolve().parents[2] / "scripts" / "supervise.py"
 
@@ -215,3 +216,33 @@ def test_a_command_that_cannot_start_is_reported(tmp_path: Path) -> None:
     )
     assert process.returncode == 1
     assert "ledpanel: cannot start display" in process.stdout
+
+
+def test_with_preview_the_preview_server_runs_beside_the_daemons_and_stops_with_them(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    port = free_port()
+    run = Run(tmp_path, "forever", "forever", "--preview", "--preview-port", str(port),
+              "--plugins-dir", str(plugins), env={"LEDPANEL_WEB_PORT": "5123"})
+    kill_leftovers.append(run)
+    run.wait_for_line(f"preview | preview: serving http://127.0.0.1:{port}/", timeout=30)
+    answer = requests.get(f"http://127.0.0.1:{port}/api/sizes", timeout=10)
+    assert [96, 48] in answer.json()["sizes"]
+    run.process.send_signal(signal.SIGINT)
+    assert run.finish() == 0
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"http://127.0.0.1:{port}/api/sizes", timeout=5)
+
+
+def test_without_preview_no_preview_server_starts(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    run = Run(tmp_path, "forever", "forever", "--preview-cmd", "false",
+              env={"LEDPANEL_WEB_PORT": "5123"})
+    kill_leftovers.append(run)
+    run.wait_for_line("web     | web ready")
+    run.process.send_signal(signal.SIGINT)
+    assert run.finish() == 0
+    assert not any(line.startswith("preview") for line in run.lines)

@@ -12,9 +12,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", ROOT / "BENCHMARKS.md", *sorted((ROOT / "docs").glob("*.md"))]
 EXAMPLES = {"web_service/templates/partials/my_tab.html"}
-_PATH = re.compile(r"`((?:shared|display_service|web_service|tests|scripts|bench|systemd)"
-                   r"/[\w./-]*)`")
-_MODULE = re.compile(r"`((?:shared|display_service|web_service)(?:\.\w+)+)`")
+_PATH = re.compile(r"`((?:shared|display_service|web_service|preview_service|tests|scripts"
+                   r"|bench|systemd)/[\w./-]*)`")
+_MODULE = re.compile(r"`((?:shared|display_service|web_service|preview_service)(?:\.\w+)+)`")
 
 
 def _module_exists(name: str) -> bool:

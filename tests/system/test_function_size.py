@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("shared", "display_service", "web_service")
+PACKAGES = ("shared", "display_service", "web_service", "preview_service")
 MAX_LINES = 60
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 

@@ -18,7 +18,7 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("shared", "display_service", "web_service")
+PACKAGES = ("shared", "display_service", "web_service", "preview_service")
 LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
         "sys.exit(lint_imports_command())", "--no-cache"]
 
@@ -31,7 +31,7 @@ def _lint(cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_the_import_contracts_are_kept() -> None:
     done = _lint(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "3 kept, 0 broken" in done.stdout
+    assert "4 kept, 0 broken" in done.stdout
 
 
 PLANTED = [
@@ -40,6 +40,8 @@ PLANTED = [
     ("display_service/daemon.py", "import web_service.services", "never import each other"),
     ("web_service/app.py", "from shared.plugin_system import loader",
      "The web never imports plugin code"),
+    ("preview_service/app.py", "import display_service.daemon", "The preview server imports"),
+    ("preview_service/routes.py", "import web_service.app", "The preview server imports"),
 ]
 
 
