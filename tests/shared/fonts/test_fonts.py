@@ -13,7 +13,8 @@ from shared.fonts import SHIPPED_FONTS_DIR, FontManager
 from shared.fonts.catalog import bdf_pixel_size
 
 BITMAP_SIZES = {
-    "4x6": 6, "5x7": 7, "5x8": 8, "6x10": 10, "7x13": 13, "9x18": 18, "10x20": 20,
+    "4x6": 6, "5x7": 7, "5x8": 8, "6x9": 9, "6x10": 10, "6x12": 12, "6x13": 13, "7x13": 13,
+    "8x13": 13, "9x15": 15, "9x18": 18, "10x20": 20, "tom-thumb": 6,
     "spleen-6x12": 12, "spleen-8x16": 16, "spleen-12x24": 24,
 }
 
@@ -48,7 +49,8 @@ def test_every_shipped_font_is_named_in_the_readme_with_a_licence_file() -> None
     for path in SHIPPED_FONTS_DIR.iterdir():
         if path.suffix in {".bdf", ".ttf"}:
             assert f"`{path.name}`" in readme
-    for licence in ("LICENSE-misc-fixed.txt", "LICENSE-spleen.txt", "OFL-PressStart2P.txt"):
+    for licence in ("LICENSE-misc-fixed.txt", "LICENSE-spleen.txt", "OFL-PressStart2P.txt",
+                    "LICENSE-tom-thumb.txt"):
         assert (SHIPPED_FONTS_DIR / licence).stat().st_size > 100
         assert licence in readme
 
@@ -72,8 +74,10 @@ def test_a_bitmap_family_at_another_size_is_given_at_its_native_size(
 
 
 def test_a_collection_gives_the_tallest_strike_that_fits(fonts: FontManager) -> None:
-    assert fonts.get_font("fixed", 9).size == 8
-    assert fonts.get_font("fixed", 13).size == 13
+    assert fonts.get_font("fixed", 9).size == 9
+    assert fonts.get_font("fixed", 11).size == 10
+    assert fonts.get_font("fixed", 14).size == 13
+    assert fonts.get_font("fixed", 14).getlength("M") == 8  # 6x13, 7x13, 8x13 tie: widest
     assert fonts.get_font("fixed", 3).size == 6
     assert fonts.get_font("spleen", 20).size == 16
 
