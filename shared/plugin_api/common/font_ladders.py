@@ -28,18 +28,23 @@ class FontStep:
 
 FontLadder = tuple[FontStep, ...]
 
-# The shipped bitmap fonts at their native sizes, tallest first.
+# The X11 misc-fixed fonts (and tom-thumb) at their native sizes, tallest first: the
+# rungs plugins written for the existing system were laid out against. Equal heights
+# go widest first, so a fit tries the roomier face before the narrower one.
 LADDER_GRID: FontLadder = (
-    FontStep("spleen-12x24", 24),
     FontStep("10x20", 20),
     FontStep("9x18", 18),
-    FontStep("spleen-8x16", 16),
+    FontStep("9x15", 15),
+    FontStep("8x13", 13),
     FontStep("7x13", 13),
-    FontStep("spleen-6x12", 12),
+    FontStep("6x13", 13),
+    FontStep("6x12", 12),
     FontStep("6x10", 10),
+    FontStep("6x9", 9),
     FontStep("5x8", 8),
     FontStep("5x7", 7),
     FontStep("4x6", 6),
+    FontStep("tom-thumb", 6),
 )
 # Press Start 2P only at multiples of its 8-pixel grid: other sizes come out blurred.
 LADDER_ARCADE: FontLadder = (
