@@ -60,6 +60,15 @@ def shipped_fonts() -> dict[str, FontInfo]:
     return scan([SHIPPED_FONTS_DIR])
 
 
+def listing_order(family: str) -> tuple[tuple[int, int | str], ...]:
+    """Return the key listing families with their numbers compared as numbers.
+
+    ``6x9`` comes before ``6x10`` and ``10x20`` after ``9x18``, as a person reads them.
+    """
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.split(r"(\d+)", family) if part)
+
+
 def catalog_entry(info: FontInfo, builtin: bool) -> dict[str, Any]:
     """Return one font as the API lists it."""
     return {"family": info.family, "file": info.path.name,
@@ -122,8 +131,9 @@ class FontUploads:
     def catalog(self) -> list[dict[str, Any]]:
         """Return every font, shipped ones first, as the API lists them."""
         shipped = shipped_fonts()
-        return ([catalog_entry(shipped[f], True) for f in sorted(shipped)]
-                + [catalog_entry(info, False) for _f, info in sorted(self.fonts().items())])
+        uploaded = self.fonts()
+        return ([catalog_entry(shipped[f], True) for f in sorted(shipped, key=listing_order)]
+                + [catalog_entry(uploaded[f], False) for f in sorted(uploaded, key=listing_order)])
 
     def find(self, name: str) -> tuple[FontInfo, bool]:
         """Return the font a family name or alias names and whether it is built in."""

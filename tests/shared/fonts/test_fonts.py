@@ -164,3 +164,14 @@ def test_a_config_dict_as_in_the_existing_system_gives_the_shipped_fonts(config:
     fonts = FontManager(config)  # community plugins call FontManager({})
     assert fonts.font_dirs == [SHIPPED_FONTS_DIR]
     assert set(fonts.catalog()) == set(FontManager().catalog()) != set()
+
+
+def test_the_catalog_lists_shipped_fonts_in_reading_order(tmp_path: Path) -> None:
+    from shared.fonts.uploads import FontUploads
+
+    families = [entry["family"] for entry in FontUploads(tmp_path / "uploads").catalog()]
+    fixed = [f for f in families if f[0].isdigit()]
+    assert fixed == ["4x6", "5x7", "5x8", "6x9", "6x10", "6x12", "6x13", "7x13", "8x13",
+                     "9x15", "9x18", "10x20"]
+    assert families.index("spleen-6x12") < families.index("spleen-8x16") < families.index(
+        "spleen-12x24") < families.index("tom-thumb")
