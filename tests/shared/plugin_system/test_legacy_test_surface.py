@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import unittest
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -13,6 +14,7 @@ from shared.plugin_api import compat
 from shared.plugin_api.base_plugin import BasePlugin
 from shared.plugin_system import testing
 from shared.plugin_system.testing import (
+    BoundsCheckingDisplayManager,
     MockCacheManager,
     MockConfigManager,
     MockDisplayManager,
@@ -145,3 +147,20 @@ def test_sizes_environment_then_spec_then_default(monkeypatch: pytest.MonkeyPatc
     for bad in ("128", "0x32", "axb"):
         with pytest.raises(ValueError):
             testing.parse_size_token(bad)
+
+
+def test_bounds_checking_takes_the_existing_systems_arguments(tmp_path: Path) -> None:
+    default = BoundsCheckingDisplayManager()
+    assert (default.width, default.height) == (128, 32)
+    dm = BoundsCheckingDisplayManager(width=64, height=32, overflow_extent=(256, 128))
+    assert (dm.width, dm.matrix.height) == (64, 32)
+    dm.draw_image(Image.new("RGB", (4, 4), (0, 0, 255)), 0, 0)
+    assert dm.check_overflow() is None
+    dm.draw_image(Image.new("RGB", (8, 4), (0, 0, 255)), 60, 30)
+    assert dm.check_overflow() == (60, 30, 68, 34)
+    image = dm.get_image()
+    assert image.size == (64, 32) and image.getpixel((63, 31)) == (0, 0, 255)
+    assert dm.declared_image().getpixel((3, 3)) == (0, 0, 255)
+    dm.save_snapshot(str(tmp_path / "snap.png"))
+    with Image.open(tmp_path / "snap.png") as saved:
+        assert saved.size == (64, 32) and saved.getpixel((0, 0)) == (0, 0, 255)
