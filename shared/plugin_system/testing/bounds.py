@@ -12,8 +12,8 @@ runs, as on the device. Direct pixel writes (``putpixel``, ``load()``) are not s
 Everything else (``width``, ``height``, ``matrix``, fonts, ``update_display``,
 scrolling) is the real manager's. The existing system's signature works too: defaults of
 128x32, ``overflow_extent`` (accepted; no padding is needed when every draw is
-measured), ``get_image()``/``declared_image()`` (the canvas), ``save_snapshot(path)``
-and ``draw_image(image, x, y)``.
+measured), ``get_image()``/``declared_image()`` (the canvas), ``save_snapshot(path)``,
+``get_image_base64()`` and ``draw_image(image, x, y)``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 
 from shared.plugin_system.testing.findings import WARNING, Finding
 from shared.plugin_system.testing.surface import headless_display_manager
+from shared.plugin_system.testing.visual import png_base64
 
 Box = tuple[int, int, int, int]
 MAX_PROBLEMS = 200
@@ -88,6 +89,10 @@ class BoundsCheckingDisplayManager:
     def save_snapshot(self, path: str) -> None:
         """Save the canvas as a PNG at ``path``."""
         self.get_image().save(path, format="PNG")
+
+    def get_image_base64(self) -> str:
+        """Return the canvas as a base64 PNG."""
+        return png_base64(self.get_image())
 
     def draw_image(self, image: Image.Image, x: int, y: int) -> None:
         """Paste ``image`` with its top-left corner at (x, y) (checked like any paste)."""

@@ -5,11 +5,15 @@ device's own display manager over an in-memory panel (so fonts, text measures an
 drawing are the device's), recording as ``MockDisplayManager`` does: ``clear_called``,
 ``update_called`` and ``draw_calls`` (``{"type": "text", "text", "x", "y", "color",
 "font"}`` and ``{"type": "image", "image", "x", "y"}``). ``draw_image(image, x, y)``
-pastes onto the canvas; ``get_image()`` is a copy of the canvas as drawn so far.
+pastes onto the canvas; ``get_image()`` is a copy of the canvas as drawn so far,
+``save_snapshot(path)`` saves it as a PNG and ``get_image_base64()`` gives that PNG in
+base64.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 from typing import Any
 
 from PIL import Image
@@ -65,8 +69,23 @@ class VisualTestDisplayManager:
         """Return a copy of the canvas."""
         return self._inner.image.copy()
 
+    def save_snapshot(self, path: str) -> None:
+        """Save the canvas as a PNG at ``path``."""
+        self.get_image().save(path, format="PNG")
+
+    def get_image_base64(self) -> str:
+        """Return the canvas as a base64 PNG."""
+        return png_base64(self.get_image())
+
     def reset(self) -> None:
         """Forget the calls and blank the canvas."""
         self.clear_called = self.update_called = False
         self.draw_calls = []
         self._inner.clear()
+
+
+def png_base64(image: Image.Image) -> str:
+    """Return ``image`` as a PNG in base64."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import base64
 import importlib
+import io
 import unittest
 from pathlib import Path
 
@@ -164,3 +166,14 @@ def test_bounds_checking_takes_the_existing_systems_arguments(tmp_path: Path) ->
     dm.save_snapshot(str(tmp_path / "snap.png"))
     with Image.open(tmp_path / "snap.png") as saved:
         assert saved.size == (64, 32) and saved.getpixel((0, 0)) == (0, 0, 255)
+
+
+def test_snapshots_of_the_visual_and_bounds_managers(tmp_path: Path) -> None:
+    for dm in (VisualTestDisplayManager(width=16, height=8),
+               BoundsCheckingDisplayManager(width=16, height=8)):
+        dm.draw_image(Image.new("RGB", (2, 2), (250, 0, 0)), 14, 6)
+        dm.save_snapshot(str(tmp_path / "s.png"))
+        encoded = base64.b64decode(dm.get_image_base64())
+        assert encoded == (tmp_path / "s.png").read_bytes()
+        with Image.open(io.BytesIO(encoded)) as image:
+            assert image.size == (16, 8) and image.getpixel((15, 7)) == (250, 0, 0)
