@@ -43,6 +43,7 @@ ALIASES: dict[str, str | None] = {
     "src.plugin_system.plugin_manager": "shared.plugin_system.manager",
     "src.plugin_system.testing": "shared.plugin_system.testing",
     "src.plugin_system.testing.harness": "shared.plugin_system.testing.harness",
+    "src.plugin_system.testing.loading": "shared.plugin_system.testing.loading",
     "src.plugin_system.testing.mocks": "shared.plugin_system.testing.mocks",
     "src.plugin_system.testing.sizes": "shared.plugin_system.testing.sizes",
     "src.plugin_system.testing.plugin_test_base": "shared.plugin_system.testing.plugin_case",
