@@ -3,7 +3,8 @@
 ``hello`` reads its greeting from the cache (else its config), stores it, fills the
 panel with its ``background`` and writes the greeting. Its ``test/`` folder is the
 existing system's style: a ``PluginTestCase`` test, a ``render_plugin_matrix`` test
-comparing with goldens (base and the ``night`` variant of harness.json).
+comparing with goldens (base and the ``night`` variant of harness.json), and one in the
+style of its published matrix test (``loading`` helpers, harness.json's ``mock_data``).
 """
 
 from __future__ import annotations
@@ -94,7 +95,30 @@ def test_every_size_and_mode_matches_its_golden(overlay, golden_dir):
         assert r.ok, (r.mode, r.size_label, r.error, r.overflow, r.golden_diff_pixels)
 """
 
+CHECK_TEST = """
+from pathlib import Path
+
+from src.plugin_system.testing import resolve_test_sizes
+from src.plugin_system.testing.harness import compare_to_goldens, render_plugin_matrix
+from src.plugin_system.testing.loading import build_full_config, load_harness_spec
+
+PLUGIN_DIR = Path(__file__).resolve().parent.parent
+
+
+def test_renders_across_sizes_and_screens():
+    spec = load_harness_spec(PLUGIN_DIR)
+    results = render_plugin_matrix(
+        plugin_id="hello", plugin_dir=PLUGIN_DIR, config=build_full_config(PLUGIN_DIR, spec),
+        mock_data=spec.get("mock_data_contents", {}), sizes=resolve_test_sizes(spec.get("sizes")),
+        run_update=not spec.get("skip_update", False), freeze_time=spec.get("freeze_time"))
+    compare_to_goldens(results, PLUGIN_DIR / "test" / "golden")
+    failures = [f"{r.size_label} {r.mode}: {r.error} {r.overflow} {r.golden_diff_pixels}"
+                for r in results if not r.ok or not r.golden_checked]
+    assert not failures, failures
+"""
+
 HARNESS_JSON = {"sizes": [[64, 32], [128, 64]], "config": {"message": "Hi"},
+                "mock_data": "test/fixtures/mock.json",
                 "variants": [{"name": "night", "config": {"background": [60, 0, 0]}}]}
 
 
@@ -110,4 +134,7 @@ def write_legacy_plugin(parent: Path) -> Path:
     (directory / "test" / "harness.json").write_text(json.dumps(HARNESS_JSON))
     (directory / "test" / "test_manager.py").write_text(textwrap.dedent(UNIT_TEST))
     (directory / "test" / "test_harness_matrix.py").write_text(textwrap.dedent(MATRIX_TEST))
+    (directory / "test" / "test_plugin_check.py").write_text(textwrap.dedent(CHECK_TEST))
+    (directory / "test" / "fixtures").mkdir()
+    (directory / "test" / "fixtures" / "mock.json").write_text(json.dumps({"hello_greeting": "Hi"}))
     return directory

@@ -48,14 +48,14 @@ def _plain_pytest(directory: Path) -> subprocess.CompletedProcess[str]:
 def test_ledpanel_plugin_test_runs_the_existing_style_tests(plugin: Path) -> None:
     done = _ledpanel_test(plugin)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "4 passed" in done.stdout
+    assert "5 passed" in done.stdout
     assert done.stdout.splitlines()[-1] == "hello: tests passed"
 
 
 def test_plain_pytest_runs_the_existing_style_tests(plugin: Path) -> None:
     done = _plain_pytest(plugin)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "4 passed" in done.stdout
+    assert "5 passed" in done.stdout
 
 
 def test_a_golden_that_differs_fails_both_runs(plugin: Path) -> None:
@@ -65,8 +65,8 @@ def test_a_golden_that_differs_fails_both_runs(plugin: Path) -> None:
     changed.putpixel((100, 50), (0, 255, 0))
     changed.save(path)
     done = _ledpanel_test(plugin)
-    assert done.returncode == 1 and "1 failed, 3 passed" in done.stdout, done.stdout
-    assert "1 failed, 3 passed" in _plain_pytest(plugin).stdout
+    assert done.returncode == 1 and "1 failed, 4 passed" in done.stdout, done.stdout
+    assert "1 failed, 4 passed" in _plain_pytest(plugin).stdout
 
 
 def test_a_plugin_that_no_longer_draws_its_greeting_fails_its_unit_test(plugin: Path) -> None:
@@ -75,3 +75,9 @@ def test_a_plugin_that_no_longer_draws_its_greeting_fails_its_unit_test(plugin: 
     done = _plain_pytest(plugin)
     assert done.returncode == 1
     assert "Text 'Hi' not found in drawn texts: ['-']" in done.stdout
+
+
+def test_the_harness_json_mock_data_reaches_the_plugins_cache(plugin: Path) -> None:
+    (plugin / "test" / "fixtures" / "mock.json").write_text('{"hello_greeting": "Yo"}')
+    done = _plain_pytest(plugin)
+    assert "test_plugin_check.py F" in done.stdout and "1 failed, 4 passed" in done.stdout
