@@ -82,3 +82,20 @@ def test_the_harness_module_has_the_existing_systems_name() -> None:
     from src.plugin_system.testing.harness import list_modes  # type: ignore[import-not-found]
     assert list_modes(object(), {"display_modes": ["a"]}, "p") == ["a"]
     assert list_modes(object(), {}, "p") == ["p"]
+
+
+def test_a_blank_first_frame_is_rendered_on_until_something_is_lit(tmp_path: Path) -> None:
+    late = drawing("""
+        self.frames = getattr(self, "frames", 0) + 1
+        if self.frames >= 5:
+            dm.draw.rectangle((0, 0, dm.width - 1, dm.height - 1), fill=(0, 0, 200))
+    """)
+    (result,) = render_plugin_matrix("late", make_plugin(tmp_path, "late", late),
+                                     sizes=[(64, 32)])
+    assert result.image is not None and result.image.getpixel((10, 10)) == (0, 0, 200)
+    never = drawing("pass")
+    (blank,) = render_plugin_matrix("never", make_plugin(tmp_path, "never", never),
+                                    sizes=[(64, 32)])
+    assert blank.image is not None and blank.image.getbbox() is None
+    harness.check_empty_claimed([blank])
+    assert blank.empty_claimed is True
