@@ -10,7 +10,10 @@ coordinate or reaches past the right or bottom edge is recorded in ``problems`` 
 bottom exclusive); ``check_overflow()`` gives the box round all of them. The call still
 runs, as on the device. Direct pixel writes (``putpixel``, ``load()``) are not seen.
 Everything else (``width``, ``height``, ``matrix``, fonts, ``update_display``,
-scrolling) is the real manager's.
+scrolling) is the real manager's. The existing system's signature works too: defaults of
+128x32, ``overflow_extent`` (accepted; no padding is needed when every draw is
+measured), ``get_image()``/``declared_image()`` (the canvas), ``save_snapshot(path)``,
+``get_image_base64()`` and ``draw_image(image, x, y)``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from PIL import Image, ImageDraw
 
 from shared.plugin_system.testing.findings import WARNING, Finding
 from shared.plugin_system.testing.surface import headless_display_manager
+from shared.plugin_system.testing.visual import png_base64
 
 Box = tuple[int, int, int, int]
 MAX_PROBLEMS = 200
@@ -33,7 +37,11 @@ _INNER = ("_inner", "problems", "_seen")
 class BoundsCheckingDisplayManager:
     """A real headless display manager whose draws are checked against the panel."""
 
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int = 128, height: int = 32,
+                 overflow_extent: tuple[int, int] | None = None) -> None:
+        # ``overflow_extent`` is the existing system's padding size: every draw is
+        # measured here, so no padding is needed and it is accepted only.
+        del overflow_extent
         object.__setattr__(self, "_inner", headless_display_manager(width, height))
         object.__setattr__(self, "problems", [])
         object.__setattr__(self, "_seen", set())
@@ -71,6 +79,24 @@ class BoundsCheckingDisplayManager:
             return None
         return (min(b[0] for b in boxes), min(b[1] for b in boxes),
                 max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+    def get_image(self) -> Image.Image:
+        """Return a copy of the canvas as drawn so far (the existing system's name)."""
+        return self._inner.image.copy()
+
+    declared_image = get_image
+
+    def save_snapshot(self, path: str) -> None:
+        """Save the canvas as a PNG at ``path``."""
+        self.get_image().save(path, format="PNG")
+
+    def get_image_base64(self) -> str:
+        """Return the canvas as a base64 PNG."""
+        return png_base64(self.get_image())
+
+    def draw_image(self, image: Image.Image, x: int, y: int) -> None:
+        """Paste ``image`` with its top-left corner at (x, y) (checked like any paste)."""
+        self._inner.image.paste(image, (x, y))
 
     def last_frame(self) -> Image.Image | None:
         """Return the frame last presented on the panel, or None."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,9 @@ class RenderResult:
     frame_seconds: list[float] = field(default_factory=list)
     update_error_class: str | None = None
     update_error: str | None = None
+    update_exception: BaseException | None = None
+    display_returned: Any = None
+    overflow: tuple[int, int, int, int] | None = None
 
 
 def plugin_modes(instance: Any, manifest: dict[str, Any], plugin_id: str) -> list[str]:
@@ -79,8 +83,10 @@ def design_size(manifest: dict[str, Any]) -> Size:
 
 def render_plugin(plugin_dir: Path | str, size: Size, config_overlay: dict[str, Any] | None = None,
                   mode: str | None = None, frames: int = 1, *,
-                  run_update: bool = True) -> RenderResult:
-    """Load the plugin in ``plugin_dir`` at ``size`` and render ``frames`` frames of ``mode``."""
+                  run_update: bool = True,
+                  prepare: Callable[[Any], None] | None = None) -> RenderResult:
+    """Load the plugin in ``plugin_dir`` at ``size`` and render ``frames`` frames of ``mode``
+    (``prepare(instance)`` runs once it is loaded, before update(): seeding its cache)."""
     directory = Path(plugin_dir).resolve()
     info = read_plugin(directory)
     if not info.ok:
@@ -94,6 +100,8 @@ def render_plugin(plugin_dir: Path | str, size: Size, config_overlay: dict[str, 
             reason = manager.load_errors.get(info.id) or "not loaded"
             return RenderResult([], [], "PluginError", reason)
         try:
+            if prepare is not None:
+                prepare(instance)
             return _render_frames(info, instance, display, mode, max(1, int(frames)), run_update)
         finally:
             manager.unload(info.id, why="harness done")
@@ -138,6 +146,8 @@ def _render_frames(info: PluginInfo, instance: Any, display: BoundsCheckingDispl
         frame = display.last_frame() or Image.new("RGB", (display.width, display.height))
         result.images.append(frame)
         claimed = claimed or answer is not False
+        result.display_returned = answer
+    result.overflow = display.check_overflow()
     result.problems.extend(display.problems)
     if result.images:
         result.problems.extend(_frame_checks(info, result.images[-1], claimed))
@@ -154,6 +164,7 @@ def _update(info: PluginInfo, instance: Any, result: RenderResult) -> None:
         # clients); the text is kept for local callers in ``update_error``.
         result.update_error_class = type(err).__name__
         result.update_error = f"{type(err).__name__}: {err}"
+        result.update_exception = err
         result.problems.append(Finding(
             "update_error", WARNING, f"update() raised {type(err).__name__}",
             {"error_class": type(err).__name__}))
