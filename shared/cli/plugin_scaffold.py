@@ -1,7 +1,8 @@
 """``ledpanel plugin new NAME``: the files of a new plugin that passes ``check`` as made.
 
 The plugin draws a border round the whole panel and a configurable message in the
-middle, so it fills every panel size; its test renders it at every default size with
+middle, in the largest font that fits (the layout API's ``draw_fit``), so it fills
+every panel size; its test renders it at every default size with
 the harness.
 """
 
@@ -31,12 +32,9 @@ class {class_name}(BasePlugin):
         dm.clear()
         dm.draw.rectangle((0, 0, width - 1, height - 1), outline=color)
         message = self.config.get("message", "Hello")
-        font = dm.small_font
-        while message and dm.get_text_width(message, font) > width - 4:
-            message = message[:-1]
-        text_height = dm.get_font_height(font)
-        dm.draw_text(message, y=max(1, (height - text_height) // 2), color=color,
-                     font=font, centered=True)
+        # The layout API: the largest font of the ladder that fits inside the border,
+        # so the message grows with the panel.
+        self.draw_fit(message, self.layout.bounds.inset(2), color=color)
         dm.update_display()
         return True
 '''
