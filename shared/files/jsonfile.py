@@ -46,7 +46,7 @@ def atomic_write_bytes(
         os.chmod(tmp_name, mode)
         os.replace(tmp_name, path)
         tmp_name = None
-        _fsync_dir(directory)
+        fsync_dir(directory)
     except OSError as err:
         raise AtomicWriteError(f"could not write {path}: {err.strerror or err}") from err
     finally:
@@ -92,7 +92,8 @@ def read_json(path: Path) -> Any:
         return json.load(handle)
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
+    """Make a folder's entries (a rename into it) durable; best effort."""
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:

@@ -256,3 +256,13 @@ def _form_text(body: dict[str, Any], name: str) -> str | None:
     if isinstance(value, list):  # a hidden "off" before its checkbox: the last counts
         value = value[-1] if value else ""
     return value.strip() if isinstance(value, str) else None
+
+
+def query_text(name: str, limit: int = 200) -> str:
+    """A query-string argument as text ("" when absent); longer than ``limit`` is
+    ``INVALID_FIELD``."""
+    value = request.args.get(name, "")
+    if len(value) > limit:
+        raise ValidationError(f"{name} must be at most {limit} characters",
+                              error_code="INVALID_FIELD", details={"field": name})
+    return value

@@ -12,8 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, request
 
-from shared.errors import ValidationError
-from web_service.api.requests import body_object, invalid_field, is_form, optional_bool
+from web_service.api.requests import (
+    body_object,
+    invalid_field,
+    is_form,
+    optional_bool,
+    query_text,
+)
 from web_service.envelope import Reply, ok
 from web_service.services import services
 from web_service.starlark import apps
@@ -61,7 +66,7 @@ def _place() -> Place:
 
 def _answer(*, refresh: bool) -> Reply:
     svc = services()
-    query, category, page = _text_arg("q"), _text_arg("category"), _page()
+    query, category, page = query_text("q"), query_text("category"), _page()
     place = _place()
     from web_service.starlark.repository_index import index_for
 
@@ -75,14 +80,6 @@ def _answer(*, refresh: bool) -> Reply:
         "categories": categories(snapshot.entries), "cached_at": snapshot.fetched_at,
         "indexing": snapshot.progress.as_dict(), "warning": snapshot.warning}
     return ok(data, snapshot.warning or "")
-
-
-def _text_arg(name: str) -> str:
-    value = request.args.get(name, "")
-    if len(value) > 200:
-        raise ValidationError(f"{name} must be at most 200 characters",
-                              error_code="INVALID_FIELD", details={"field": name})
-    return value
 
 
 def _page() -> int:

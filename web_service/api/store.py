@@ -7,8 +7,7 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from shared.errors import ValidationError
-from web_service.api.requests import body_object
+from web_service.api.requests import body_object, query_text
 from web_service.envelope import Reply, ok
 from web_service.services import services
 from web_service.store.host_status import api_token, host_status
@@ -37,8 +36,8 @@ def store_list() -> Reply:
     ``refreshing`` when another request is fetching the sources (this answer is the cache).
     """
     svc = services()
-    query = _text_arg("query")
-    category = _text_arg("category")
+    query = query_text("query")
+    category = query_text("category")
     refresh = request.args.get("refresh", "").strip().lower() in _TRUE
     view = current_registry(svc).entries(refresh=refresh)
     installed = {record["id"]: record.get("version") for record in svc.catalog.installed()}
@@ -95,11 +94,3 @@ def _save(change: Any) -> None:
         return change(main), secrets, ["plugin_system"]
 
     services().save_config(plan)
-
-
-def _text_arg(name: str) -> str:
-    value = request.args.get(name, "")
-    if len(value) > 200:
-        raise ValidationError(f"{name} must be at most 200 characters",
-                              error_code="INVALID_FIELD", details={"field": name})
-    return value

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.files.jsonfile import atomic_write_json
+from shared.files.jsonfile import atomic_write_json, fsync_dir
 from shared.files.regular_file import read_regular
 from shared.paths import Paths
 from shared.starlark.installed.app_ids import valid_app_id
@@ -130,7 +130,7 @@ class AppsFolder:
             old = self.root / f"{_OLD}{uuid.uuid4().hex[:12]}"
             os.rename(target, old)
         os.rename(staging, target)
-        _fsync_dir(self.root)
+        fsync_dir(self.root)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
 
@@ -204,14 +204,3 @@ def _write_files(staging: Path, files: dict[str, bytes]) -> None:
             handle.write(body)
             handle.flush()
             os.fsync(handle.fileno())
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
