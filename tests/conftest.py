@@ -89,3 +89,13 @@ def pytest_configure(config: pytest.Config) -> None:
     refuses loopback and private addresses otherwise; tests of that refusal remove the
     variable with monkeypatch."""
     os.environ["LEDPANEL_STORE_ALLOW_HOSTS"] = "127.0.0.1"
+
+
+@pytest.fixture
+def mqtt_broker(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A real mosquitto on a loopback port of its own, anonymous clients allowed."""
+    from tests.mqtt_broker import Broker
+
+    broker = Broker(tmp_path / "broker").start()
+    yield broker
+    broker.stop()

@@ -1,0 +1,1 @@
+"""MQTT: the bridge's settings and what the bridge and the display share about topics."""
