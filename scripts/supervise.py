@@ -10,7 +10,7 @@ exits non-zero, naming the one that died and its exit code.
 
 Both children get ``LEDPANEL_SUPERVISOR=dev``: the web's system actions (the Overview's
 buttons, ``POST /api/v3/system/action``) then ask this supervisor, through request
-files in ``<cache dir>/dev-supervisor/`` (``web_service/system/dev_control.py``), to
+files in ``<cache dir>/dev-supervisor/`` (``shared/supervision/dev_control.py``), to
 stop, start or restart the display, or restart the web. A display stopped on request
 stays stopped, and the web keeps running, until a start.
 
@@ -43,7 +43,7 @@ from shared import cli_args
 from shared.cli.common import stored_port
 from shared.logs.daemon_logs import LogFileWriter, log_file
 from shared.paths import resolve_paths
-from web_service.system import dev_control
+from shared.supervision import dev_control
 
 ROOT = Path(__file__).resolve().parent.parent
 Announce = Callable[["Child", threading.Event], None]

@@ -62,6 +62,9 @@ PLUGINS_CHANGED = "plugins_changed"
 # display (the starlark-apps plugin) -> web: each scripted app's last render
 # (shared.starlark.installed.render_status has the record's shape)
 STARLARK_APPS = "starlark_apps"
+# mqtt (the bridge, mqtt_service) -> web: the broker connection: {state: connected,
+# connecting, disabled or an error sentence; since; broker: "host:port" or None}
+MQTT_STATE = "mqtt_state"
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"

@@ -27,7 +27,7 @@ from shared.core_update.preview import is_checkout
 from shared.errors import AtomicWriteError, LedpanelError
 from shared.paths import ROOT as CODE_ROOT
 from web_service.services import EXTENSION_KEY, WebServices
-from web_service.system.privileged import START_CORE_UPDATE, sudo_argv
+from shared.supervision.privileged import START_CORE_UPDATE, sudo_argv
 
 logger = logging.getLogger(__name__)
 
