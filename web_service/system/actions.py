@@ -18,8 +18,8 @@ from typing import Any
 
 from shared.errors import LedpanelError, ValidationError
 from shared.supervision import dev_control, privileged
-from web_service.system import core_update
 from shared.supervision.supervisor import DEV, SYSTEMD
+from web_service.system import core_update
 
 logger = logging.getLogger(__name__)
 
