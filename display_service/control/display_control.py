@@ -167,12 +167,14 @@ class ControlHandler:
         if record is not None and not isinstance(on, bool):
             logger.warning("display_power record is malformed; the schedule decides: %r",
                            record)
+            on = None
         elif on is True and until is not None and self.wall() >= until:
             on = None  # the schedule's boundary passed while the display was down
         self.panel.set_manual(on)
         manual = self.panel.manual
         # The record stays as written when it says what is now in force; else it goes.
-        self._written = manual if record is not None and manual == on else _UNSET
+        kept = isinstance(record, dict) and record.get("on") is manual and manual is not None
+        self._written = manual if kept else _UNSET
         if manual is not None:
             logger.info("power by hand carried on after a restart: panel %s",
                         "on" if manual else "off")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -106,5 +108,52 @@ def test_a_bad_power_request_gets_an_error_outcome(instance: Instance) -> None:
         assert outcome["state"] == "error" and "on must be true or false" in outcome["error"]
         outcome, _state = answer(bus, bus.request("display_control", {"action": "jump"}), 5)
         assert outcome and "unknown action" in outcome["error"]
+    finally:
+        daemon.stop()
+
+
+def test_a_malformed_power_record_leaves_the_schedule_deciding(instance: Instance) -> None:
+    bus = Bus(instance.cache_dir)
+    bus.publish("display_power", {"on": "off", "until": "soon"})
+    daemon = start_display(instance)
+    try:
+        state = shown(bus)
+        assert (state["power"], state["power_cause"]) == ("on", None), daemon.output()
+        assert bus.wait_for("display_power", lambda record: record is None, 5) is None
+        assert "display_power record is malformed" in daemon.output()
+    finally:
+        daemon.stop()
+
+
+def schedule_off_now(instance: Instance) -> None:
+    """A power schedule whose on-window starts two hours from now (UTC)."""
+    config = json.loads((instance.config_dir / "config.json").read_text())
+    hour = time.gmtime().tm_hour
+    config.update(timezone="UTC", schedule={
+        "enabled": True, "mode": "global", "start_time": f"{(hour + 2) % 24:02d}:00",
+        "end_time": f"{(hour + 3) % 24:02d}:00"})
+    instance.write_config(config)
+
+
+def test_on_by_hand_is_carried_on_until_its_boundary_and_not_after(instance: Instance) -> None:
+    schedule_off_now(instance)
+    bus = Bus(instance.cache_dir)
+    bus.publish("display_power", {"on": True, "until": time.time() + 3600})
+    daemon = start_display(instance)
+    try:
+        state = shown(bus)
+        assert state["power_cause"] == "hand", daemon.output()
+        assert "; turned on by hand until " in state["reason"]
+    finally:
+        daemon.stop()
+    bus.publish("display_power", {"on": True, "until": time.time() - 60})  # passed while down
+    daemon = start_display(instance)
+    try:
+        state = bus.wait_for("display_state", lambda s: bool(
+            s and s.get("pid") == daemon.process.pid and s.get("service") == "running"), 15)
+        assert state is not None, daemon.output()
+        assert (state["power"], state["power_cause"]) == ("off", "schedule")
+        assert state["reason"].startswith("panel off: power schedule until ")
+        assert bus.wait_for("display_power", lambda record: record is None, 5) is None
     finally:
         daemon.stop()
