@@ -15,6 +15,7 @@ from typing import Any
 
 from mqtt_service.payloads import CommandError
 from shared.bus import core as keys
+from shared.bus import display_control
 from shared.bus.config_signal import announce_config_change
 from shared.bus.core import Bus
 from shared.config.reserved import plugin_sections
@@ -28,9 +29,6 @@ logger = logging.getLogger(__name__)
 
 SOURCE = "mqtt"
 DEV_ANSWER_TIMEOUT = 30.0  # seconds, as the web waits for scripts/dev
-# Part CONTROL's queued request (next / power); its key lives in shared/bus/core.py
-# once that part is merged, this name until then.
-DISPLAY_CONTROL = getattr(keys, "DISPLAY_CONTROL", "display_control")
 
 
 def enabled_plugins(config: Mapping[str, Any]) -> list[str]:
@@ -55,9 +53,13 @@ class Actions:
         except LedpanelError:
             return []
 
-    def control(self, payload: dict[str, Any]) -> str:
-        """Queue a next/power request for the display; return its id."""
-        return self.bus.request(DISPLAY_CONTROL, {**payload, "source": SOURCE})
+    def next_entry(self) -> str:
+        """Ask the display for the next rotation entry now; return the request id."""
+        return display_control.request_next(self.bus, SOURCE)
+
+    def power(self, on: bool) -> str:
+        """Turn the panel on or off by hand; return the request id."""
+        return display_control.request_power(self.bus, on, SOURCE)
 
     def on_demand(self, payload: dict[str, Any]) -> str:
         """Queue an on-demand start or stop, as ``POST /display/on-demand/*`` does."""

@@ -18,7 +18,7 @@ Handler = Callable[[Actions, str, bytes], str]
 
 def _power(actions: Actions, _arg: str, payload: bytes) -> str:
     on = payloads.power(payload)
-    actions.control({"action": "power", "on": on})
+    actions.power(on)
     return "power on" if on else "power off"
 
 
@@ -44,7 +44,7 @@ def _on_demand(actions: Actions, _arg: str, payload: bytes) -> str:
 
 
 def _next(actions: Actions, _arg: str, _payload: bytes) -> str:
-    actions.control({"action": "next"})
+    actions.next_entry()
     return "next"
 
 

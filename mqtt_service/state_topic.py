@@ -39,7 +39,7 @@ def panel_state(bus: Bus, config: Mapping[str, Any],
         "on_demand": on_demand.get("state") not in (None, "idle"),
         "errors": sum(entry["count"] for entry in errors.values()),
         "temperature": temperature,
-        "reason": _reason(record),
+        "reason": _reason(report),
     }
 
 
@@ -51,9 +51,9 @@ def _brightness(shown: Any, config: Mapping[str, Any]) -> int | None:
     return None
 
 
-def _reason(record: Any) -> str | None:
-    """The display's own sentence for why it shows what it shows, when it gives one."""
-    reason = record.get("reason") if isinstance(record, dict) else None
+def _reason(report: dict[str, Any]) -> str | None:
+    """Why the panel shows what it shows, as the status says it (``display_status``)."""
+    reason = report.get("reason")
     return reason[:MAX_REASON] if isinstance(reason, str) and reason else None
 
 

@@ -29,7 +29,8 @@ def test_brightness_is_saved_like_the_web_saves_it_and_reaches_the_panel(panel: 
     wait_until(lambda: stored(panel.instance).get("brightness") == 37, timeout=10)
     assert stored(panel.instance)["display"]["hardware"]["brightness"] == 37  # one setting
     # the display is told on the bus, as after a web save
-    assert "brightness" in (panel.bus().read(keys.CONFIG_CHANGED) or {}).get("sections", [])
+    wait_until(lambda: "brightness" in (panel.bus().read(keys.CONFIG_CHANGED) or {})
+               .get("sections", []), timeout=10)
     wait_until(lambda: state(panel.instance).get("brightness") == 37, timeout=10)
     panel.watcher.wait_json(panel.topic("state"), lambda s: s["brightness"] == 37)
     # the save took a backup, as every save through the store does
@@ -79,16 +80,28 @@ def test_a_bad_payload_is_an_error_message_and_a_log_line_never_a_crash(
     assert entries[0]["what"] == command and entries[0]["result"] == "error"
 
 
-def test_power_and_next_go_to_the_display_as_control_requests(panel: Panel) -> None:
-    control = getattr(keys, "DISPLAY_CONTROL", "display_control")
+def test_power_off_and_on_by_hand_reach_the_panel_and_the_state(panel: Panel) -> None:
     panel.watcher.publish(panel.topic("power/set"), "OFF")
+    wait_until(lambda: state(panel.instance).get("power") == "off", timeout=10)
+    off = panel.watcher.wait_json(panel.topic("state"), lambda s: s["power"] == "OFF"
+                                  and "by hand" in s["showing"])
+    assert off["plugin_id"] is None and off["reason"]
+    panel.watcher.publish(panel.topic("power/set"), "on")
+    wait_until(lambda: state(panel.instance).get("power") == "on", timeout=10)
+    panel.watcher.wait_json(panel.topic("state"), lambda s: s["power"] == "ON"
+                            and s["plugin_id"] == "still")
+
+
+def _answered(panel: Panel, action: str) -> list[dict[str, Any]]:
+    requests = state(panel.instance).get("requests") or {}
+    return [r for r in requests.values() if isinstance(r, dict) and r.get("action") == action]
+
+
+def test_next_is_a_control_request_the_display_answers(panel: Panel) -> None:
     panel.watcher.publish(panel.topic("next/set"), "PRESS")
-    found = wait_until(lambda: len(got := _queued(panel, control)) == 2 and got
-                       or _history_has(panel, "next"), timeout=10)
-    if isinstance(found, list):  # the display did not take them (before part CONTROL)
-        assert found[0]["action"] == "power" and found[0]["on"] is False
-        assert found[1]["action"] == "next"
-        assert all(r["source"] == "mqtt" and r["request_id"] for r in found)
+    found = wait_until(lambda: _answered(panel, "next"), timeout=10)
+    assert found[0]["state"] in ("done", "error")
+    assert _queued(panel, keys.DISPLAY_CONTROL) == []
 
 
 def _history_has(panel: Panel, what: str) -> bool:
