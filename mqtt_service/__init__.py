@@ -1,0 +1,1 @@
+"""The MQTT bridge: ``ledpanel-mqtt``, the panel's third process (broker <-> bus)."""
