@@ -60,6 +60,34 @@ def test_it_reconnects_after_the_broker_restarts_and_publishes_again(panel: Pane
     panel.watcher.wait_json(panel.topic("state"), lambda s: s["plugin_id"] == "still")
 
 
+def test_while_the_broker_is_away_only_the_newest_state_waits_and_goes_out_after(
+        panel: Panel) -> None:
+    panel.watcher.wait_json(panel.topic("state"), lambda s: s["on_demand"] is False)
+    panel.watcher.close()
+    panel.broker.stop()
+    wait_mqtt_state(panel.instance, lambda s: s != "connected")
+    # The display changes while the broker is away: on-demand on, then off again.
+    request = {"action": "start", "plugin_id": "still", "mode": None, "duration": None,
+               "pinned": True}
+    panel.bus().request("display_on_demand_request", request)
+    wait_until(lambda: state_of(panel).get("showing") == "on_demand", timeout=10)
+    panel.bus().request("display_on_demand_request", {"action": "stop"})
+    wait_until(lambda: state_of(panel).get("showing") == "rotation", timeout=10)
+    panel.broker.start()
+    from tests.mqtt_client import Watcher
+    panel.watcher = Watcher(panel.broker.host, panel.broker.port, f"{BASE}/#")
+    wait_mqtt_state(panel.instance, lambda s: s == "connected", timeout=60)
+    panel.watcher.wait_json(panel.topic("state"), lambda s: s["on_demand"] is False
+                            and s["plugin_id"] == "still")
+    # Only the newest state was kept: the on-demand one in between never went out.
+    sent = [json.loads(p) for p in panel.watcher.payloads(panel.topic("state"))]
+    assert not any(s["on_demand"] for s in sent)
+
+
+def state_of(panel: Panel) -> dict:
+    return panel.bus().read("display_state") or {}
+
+
 def test_switching_mqtt_off_disconnects_and_on_again_reconnects(panel: Panel) -> None:
     panel.watcher.wait_for(panel.topic("availability"), lambda p: p == b"online")
     set_mqtt(panel.instance, mqtt_section(panel.broker, enabled=False))
