@@ -62,6 +62,12 @@ PLUGINS_CHANGED = "plugins_changed"
 # display (the starlark-apps plugin) -> web: each scripted app's last render
 # (shared.starlark.installed.render_status has the record's shape)
 STARLARK_APPS = "starlark_apps"
+# web or mqtt -> display (queued requests, shared.notify.requests): {"action": "add",
+# "id", "notification", "source"} or {"action": "dismiss", "id", "source"}
+NOTIFY_REQUEST = "notify_request"
+# display -> web and mqtt: {"queue": [...], "recent": [...]}, the notifications waiting
+# or showing and the last finished (display_service.notify.record has the shape)
+NOTIFICATIONS = "notifications"
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"
