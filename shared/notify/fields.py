@@ -15,7 +15,7 @@ defaults filled in:
   (a ``data:image/...;base64,`` prefix is allowed; at most ``MAX_IMAGE_BYTES`` bytes
   and ``MAX_ICON_SIDE`` pixels a side: its first frame is kept), or an object
   ``{"width", "height", "pixels"}`` whose pixels are ``"#rrggbb"``, ``[r, g, b]`` or
-  null.
+  null. A checked icon is accepted as it is, so a checked body checks again unchanged.
 - ``color``: ``"#rrggbb"`` or ``[r, g, b]``; checked as ``[r, g, b]``; white by default.
 - ``duration``: seconds shown, ``MIN_DURATION`` to ``MAX_DURATION``, default
   ``DEFAULT_DURATION``.
@@ -147,6 +147,8 @@ def check_icon(value: Any) -> Checked:
     """Check ``icon``: a name, a base64 PNG/GIF or a pixel object (module docstring)."""
     if value is None:
         return None, None
+    if isinstance(value, dict) and "kind" in value:
+        return _checked_icon(value)
     if isinstance(value, dict):
         return _pixel_object(value)
     if not isinstance(value, str):
@@ -156,6 +158,19 @@ def check_icon(value: Any) -> Checked:
     if ASSET_NAME.match(value):
         return {"kind": "asset", "name": value}, None
     return _base64_image(value)
+
+
+def _checked_icon(value: dict[str, Any]) -> Checked:
+    """Check an icon already in its checked form (a checked body is checked again as is)."""
+    kind, name = value.get("kind"), value.get("name")
+    if kind == "builtin" and name in BUILTIN_NAMES and set(value) == {"kind", "name"}:
+        return {"kind": "builtin", "name": name}, None
+    if (kind == "asset" and isinstance(name, str) and ASSET_NAME.match(name)
+            and set(value) == {"kind", "name"}):
+        return {"kind": "asset", "name": name}, None
+    if kind == "pixels":
+        return _pixel_object({k: v for k, v in value.items() if k != "kind"})
+    return None, "'icon' kind must be builtin or asset with a name, or pixels"
 
 
 def _base64_image(value: str) -> Checked:

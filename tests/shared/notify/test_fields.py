@@ -105,3 +105,19 @@ def test_a_jpeg_is_refused() -> None:
     _checked, problem = parse_notification(
         {"text": "x", "icon": base64.b64encode(buffer.getvalue()).decode()})
     assert problem == "'icon' image must be a PNG or a GIF"
+
+
+@pytest.mark.parametrize("icon", ["bell", "my-icon", {"width": 1, "height": 1, "pixels": [None]},
+                                  png(3, 2)])
+def test_a_checked_body_checks_again_unchanged(icon: Any) -> None:
+    checked, _ = parse_notification({"text": "x", "icon": icon, "repeat": 2})
+    again, problem = parse_notification(checked)
+    assert problem is None and again == checked
+
+
+@pytest.mark.parametrize("icon", [{"kind": "builtin", "name": "nope"}, {"kind": "asset"},
+                                  {"kind": "asset", "name": "../x"}, {"kind": "other"},
+                                  {"kind": "builtin", "name": "bell", "x": 1}])
+def test_a_malformed_checked_icon_is_refused(icon: Any) -> None:
+    _checked, problem = parse_notification({"text": "x", "icon": icon})
+    assert problem is not None and "'icon' kind" in problem
