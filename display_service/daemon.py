@@ -196,6 +196,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         safe_mode=safe_mode, hardware=hardware, assets_dir=paths.assets_dir,
     )
     loop.errors.on_event = history.plugin_event
+    loop.notifier.on_event = history.notification_event
     log_start(backend, hardware, plugins, paths)
     return loop
 

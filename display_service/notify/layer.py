@@ -8,7 +8,9 @@ waited too long and picks what shows (``queue.py`` has the rules). While one sho
 the controller is held (every layer below keeps its time left) and ``render`` paints
 it with ``shared.notify.draw``.
 
-One log line per notification shown, dismissed, expired or dropped; the
+One log line per notification queued, shown, dismissed, expired or dropped, and the
+same events in the operation history (``on_event``: the display's history writer's
+``notification_event``); the
 ``notifications`` record (``record.py``) is published whenever the stack changes.
 Settings: the config's ``notifications`` section (``critical_wakes_panel``,
 ``max_wait_seconds``).
@@ -70,6 +72,12 @@ class NotificationLayer:
         self._base_key: Any = _UNSET
         self._card: tuple[str, int, Card] | None = None
         self._dirty = False
+        # (notification id, what, origin, detail): the operation history's hook.
+        self.on_event: Callable[[str, str, str, str], None] | None = None
+
+    def _event(self, notification: Notification, what: str, detail: str) -> None:
+        if self.on_event is not None:
+            self.on_event(notification.id, what, notification.source, detail)
 
     # -- configuration and start ---------------------------------------------
 
@@ -110,14 +118,17 @@ class NotificationLayer:
         fields, problem = parse_notification(request.get("notification"))
         if fields is None:
             logger.warning("notifications: %s from %s refused: %s", nid, source, problem)
+            if self.on_event is not None:
+                self.on_event(nid, "refused", source, str(problem))
             return
         added_at = request.get("requested_at")
         if not isinstance(added_at, (int, float)) or isinstance(added_at, bool):
             added_at = self.wall()
-        self._log_finished(self.queue.add(
-            Notification(nid, fields, source, float(added_at), now)))
+        notification = Notification(nid, fields, source, float(added_at), now)
+        self._log_finished(self.queue.add(notification))
         logger.info("notification %s from %s queued (%s, %s)", nid, source,
                     fields["priority"], fields["behavior"])
+        self._event(notification, "queued", fields["text"])
         self._dirty = True
 
     def _dismiss(self, nid: str, source: str) -> None:
@@ -157,6 +168,7 @@ class NotificationLayer:
         self.controller.hold(now)
         logger.info("notification %s from %s shown (%s): %s", shown.id, shown.source,
                     shown.priority, str(shown.fields.get("text"))[:60])
+        self._event(shown, "shown", str(shown.fields.get("text")))
 
     def showing(self) -> Notification | None:
         """Return the notification on the panel, if one is."""
@@ -215,3 +227,5 @@ class NotificationLayer:
             n = item.notification
             logger.info("notification %s from %s %s: %s", n.id, n.source, item.state,
                         item.reason)
+            if item.state != SHOWN:  # "shown" is recorded when it starts showing
+                self._event(n, item.state, item.reason)

@@ -72,7 +72,7 @@ def queue_of(record: dict[str, Any] | None) -> list[tuple[str, str]]:
 
 def test_now_interrupts_at_once_and_the_entry_resumes_with_its_time_left(
         instance: Instance, daemon: Any) -> None:
-    configure(instance, 4)
+    configure(instance, 6)
     bus = Bus(instance.cache_dir)
     display = daemon()
     wait_state(bus, lambda s: showing(s)[2] == ("alpha", "alpha_one"), display)
@@ -81,12 +81,15 @@ def test_now_interrupts_at_once_and_the_entry_resumes_with_its_time_left(
     state = wait_state(bus, lambda s: showing(s)[:2] == ("notification", nid), display, 3)
     assert time.monotonic() - began < 2.0  # at once, not at the slot's end
     assert state["plugin_id"] is None and state["notification"]["source"] == "http"
-    # 5 s later the 4 s slot would long be over: the interrupted entry comes back
+    # 5 s later the 6 s slot would nearly be over: the interrupted entry comes back
     resumed = wait_state(bus, lambda s: s.get("showing") == "rotation", display)
+    back_at = time.monotonic()
     assert showing(resumed)[2] == ("alpha", "alpha_one")
-    assert time.monotonic() - began >= 4.5
-    # ... for the time it had left, then the rotation moves on
+    assert back_at - began >= 4.5
+    # ... for the time it had left (over 5 of its 6 s, more than the 3 s any resumed
+    # entry gets), then the rotation moves on
     wait_state(bus, lambda s: showing(s)[2] == ("alpha", "alpha_two"), display)
+    assert time.monotonic() - back_at >= 4.5
     record = bus.read(NOTIFICATIONS) or {}
     assert record["queue"] == [] and record["recent"][-1]["id"] == nid
     assert record["recent"][-1]["state"] == "shown"
@@ -118,11 +121,14 @@ def test_priorities_order_the_stack_and_dismiss_removes_the_showing_one(
     wait_state(bus, lambda s: showing(s)[1] == first, display)
     low = notify(bus, text="low", priority="low")
     crit = notify(bus, text="crit", priority="critical")
+    normal_queue = notify(bus, text="normal queue")
     high = notify(bus, text="high", priority="high", behavior="next")
+    normal_next = notify(bus, text="normal next", behavior="next")
     normal_now = notify(bus, text="normal now", behavior="now")
-    record = bus.wait_for(NOTIFICATIONS, lambda r: len(queue_of(r)) == 5, WAIT)
-    assert queue_of(record) == [(first, "showing"), (crit, "waiting"), (high, "waiting"),
-                                (normal_now, "waiting"), (low, "waiting")], display.output()
+    record = bus.wait_for(NOTIFICATIONS, lambda r: len(queue_of(r)) == 7, WAIT)
+    assert queue_of(record) == [
+        (first, "showing"), (crit, "waiting"), (high, "waiting"), (normal_now, "waiting"),
+        (normal_next, "waiting"), (normal_queue, "waiting"), (low, "waiting")], display.output()
     dismiss_notification(bus, first, "http")
     wait_state(bus, lambda s: showing(s)[1] == crit, display)
     record = bus.read(NOTIFICATIONS) or {}
