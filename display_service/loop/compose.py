@@ -5,7 +5,9 @@ every layer below keeps its time left), an on-demand request, live content, the
 full-screen mode when one is set and active (``full_screen.py``), then the rotation
 (``controller.py``). While the power schedule says off, the panel is blank unless an
 on-demand request is active (an explicit request shows even at night) or a critical
-notification may wake it (``notifications.critical_wakes_panel``).
+notification may wake it (``notifications.critical_wakes_panel``). Turned off by hand
+(a ``display_control`` power request), the panel is blank whatever is active, a
+critical notification too, until turned on.
 
 A frame is drawn when its time has come or when what should be shown changed (another
 entry, a new slot of the same entry, another request, power on or off), so a change is
@@ -69,8 +71,9 @@ class Compositor:
     def base_layer(self) -> str:
         """Return what the layers below notifications show (``layer`` without them)."""
         layer = self.controller.layer()
-        if layer != ON_DEMAND and not self.panel.power_on:
-            return OFF
+        panel = self.panel
+        if not panel.power_on and (layer != ON_DEMAND or panel.manual is False):
+            return OFF  # an on-demand shows at night, not when turned off by hand
         fs = self.full_screen
         if fs is not None and fs.active():
             # Live content outranks the full-screen mode only when the mode allows it

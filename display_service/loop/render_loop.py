@@ -7,16 +7,17 @@ so watcher threads (which only set flags and call ``wake.set()``) get their chan
 applied at once, in this order: config reload, config changes held back for a plugin
 whose update() was running (``lifecycle.py``; an update returning wakes the loop),
 plugin folders installed, updated or uninstalled (``plugin_changes.py``), on-demand
-requests, notification requests, preview viewer, schedules (``schedules.py``), live
-priority (``live.py``), expiries, the notifications (what shows: ``notify/layer.py``),
-then the frame.
+requests, notification requests, display control requests (next, power by hand),
+preview viewer, schedules (``schedules.py``), live priority (``live.py``), expiries, the
+notifications (what shows: ``notify/layer.py``), then the frame.
 
 What is drawn, by priority: a notification (``display_service.notify``), on-demand,
 then live content, then the full-screen mode when one is set and active
 (``full_screen.py``), then the rotation (``controller.py``).
 While the power schedule says off, the panel is blank unless an on-demand request is
-active: an explicit request shows even at night. Updates keep running while off, so the
-panel shows fresh data when it comes back on.
+active: an explicit request shows even at night; turned off by hand
+(``control/display_control.py``), it is blank whatever is active. Updates keep running
+while off, so the panel shows fresh data when it comes back on.
 
 The first frame is drawn once each plugin's first ``update()`` is scheduled, without
 waiting for it: a plugin with no data yet returns False (skipped) or draws a placeholder.
@@ -34,15 +35,17 @@ from typing import Any, ClassVar
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
 from display_service.control.controller import ACTIVE, Controller
+from display_service.control.display_control import SKIPS, ControlHandler
 from display_service.control.on_demand import OnDemandHandler
-from display_service.loop.compose import OFF, Compositor
+from display_service.loop.compose import NOTIFICATION, OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.inbox import Inbox
+from display_service.loop.reason import REASONS
 from display_service.loop.schedules import PanelSchedule
 from display_service.loop.status import display_state, shown
 from display_service.matrix.select import configured_brightness
-from display_service.notify.layer import NotificationLayer
+from display_service.notify.layer import NotificationLayer, notification_reason
 from display_service.plugins.changes import PluginChanges
 from display_service.plugins.display_manager import DisplayManager
 from display_service.plugins.errors import PluginErrors
@@ -54,8 +57,10 @@ from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
 from shared.bus.core import (
     CONFIG_CHANGED,
+    DISPLAY_CONTROL,
     DISPLAY_ON_DEMAND_CONFIG,
     DISPLAY_ON_DEMAND_REQUEST,
+    DISPLAY_POWER,
     DISPLAY_STATE,
     FONTS_CHANGED,
     HARDWARE_STATUS,
@@ -71,6 +76,13 @@ from shared.bus.core import (
 )
 
 logger = logging.getLogger(__name__)
+
+# What a notification adds to the reason, and to "next" (refused: a notification is
+# dismissed by its id, and the layers below continue).
+REASONS[NOTIFICATION] = lambda scene: notification_reason(scene, scene.loop.notifier.showing())
+SKIPS[NOTIFICATION] = lambda handler, now: (
+    "a notification is showing; dismiss it (DELETE /api/v3/notify/<id>) to return to what "
+    "it paused")
 
 
 class RenderLoop:
@@ -99,8 +111,7 @@ class RenderLoop:
         # The ``hardware_status`` record published at start; its brightness follows.
         self.hardware = hardware
         self.backend = display.backend
-        self.plugins = plugins
-        self.bus = bus
+        self.plugins, self.bus = plugins, bus
         self.safe_mode = safe_mode
         self.config = config
         self.reader = reader or CallableReader(load_config or (lambda: config))
@@ -133,9 +144,10 @@ class RenderLoop:
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
                                  on_switch=self.publisher.mark_dirty, notifications=self.notifier)
-        self._stopping = False
+        self.control = ControlHandler(self.controller, self.panel, self.writer, self.publisher,
+                                      self.layer, wall)
+        self._stopping, self._errors_version = False, -1
         self.beat = time.monotonic()
-        self._errors_version = -1
 
     # -- called from other threads: flags only -------------------------------
 
@@ -186,8 +198,10 @@ class RenderLoop:
         # Left by a run that was killed; requests queued since then come after it.
         self.on_demand.resume(self.bus.read(DISPLAY_ON_DEMAND_CONFIG), now)
         self.notifier.restore(self.bus.read(NOTIFICATIONS), now)
+        self.control.restore(self.bus.read(DISPLAY_POWER))  # the panel on or off by hand
         self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
         self.inbox.notify(NOTIFY_REQUEST)
+        self.inbox.notify(DISPLAY_CONTROL)
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.inbox.notify(PLUGIN_ERRORS_CLEAR)
         self.inbox.notify(PLUGINS_CHANGED)
@@ -208,7 +222,10 @@ class RenderLoop:
             self.publisher.mark_dirty()
             if event == "expired":
                 self.on_demand.expired(now)
-        if self.notifier.step(now, self.frames.base_key(now), self.panel.power_on):
+        # A critical notification may wake a panel the schedule keeps off, never one
+        # turned off by hand.
+        if self.notifier.step(now, self.frames.base_key(now), self.panel.power_on,
+                              may_wake=self.panel.manual is not False):
             self.publisher.mark_dirty()
 
     def _follow_config(self, now: float) -> None:
@@ -226,6 +243,7 @@ class RenderLoop:
             logger.info("schedule: panel %s", self.panel.describe())
             self._apply_display_settings()
             self.publisher.mark_dirty()
+            self.control.sync()  # the schedule's boundary ends a panel turned on by hand
 
     def _follow_live(self, now: float) -> None:
         if self.live.due(now, self._updates_done):
@@ -241,6 +259,10 @@ class RenderLoop:
     def _handle_notify(self, now: float) -> None:
         for request in self.bus.take_all(NOTIFY_REQUEST):
             self.notifier.handle(request, now)
+
+    def _handle_control(self, now: float) -> None:
+        for request in self.bus.take_all(DISPLAY_CONTROL):
+            self.control.handle(request, now)
 
     def _clear_plugin_errors(self, now: float) -> None:
         for request in self.bus.take_all(PLUGIN_ERRORS_CLEAR):
@@ -265,6 +287,7 @@ class RenderLoop:
     _REQUESTS: ClassVar[tuple[tuple[str, Callable[[RenderLoop, float], None]], ...]] = (
         (DISPLAY_ON_DEMAND_REQUEST, _handle_on_demand),
         (NOTIFY_REQUEST, _handle_notify),
+        (DISPLAY_CONTROL, _handle_control),
         (PLUGIN_ERRORS_CLEAR, _clear_plugin_errors),
         (PLUGIN_SAFE_MODE_RELEASE, _release_safe_mode),
         (PREVIEW_VIEWER, _refresh_viewer),

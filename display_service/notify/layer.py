@@ -55,6 +55,17 @@ def settings(config: dict[str, Any]) -> tuple[bool, float]:
     return wakes, float(min(max(wait, MIN_MAX_WAIT), MAX_MAX_WAIT))
 
 
+def notification_reason(scene: Any, shown: Notification | None) -> str:
+    """Return the status's reason while a notification shows (``loop/reason.py``'s
+    ``REASONS`` entry): "notification from mqtt (high priority)"."""
+    if shown is None:
+        return "notification"
+    sentence = f"notification from {shown.source} ({shown.priority} priority)"
+    if getattr(scene, "power_cause", None) == "schedule":
+        sentence += "; a critical one wakes the panel the power schedule keeps off"
+    return sentence
+
+
 class NotificationLayer:
     """The stack, the controller hold while one shows, painting it, its record."""
 
@@ -142,8 +153,12 @@ class NotificationLayer:
 
     # -- each pass -----------------------------------------------------------
 
-    def step(self, now: float, base_key: Any, power_on: bool) -> bool:
-        """Follow the layers below and time; decide what shows; return True if it changed."""
+    def step(self, now: float, base_key: Any, power_on: bool, may_wake: bool = True) -> bool:
+        """Follow the layers below and time; decide what shows; return True if it changed.
+
+        ``may_wake`` False (the panel was turned off by hand) keeps even a critical
+        notification waiting while the panel is off.
+        """
         if base_key != self._base_key or base_key is None:
             self._base_key = base_key
             self.queue.slot_ended()
@@ -153,7 +168,7 @@ class NotificationLayer:
             self._dirty = True
         self._log_finished(self.queue.expire(now))
         before = self.queue.showing
-        changed = self.queue.pick(now, power_on, self.critical_wakes)
+        changed = self.queue.pick(now, power_on, self.critical_wakes and may_wake)
         changed = changed or before is not showing
         if changed:
             self._dirty = True

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from shared.bus.core import NOTIFICATIONS, Bus
+from shared.bus.display_control import request_next, request_power
 from shared.notify.fields import parse_notification
 from shared.notify.requests import dismiss_notification, submit_notification
 from tests.daemons import Daemon, Instance, start_display
@@ -81,6 +82,11 @@ def test_now_interrupts_at_once_and_the_entry_resumes_with_its_time_left(
     state = wait_state(bus, lambda s: showing(s)[:2] == ("notification", nid), display, 3)
     assert time.monotonic() - began < 2.0  # at once, not at the slot's end
     assert state["plugin_id"] is None and state["notification"]["source"] == "http"
+    assert state["reason"] == "notification from http (normal priority)"
+    # "next" does not skip a notification: it says how to dismiss it
+    asked = request_next(bus, "http")
+    told = wait_state(bus, lambda s: asked in (s.get("requests") or {}), display, 5)
+    assert "dismiss it" in str(told["requests"][asked])
     # 5 s later the 6 s slot would nearly be over: the interrupted entry comes back
     resumed = wait_state(bus, lambda s: s.get("showing") == "rotation", display)
     back_at = time.monotonic()
@@ -162,11 +168,19 @@ def test_critical_wakes_the_off_panel_only_when_allowed_and_waits_over_a_restart
     again = daemon()
     state = wait_state(bus, lambda s: showing(s)[:2] == ("notification", crit), again)
     assert state["power"] == "off"
+    assert state["reason"].startswith("notification from http (critical priority); a critical")
     assert "1 waiting again after a restart" in again.output()
     normal = notify(bus, text="not at night", behavior="now")
     dismiss_notification(bus, crit, "http")
     state = wait_state(bus, lambda s: s.get("showing") == "off", again)
     assert (normal, "waiting") in queue_of(bus.read(NOTIFICATIONS))
+    # turned off by hand, the panel stays off even for a critical one
+    request_power(bus, False, "http")
+    wait_state(bus, lambda s: s.get("power_cause") == "hand", again)
+    late = notify(bus, text="Smoke again", priority="critical", behavior="now")
+    record = bus.wait_for(NOTIFICATIONS, lambda r: (late, "waiting") in queue_of(r), WAIT)
+    assert queue_of(record)[0] == (late, "waiting"), again.output()
+    assert (bus.read("display_state") or {}).get("showing") == "off"
 
 
 def test_garbage_requests_are_skipped(instance: Instance, daemon: Any) -> None:
