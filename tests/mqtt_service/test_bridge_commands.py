@@ -123,3 +123,40 @@ def test_every_command_taken_is_in_the_history(panel: Panel) -> None:
 def test_restart_without_a_supervisor_says_so(panel: Panel) -> None:
     panel.watcher.publish(panel.topic("restart/set"), "PRESS")
     assert "nothing supervises" in _error(panel, "restart")["error"]
+
+
+def _notifications(panel: Panel) -> list[dict[str, Any]]:
+    record = panel.bus().read(keys.NOTIFICATIONS) or {}
+    queue = record.get("queue")
+    return queue if isinstance(queue, list) else []
+
+
+def test_a_plain_text_notify_shows_as_a_notification_from_mqtt(panel: Panel) -> None:
+    panel.watcher.publish(panel.topic("notify"), "Someone is at the door")
+    shown = wait_until(lambda: [n for n in _notifications(panel)
+                                if n.get("text") == "Someone is at the door"], timeout=10)
+    assert shown[0]["source"] == "mqtt"
+    wait_until(lambda: _history_has(panel, "notify"), timeout=10)
+
+
+def test_a_json_notify_carries_its_fields_and_interrupts_now(panel: Panel) -> None:
+    body = {"text": "Door unlocked", "priority": "critical", "behavior": "now",
+            "icon": "door", "duration": 30}
+    panel.watcher.publish(panel.topic("notify"), json.dumps(body))
+    shown = wait_until(lambda: [n for n in _notifications(panel)
+                                if n.get("text") == "Door unlocked"
+                                and n.get("state") == "showing"], timeout=10)
+    assert shown[0]["priority"] == "critical" and shown[0]["behavior"] == "now"
+
+
+@pytest.mark.parametrize(("payload", "words"), [
+    ('{"text": "x", "sound": "ding"}', "sound"),
+    ('{"priority": "high"}', "text"),
+    ('{"text": "x", "priority": "urgent"}', "priority"),
+    ("{broken", "not valid JSON"),
+])
+def test_a_bad_notify_body_names_its_field_on_the_error_topic(panel: Panel, payload: str,
+                                                               words: str) -> None:
+    panel.watcher.publish(panel.topic("notify"), payload)
+    assert words in _error(panel, "notify")["error"]
+    assert _notifications(panel) == []

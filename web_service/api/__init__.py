@@ -25,6 +25,7 @@ def register_api(app: Flask) -> None:
         history,
         index,
         logs,
+        notify,
         of_the_day,
         plugin_actions,
         plugin_assets,
@@ -38,7 +39,7 @@ def register_api(app: Flask) -> None:
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day, fonts, cache, history, logs, backup, store):
+                   of_the_day, fonts, cache, history, logs, backup, store, notify):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
     from web_service.api import store_jobs
 
