@@ -10,16 +10,20 @@ exits non-zero, naming the one that died and its exit code.
 
 Both children get ``LEDPANEL_SUPERVISOR=dev``: the web's system actions (the Overview's
 buttons, ``POST /api/v3/system/action``) then ask this supervisor, through request
-files in ``<cache dir>/dev-supervisor/`` (``web_service/system/dev_control.py``), to
+files in ``<cache dir>/dev-supervisor/`` (``shared/supervision/dev_control.py``), to
 stop, start or restart the display, or restart the web. A display stopped on request
 stays stopped, and the web keeps running, until a start.
+
+The MQTT bridge (``python -m mqtt_service``, ``ledpanel-mqtt``) runs beside them,
+supervised the same way, its log in ``mqtt.log``; it stays idle until MQTT is switched
+on in the config, and ``--no-mqtt`` leaves it out.
 
 With ``--preview`` the developer preview server (``python -m preview_service``, port
 5001 or ``--preview-port``) runs beside them, supervised the same way, its log in
 ``preview.log``.
 
 Usage: scripts/dev [--emulator] [--host H] [--port P] [--config-dir D] [--cache-dir D]
-                   [--plugins-dir D] [--preview [--preview-port P]]
+                   [--plugins-dir D] [--no-mqtt] [--preview [--preview-port P]]
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from shared import cli_args
 from shared.cli.common import stored_port
 from shared.logs.daemon_logs import LogFileWriter, log_file
 from shared.paths import resolve_paths
-from web_service.system import dev_control
+from shared.supervision import dev_control
 
 ROOT = Path(__file__).resolve().parent.parent
 Announce = Callable[["Child", threading.Event], None]
@@ -310,6 +314,10 @@ def build_children(args: argparse.Namespace) -> list[Child]:
         ]
     )
     children = [Child("display", display), Child("web", web)]
+    if not args.no_mqtt:  # the MQTT bridge: idle (no connection) until MQTT is switched on
+        mqtt = (shlex.split(args.mqtt_cmd) if args.mqtt_cmd
+                else [sys.executable, "-m", "mqtt_service", *dirs])
+        children.insert(1, Child("mqtt", mqtt))
     if args.preview:  # between the two: the web stays last (the address announcer's)
         preview = (shlex.split(args.preview_cmd) if args.preview_cmd
                    else [sys.executable, "-m", "preview_service",
@@ -338,6 +346,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--display-cmd", help="replace the display command (shell words)")
     parser.add_argument("--web-cmd", help="replace the web command (shell words)")
+    parser.add_argument("--mqtt-cmd", help="replace the MQTT bridge's command (shell words)")
+    parser.add_argument("--no-mqtt", action="store_true",
+                        help="leave the MQTT bridge (ledpanel-mqtt) out")
     parser.add_argument("--preview", action="store_true",
                         help="also run the developer preview server (ledpanel-preview)")
     parser.add_argument("--preview-port", type=int, default=5001,

@@ -43,9 +43,11 @@ logger = logging.getLogger(__name__)
 
 HISTORY_DIR = "history"
 WEB, DISPLAY, UPDATER = "web", "display", "updater"
-SOURCES = (WEB, DISPLAY, UPDATER)
+MQTT = "mqtt"  # the MQTT bridge (mqtt_service): commands it acted on
+SOURCES = (WEB, DISPLAY, UPDATER, MQTT)
 API, PLUGIN, STORE, CORE_UPDATE = "api", "plugin", "store", "core_update"
-KINDS = (API, PLUGIN, STORE, CORE_UPDATE)
+MQTT_COMMAND = "mqtt_command"
+KINDS = (API, PLUGIN, STORE, CORE_UPDATE, MQTT_COMMAND)
 SUCCESS, ERROR = "success", "error"
 MAX_BYTES = 512 * 1024
 MAX_LINE = 2048
@@ -64,6 +66,8 @@ FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     # A core update (the updater's own file): ``what`` is who started it, ``detail`` the
     # verdict's message.
     CORE_UPDATE: {"update_result": str, "from_commit": str, "to_commit": str, "detail": str},
+    # A command the MQTT bridge took from the broker: ``what`` is the command's name.
+    MQTT_COMMAND: {"topic": str, "detail": str},
 }
 
 MAX_ID = 2**63 - 1  # ids are nanosecond times: a signed 64-bit number

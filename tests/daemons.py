@@ -80,8 +80,9 @@ class Instance:
         (self.config_dir / "config.json").write_text(json.dumps(config, indent=2))
 
 
-def _spawn(name: str, args: list[str], instance: Instance | None = None) -> Daemon:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+def _spawn(name: str, args: list[str], instance: Instance | None = None,
+           extra_env: dict[str, str] | None = None) -> Daemon:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **(extra_env or {})}
     # Tests run as root on some machines: a display that dropped to a user of the machine
     # could not reach the test's folders (display_service/privileges.py). Tests of the
     # drop set the variable themselves.
@@ -107,6 +108,11 @@ def start_display(instance: Instance, *extra: str, headless: bool = True) -> Dae
     flags = ["--headless"] if headless else []
     return _spawn("display", ["-m", "display_service", *flags, *instance.dir_flags(), *extra],
                   instance)
+
+
+def start_mqtt(instance: Instance, env: dict[str, str] | None = None) -> Daemon:
+    """Start ``python -m mqtt_service`` (the MQTT bridge) for ``instance``."""
+    return _spawn("mqtt", ["-m", "mqtt_service", *instance.dir_flags()], instance, env)
 
 
 def start_web(instance: Instance, timeout: float = 15,

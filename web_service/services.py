@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, cast
 
 from flask import current_app
 
-from shared.bus import core as bus_keys
+from shared.bus.config_signal import announce_config_change
 from shared.bus.core import Bus
 from shared.config.store import ConfigStore, MainSnapshot
 from shared.errors import LedpanelError
@@ -117,9 +117,7 @@ class WebServices:
 
     def notify_config_changed(self, sections: list[str]) -> dict[str, Any]:
         """Tell the display daemon that the config was saved."""
-        change = {"seq": time.time_ns(), "sections": sorted(sections), "saved_at": time.time()}
-        self.bus.publish(bus_keys.CONFIG_CHANGED, change)
-        return change
+        return announce_config_change(self.bus, sections)
 
 
 def services() -> WebServices:

@@ -31,7 +31,8 @@ from pathlib import Path
 from shared.errors import CacheDirError, LedpanelError
 
 DISPLAY, WEB = "display", "web"
-ROLES = (DISPLAY, WEB)
+MQTT = "mqtt"  # the MQTT bridge, mqtt_service
+ROLES = (DISPLAY, WEB, MQTT)
 LOCK_MODE = 0o664  # the other daemon (another user, same group) reads the pid
 # A probe holds the lock for microseconds; this is how long a start waits one out.
 PATIENCE = 0.25

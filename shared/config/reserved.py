@@ -24,6 +24,7 @@ RESERVED_KEYS: frozenset[str] = frozenset(
         "schedule",
         "auto_update",
         "sync",
+        "mqtt",
         "location",
         "dim_schedule",
         "plugin_system",
@@ -38,7 +39,8 @@ RESERVED_KEYS: frozenset[str] = frozenset(
     }
 )
 
-SECRETS_RESERVED: frozenset[str] = frozenset({"github", "youtube"})
+# mqtt: the broker's username and password (shared.mqtt.settings).
+SECRETS_RESERVED: frozenset[str] = frozenset({"github", "youtube", "mqtt"})
 
 # Keys nothing reads any more: tolerated in stored configs, never in the template, never
 # shown on the General tab, never unchecked by a form save.

@@ -17,7 +17,8 @@ from tests.system.test_no_lost_changes import make_instance, running_state, stor
 
 pytestmark = pytest.mark.timeout(240)
 
-TABS = ["overview", "general", "display", "durations", "schedule", "vegas", "plugin-manager",
+TABS = ["overview", "general", "display", "durations", "schedule", "vegas", "mqtt",
+        "plugin-manager",
         "starlark", "plugin-store", "plugin-still", "fonts", "logs", "cache", "history",
         "config-editor", "backup", "wifi"]
 PHONE = {"width": 390, "height": 844}

@@ -71,8 +71,8 @@ def test_restart_either_daemon_and_refuse_the_system_wide_ones(tmp_path: Path) -
 
 
 def test_the_supervisor_serves_only_well_formed_requests(tmp_path: Path) -> None:
+    from shared.supervision import dev_control
     from tests.system.test_dev_supervisor import Run
-    from web_service.system import dev_control
 
     cache = tmp_path / "cache"
     run = Run(tmp_path, "forever", "forever")

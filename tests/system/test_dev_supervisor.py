@@ -51,7 +51,7 @@ class Run:
     """The supervisor as a subprocess, its output collected line by line."""
 
     def __init__(self, tmp_path: Path, display: str, web: str, *extra: str,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, mqtt: bool = False) -> None:
         child = tmp_path / "child.py"
         child.write_text(CHILD)
 
@@ -60,8 +60,9 @@ class Run:
 
         self.lines: list[str] = []
         self.process = subprocess.Popen(
+            # Two stand-ins only, unless a test asks for the real MQTT bridge too.
             [sys.executable, str(SUPERVISOR), "--display-cmd", command("display", display),
-             "--web-cmd", command("web", web), *extra],
+             "--web-cmd", command("web", web), *(() if mqtt else ("--no-mqtt",)), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             # Log files go under the test's own cache folder, never the repository's.
             env={**os.environ, "LEDPANEL_CACHE_DIR": str(tmp_path / "cache"), **(env or {})},
@@ -246,3 +247,22 @@ def test_without_preview_no_preview_server_starts(
     run.process.send_signal(signal.SIGINT)
     assert run.finish() == 0
     assert not any(line.startswith("preview") for line in run.lines)
+
+
+def test_the_mqtt_bridge_runs_beside_the_daemons_idle_and_stops_with_them(
+    tmp_path: Path, kill_leftovers: list[Run]
+) -> None:
+    config = tmp_path / "config"
+    run = Run(tmp_path, "forever", "forever", "--config-dir", str(config),
+              env={"LEDPANEL_WEB_PORT": "5123"}, mqtt=True)
+    kill_leftovers.append(run)
+    run.wait_for_line("web     | web ready")
+    deadline = time.monotonic() + 30
+    while not any(line.startswith("mqtt    |") and "mqtt: disabled" in line
+                  for line in run.lines):
+        assert time.monotonic() < deadline, run.lines
+        time.sleep(0.02)
+    run.process.send_signal(signal.SIGINT)
+    assert run.finish() == 0
+    assert "mqtt: disabled" in (tmp_path / "cache" / "logs" / "mqtt.log").read_text()
+    assert any("ledpanel-mqtt stopped" in line for line in run.lines)

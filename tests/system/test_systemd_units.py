@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 UNITS_DIR = Path(__file__).resolve().parents[2] / "systemd"
-UNITS = ("ledpanel-display", "ledpanel-web")
+UNITS = ("ledpanel-display", "ledpanel-web", "ledpanel-mqtt")
 INSTALL_ROOT = "/opt/ledpanel"
 
 
@@ -87,6 +87,7 @@ def test_both_units_share_one_group_writable_bus_directory(units: dict) -> None:
     display, web = units["ledpanel-display"], units["ledpanel-web"]
     for key in ("CacheDirectory", "CacheDirectoryMode", "Group", "UMask"):
         assert one(display, "Service", key) == one(web, "Service", key), key
+        assert one(units["ledpanel-mqtt"], "Service", key) == one(web, "Service", key), key
     assert one(display, "Service", "CacheDirectory") == "ledpanel"
     assert one(display, "Service", "CacheDirectoryMode") == "2775"
     assert one(display, "Service", "UMask") == "0002"
@@ -158,6 +159,13 @@ def test_display_unit_has_a_watchdog_the_daemon_feeds(units: dict) -> None:
     unit = units["ledpanel-display"]
     assert int(one(unit, "Service", "WatchdogSec")) >= 10
     assert one(unit, "Service", "NotifyAccess") == "main"
+
+
+def test_the_mqtt_bridge_runs_unprivileged_as_the_web_does(units: dict) -> None:
+    bridge = units["ledpanel-mqtt"]
+    assert one(bridge, "Service", "User") == "ledpanel"
+    assert environment(bridge)["LEDPANEL_SUPERVISOR"] == "systemd"
+    assert one(bridge, "Service", "RestartPreventExitStatus") == "3"
 
 
 def test_readme_states_each_units_restart_delay(units: dict) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from shared.supervision.privileged import RESTART_WIFI_MONITOR
 from tests.system.test_systemd_units import UNITS_DIR, one, parse_unit
-from web_service.system.privileged import RESTART_WIFI_MONITOR
 from web_service.wifi.network import AP_ADDRESS
 
 MONITOR = UNITS_DIR / "ledpanel-wifi-monitor.service"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask import Blueprint, g
 
+from shared.supervision.supervisor import supervisor_kind
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok
 from web_service.history import WHAT_KEY
 from web_service.services import services
 from web_service.system.actions import check_action, perform
-from web_service.system.supervisor import supervisor_kind
 
 bp = Blueprint("system_actions", __name__)
 

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from shared.errors import LedpanelError, ValidationError
-from web_service.system import core_update, dev_control, privileged
-from web_service.system.supervisor import DEV, SYSTEMD
+from shared.supervision import dev_control, privileged
+from shared.supervision.supervisor import DEV, SYSTEMD
+from web_service.system import core_update
 
 logger = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from shared.core_update.host_steps import DEV, supervisor
 from shared.core_update.preview import is_checkout
 from shared.errors import AtomicWriteError, LedpanelError
 from shared.paths import ROOT as CODE_ROOT
+from shared.supervision.privileged import START_CORE_UPDATE, sudo_argv
 from web_service.services import EXTENSION_KEY, WebServices
-from web_service.system.privileged import START_CORE_UPDATE, sudo_argv
 
 logger = logging.getLogger(__name__)
 

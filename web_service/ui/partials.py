@@ -56,6 +56,7 @@ TABS: tuple[Tab, ...] = (
     Tab("durations", "Durations & Rotation"),
     Tab("schedule", "Schedule"),
     Tab("vegas", "Vegas"),
+    Tab("mqtt", "MQTT"),
     Tab("plugin-manager", "Plugin Manager"),
     Tab("starlark", "Scripted apps"),
     Tab("plugin-store", "Plugin Store"),

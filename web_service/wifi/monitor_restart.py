@@ -6,8 +6,8 @@ of the table of privileged commands); a development run has no monitor to restar
 
 from __future__ import annotations
 
-from web_service.system.privileged import RESTART_WIFI_MONITOR, CommandFailed, run_privileged
-from web_service.system.supervisor import SYSTEMD, supervisor_kind
+from shared.supervision.privileged import RESTART_WIFI_MONITOR, CommandFailed, run_privileged
+from shared.supervision.supervisor import SYSTEMD, supervisor_kind
 
 MANUAL = "sudo systemctl restart ledpanel-wifi-monitor.service"
 

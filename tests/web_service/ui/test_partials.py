@@ -21,7 +21,7 @@ def test_the_base_page_lists_every_tab_and_one_per_installed_plugin(web: WebEnv)
         html = page.get_data(as_text=True)
         keys = re.findall(r'data-tab="([^"]+)"', html)
         assert keys == ["overview", "general", "display", "durations", "schedule", "vegas",
-                        "plugin-manager", "starlark", "plugin-store", "plugin-clock",
+                        "mqtt", "plugin-manager", "starlark", "plugin-store", "plugin-clock",
                         "plugin-ticker", "fonts", "logs", "cache", "history", "config-editor",
                         "backup", "wifi"]
         for key in keys:

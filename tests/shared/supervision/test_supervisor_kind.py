@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from web_service.system.supervisor import supervisor_kind
+from shared.supervision.supervisor import supervisor_kind
 
 
 def test_the_variable_says_it(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from web_service.system import privileged
+from shared.supervision import privileged
 
 SUDOERS = Path(__file__).resolve().parents[3] / "systemd" / "ledpanel.sudoers"
 PREFIX = "ledpanel ALL=(root) NOPASSWD: "

@@ -1,0 +1,72 @@
+"""The command topics' handlers: payload checked, then the action on the bus or config.
+
+``HANDLERS`` maps each command name (``topics.COMMANDS``, plus ``custom``) to a function
+``(actions, argument, payload) -> detail``; the detail is a short line for the log and
+the operation history. A refused payload raises ``CommandError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mqtt_service import payloads
+from mqtt_service.actions import Actions
+from mqtt_service.payloads import CommandError
+
+Handler = Callable[[Actions, str, bytes], str]
+
+
+def _power(actions: Actions, _arg: str, payload: bytes) -> str:
+    on = payloads.power(payload)
+    actions.power(on)
+    return "power on" if on else "power off"
+
+
+def _brightness(actions: Actions, _arg: str, payload: bytes) -> str:
+    value = payloads.brightness(payload)
+    actions.brightness(value)
+    return f"brightness {value}"
+
+
+def _plugin(actions: Actions, _arg: str, payload: bytes) -> str:
+    plugin_id = payloads.plugin_id(payloads.text(payload), actions.enabled())
+    actions.on_demand({"action": "start", "plugin_id": plugin_id, "mode": None,
+                       "duration": None, "pinned": False})
+    return f"on-demand {plugin_id}"
+
+
+def _on_demand(actions: Actions, _arg: str, payload: bytes) -> str:
+    request = payloads.on_demand(payload, actions.enabled())
+    actions.on_demand(request)
+    if request["action"] == "stop":
+        return "on-demand stop"
+    return f"on-demand {request['plugin_id']}"
+
+
+def _next(actions: Actions, _arg: str, _payload: bytes) -> str:
+    actions.next_entry()
+    return "next"
+
+
+def _restart(actions: Actions, _arg: str, _payload: bytes) -> str:
+    return f"restart display ({actions.restart_display()})"
+
+
+def _notify(actions: Actions, _arg: str, payload: bytes) -> str:
+    raise CommandError("notifications are not available in this version")
+
+
+def _custom(actions: Actions, name: str, payload: bytes) -> str:
+    raise CommandError("custom apps are not available in this version")
+
+
+HANDLERS: dict[str, Handler] = {
+    "power": _power,
+    "brightness": _brightness,
+    "plugin": _plugin,
+    "on_demand": _on_demand,
+    "next": _next,
+    "restart": _restart,
+    "notify": _notify,
+    "custom": _custom,
+}

@@ -1,0 +1,63 @@
+"""One connection attempt with given settings, answered as a sentence (the web's
+"Test connection"): connected, refused by the broker (and why), or not reachable.
+
+It uses a client id of its own (``-test``) and a clean session, so it never takes the
+running bridge's place at the broker, and leaves no will behind.
+"""
+
+from __future__ import annotations
+
+import socket
+import ssl
+import threading
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from shared.mqtt.client_options import KEEPALIVE, client_id, make_client
+from shared.mqtt.settings import MqttSettings
+
+TIMEOUT = 5.0  # seconds for the whole attempt
+
+
+def probe(settings: MqttSettings, timeout: float = TIMEOUT) -> tuple[bool, str]:
+    """Connect once; return whether it worked and a sentence saying what happened."""
+    where = f"{settings.host}:{settings.port}"
+    client = make_client(settings, identity=client_id("-test"), will=False, persistent=False)
+    client.connect_timeout = timeout
+    answered = threading.Event()
+    outcome: list[Any] = []
+
+    def on_connect(_client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any,
+                   _properties: Any) -> None:
+        outcome.append(reason)
+        answered.set()
+
+    client.on_connect = on_connect
+    try:
+        client.connect(settings.host, settings.port, KEEPALIVE)
+    except (OSError, ValueError) as err:
+        return False, _unreachable(where, err)
+    client.loop_start()
+    try:
+        if not answered.wait(timeout):
+            return False, f"the broker at {where} did not answer within {timeout:g} s"
+        reason = outcome[0]
+        if reason.is_failure:
+            return False, f"the broker at {where} refused the connection: {reason}"
+        return True, f"connected to the broker at {where}"
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def _unreachable(where: str, err: BaseException) -> str:
+    if isinstance(err, socket.gaierror):
+        return f"the broker's host name in {where} does not resolve"
+    if isinstance(err, ConnectionRefusedError):
+        return f"nothing accepts connections at {where} (connection refused)"
+    if isinstance(err, ssl.SSLError | ssl.CertificateError):
+        return f"the TLS handshake with {where} failed: {err}"
+    if isinstance(err, TimeoutError | socket.timeout):
+        return f"the broker at {where} did not answer (timed out)"
+    return f"cannot reach the broker at {where}: {err}"
