@@ -2,7 +2,9 @@
 to ``homeassistant/#`` sees it, after announcing, updating and forgetting.
 
 The publishing client calls the Announcer as the bridge does: ``announce`` on connect,
-``update`` when the plugin list changes, ``forget`` before disconnecting for good.
+``update`` when the plugin list changes, ``forget`` before disconnecting for good. A
+watcher subscribed beforehand sees the configs arrive; a client that subscribes
+afterwards gets exactly what the broker retained.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import pytest
 from mqtt_service.discovery import HaDevice, discovery_messages
 from mqtt_service.ha_announcer import Announcer, ha_status_topic
 from shared.mqtt.settings import MqttSettings
+from tests.display_service.helpers import wait_until
 from tests.mqtt_broker import Broker
+from tests.mqtt_client import Watcher
 
 SETTINGS = MqttSettings(enabled=True, host="127.0.0.1", base_topic="ledpanel/hall")
 DEVICE = HaDevice(name="hall", model="LED matrix 64x32")
@@ -73,68 +77,104 @@ def _client(broker: Broker, made: list[Client]) -> Client:
     return made[-1]
 
 
-def _parsed(messages: dict[str, bytes] | list[tuple[str, str]]) -> dict[str, Any]:
-    items = messages.items() if isinstance(messages, dict) else messages
+def _parsed(items: Any) -> dict[str, Any]:
     return {topic: json.loads(payload) for topic, payload in items}
+
+
+def _latest(watcher: Watcher) -> dict[str, bytes]:
+    """Return the newest payload the watcher saw on each discovery topic."""
+    seen: dict[str, bytes] = {}
+    for topic, payload, _retained in list(watcher.messages):
+        seen[topic] = payload
+    seen.pop(SENTINEL, None)
+    return seen
+
+
+def _watcher(broker: Broker) -> Watcher:
+    return Watcher(broker.host, broker.port, "homeassistant/#")
+
+
+def _wait_configs(watcher: Watcher, expected: dict[str, Any]) -> None:
+    """Wait until the configs the watcher saw last (an empty one removes) are ``expected``."""
+    wait_until(lambda: _parsed((t, p) for t, p in _latest(watcher).items() if p) == expected,
+               timeout=WAIT)
+
+
+EXPECTED = _parsed(discovery_messages(SETTINGS, DEVICE, PLUGINS))
 
 
 def test_after_connecting_every_config_is_retained(mqtt_broker: Broker,
                                                   clients: list[Client]) -> None:
+    watcher = _watcher(mqtt_broker)
     panel = _client(mqtt_broker, clients)
     assert Announcer(SETTINGS, DEVICE).announce(panel.paho, PLUGINS) == 8
+    _wait_configs(watcher, EXPECTED)
+    watcher.close()
     held = _client(mqtt_broker, clients).retained()
-    assert _parsed(held) == _parsed(discovery_messages(SETTINGS, DEVICE, PLUGINS))
+    assert _parsed(held.items()) == EXPECTED
     components = {topic.split("/")[1] for topic in held}
     assert components == {"light", "select", "button", "sensor", "notify"}
 
 
 def test_a_changed_plugin_list_updates_the_selects_options(mqtt_broker: Broker,
                                                           clients: list[Client]) -> None:
+    watcher = _watcher(mqtt_broker)
     panel = _client(mqtt_broker, clients)
     announcer = Announcer(SETTINGS, DEVICE)
     announcer.announce(panel.paho, PLUGINS)
-    watcher = _client(mqtt_broker, clients)
-    watcher.retained()
+    _wait_configs(watcher, EXPECTED)
     assert announcer.update(panel.paho, PLUGINS) == 0  # nothing changed, nothing sent
     assert announcer.update(panel.paho, [*PLUGINS, "stocks"]) == 1
-    topic, payload, _ = watcher.events.get(timeout=WAIT)
-    assert topic == "homeassistant/select/ledpanel_hall/plugin/config"
-    assert json.loads(payload)["options"] == ["clock", "weather", "stocks"]
+    topic = "homeassistant/select/ledpanel_hall/plugin/config"
+    watcher.wait_json(topic, lambda config: config["options"] == [*PLUGINS, "stocks"])
+    watcher.close()
     held = _client(mqtt_broker, clients).retained()
     assert json.loads(held[topic])["options"] == ["clock", "weather", "stocks"]
+    assert _parsed(held.items()) == _parsed(
+        discovery_messages(SETTINGS, DEVICE, [*PLUGINS, "stocks"]))
 
 
 def test_forgetting_leaves_no_config_retained(mqtt_broker: Broker,
                                              clients: list[Client]) -> None:
+    watcher = _watcher(mqtt_broker)
     panel = _client(mqtt_broker, clients)
     announcer = Announcer(SETTINGS, DEVICE)
     announcer.announce(panel.paho, PLUGINS)
-    assert len(_client(mqtt_broker, clients).retained()) == 8
-    assert announcer.forget(panel.paho, timeout=WAIT)
+    _wait_configs(watcher, EXPECTED)
+    watcher.close()
+    assert announcer.forget(panel.paho, timeout=WAIT)  # waits for the broker to take them
     panel.close()
     assert _client(mqtt_broker, clients).retained() == {}
 
 
 def test_home_assistant_coming_online_gets_every_config_again(
         mqtt_broker: Broker, clients: list[Client]) -> None:
+    watcher = _watcher(mqtt_broker)
     panel = _client(mqtt_broker, clients)
     announcer = Announcer(SETTINGS, DEVICE, PLUGINS)
     assert ha_status_topic(SETTINGS) == "homeassistant/status"
     assert announcer.ha_status(panel.paho, b"offline") == 0
-    assert _client(mqtt_broker, clients).retained() == {}
     assert announcer.ha_status(panel.paho, b"online") == 8
-    assert len(_client(mqtt_broker, clients).retained()) == 8
+    _wait_configs(watcher, EXPECTED)
+    watcher.close()
 
 
 def test_a_broker_restart_is_healed_by_announcing_on_reconnect(
         mqtt_broker: Broker, clients: list[Client]) -> None:
+    watcher = _watcher(mqtt_broker)
     announcer = Announcer(SETTINGS, DEVICE, PLUGINS)
-    announcer.announce(_client(mqtt_broker, clients).paho)
+    first = _client(mqtt_broker, clients)
+    announcer.announce(first.paho)
+    _wait_configs(watcher, EXPECTED)
+    watcher.close()
+    first.close()  # nothing left in flight to be sent again after the restart
     mqtt_broker.stop()
     mqtt_broker.start()  # no persistence: the retained configs are gone
     assert _client(mqtt_broker, clients).retained() == {}
+    watcher = _watcher(mqtt_broker)
     announcer.announce(_client(mqtt_broker, clients).paho)
-    assert len(_client(mqtt_broker, clients).retained()) == 8
+    _wait_configs(watcher, EXPECTED)
+    watcher.close()
 
 
 def test_forgetting_without_a_broker_says_it_did_not_happen(
