@@ -21,6 +21,7 @@ from mqtt_service.ha_bridge import HaBridge
 from mqtt_service.link import DISABLED, Link, StateRecord
 from mqtt_service.outbox import Message, Outbox
 from mqtt_service.payloads import CommandError
+from mqtt_service.rate import BURST, PER_SECOND, RateLimit
 from shared.bus import core as keys
 from shared.bus.core import Bus, BusWatcher, watch_directory
 from shared.config.store import ConfigStore
@@ -46,6 +47,7 @@ class Bridge:
         self.record = StateRecord(bus)
         self.history = HistoryWriter(history_dir(bus.directory), MQTT)
         self.actions = Actions(bus, store, report=self._refused_later)
+        self.rate = RateLimit()
         self.wake = threading.Event()
         self.stopping = threading.Event()
         self.settings: MqttSettings | None = None
@@ -172,6 +174,10 @@ class Bridge:
     # -- commands (paho's thread) -----------------------------------------------------
 
     def _command(self, command: str, argument: str, payload: bytes, topic: str) -> None:
+        if not self.rate.take():
+            self._refuse(command, topic, f"too many commands: at most {PER_SECOND:g} a second "
+                                         f"(bursts of {BURST}) are taken")
+            return
         try:
             detail = HANDLERS[command](self.actions, argument, payload)
         except CommandError as err:
