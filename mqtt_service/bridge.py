@@ -78,10 +78,12 @@ class Bridge:
 
     def step(self) -> None:
         """Apply new settings, then publish what changed."""
-        config = self._config()
-        if config is None:
+        config, secrets = self._config(), self._secrets()
+        if config is None or secrets is None:
+            if self.settings is None:  # nothing to go on yet: say why
+                self.record.set("the config files cannot be read; see the bridge's log", None)
             return
-        self._apply(read_settings(config, self._secrets()), config)
+        self._apply(read_settings(config, secrets), config)
         if self.link is not None:
             self._publish_state(config)
 
@@ -95,12 +97,12 @@ class Bridge:
             logger.warning("mqtt: config.json cannot be read now: %s", err.message)
             return None
 
-    def _secrets(self) -> dict[str, Any]:
+    def _secrets(self) -> dict[str, Any] | None:
         try:
             return self.store.load_secrets()
-        except LedpanelError as err:
-            logger.warning("mqtt: the secrets file cannot be read: %s", err.message)
-            return {}
+        except LedpanelError as err:  # mid-edit too: not "no password"
+            logger.warning("mqtt: the secrets file cannot be read now: %s", err.message)
+            return None
 
     # -- settings and the link ---------------------------------------------------
 
