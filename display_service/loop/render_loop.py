@@ -43,6 +43,7 @@ from display_service.plugins.changes import PluginChanges
 from display_service.plugins.display_manager import DisplayManager
 from display_service.plugins.errors import PluginErrors
 from display_service.plugins.host import PluginHost, rotation, update_interval
+from display_service.plugins.inboxes import PLUGIN_INBOXES
 from display_service.plugins.lifecycle import PluginHooks
 from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
@@ -129,6 +130,7 @@ class RenderLoop:
         self._stopping = False
         self.beat = time.monotonic()
         self._errors_version = -1
+        self._modes_checked = 0  # the update count when the rotation last met the modes
 
     # -- called from other threads: flags only -------------------------------
 
@@ -182,6 +184,8 @@ class RenderLoop:
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.inbox.notify(PLUGIN_ERRORS_CLEAR)
         self.inbox.notify(PLUGINS_CHANGED)
+        for key in PLUGIN_INBOXES:
+            self.inbox.notify(key)
         self.writer.put(PLUGIN_ERRORS, {})
 
     def _apply_pending(self, now: float) -> None:
@@ -193,6 +197,10 @@ class RenderLoop:
         for key, handler in self._REQUESTS:
             if self._take(key):
                 handler(self, now)
+        for key, plugin_id in PLUGIN_INBOXES.items():
+            if self._take(key):
+                self.updates.request(plugin_id, now)
+        self._follow_modes(now)
         self._follow_schedule(now)
         self._follow_live(now)
         for event in self.controller.tick(now):
@@ -350,6 +358,19 @@ class RenderLoop:
             changed = self.plugin_changes.retry() + (self.plugin_changes.take() if took else [])
             if changed or took:
                 self._plugins_changed(changed, now)
+
+    def _follow_modes(self, now: float) -> None:
+        """After an update() returned, rebuild the rotation when a plugin's modes (or its
+        durations) changed there: a custom app pushed or expired, a scripted app installed.
+        """
+        done = self._updates_done
+        if done == self._modes_checked:
+            return
+        self._modes_checked = done
+        entries = rotation(self.plugins, self.config, self.errors, exclude=self.hooks.leaving)
+        if entries != self.controller.entries:
+            self._rebuild(now)
+            self.publisher.mark_dirty()
 
     def _set_blocked(self, released: list[str]) -> bool:
         if released and self.safe_mode is not None:

@@ -62,6 +62,13 @@ PLUGINS_CHANGED = "plugins_changed"
 # display (the starlark-apps plugin) -> web: each scripted app's last render
 # (shared.starlark.installed.render_status has the record's shape)
 STARLARK_APPS = "starlark_apps"
+# web or mqtt -> display (queued requests, taken by the custom-apps plugin):
+# {action: "set"|"remove", name, app (checked: shared.notify.custom_fields), source,
+# requested_at}
+CUSTOM_APP_REQUEST = "custom_app_request"
+# display (the custom-apps plugin) -> web and mqtt: the custom apps it holds (no pixels)
+# and the outcome of its last requests (plugin-repos/custom-apps/store_record.py)
+CUSTOM_APPS = "custom_apps"
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"

@@ -1,0 +1,155 @@
+"""Custom Apps: apps pushed from outside (HTTP or MQTT), one display mode each.
+
+A custom app ``<name>`` is the mode ``custom-<name>``: its text, icon and colour, or its
+pixel frames, shown in its rotation slot (its own ``duration``: the plugin uses dynamic
+duration). Requests (``custom_app_request`` on the bus, queued by
+``shared.notify.custom_requests``) are taken in ``update()``: the display runs it at once
+when one is queued, and every ``update_interval`` seconds, which also drops the apps
+whose lifetime ended. ``modes`` then changes and the display's rotation follows when the
+update returns (docs/DESIGN.md, "Custom apps"); an app past its lifetime is never drawn
+meanwhile (``display`` returns False, so its slot is skipped). With no app the rotation
+has the plugin's one fallback mode, which is skipped the same way.
+
+The apps are kept in ``app_store`` (they survive a restart) and published as the
+``custom_apps`` bus record (``shared.notify.custom_record``) with the outcome of the
+last requests, which the web waits for.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from PIL import Image
+
+from shared.bus.core import CUSTOM_APP_REQUEST, CUSTOM_APPS, Bus
+from shared.notify.custom_fields import DURATION
+from shared.notify.custom_record import MAX_OUTCOMES, summary
+from shared.notify.custom_requests import MODE_PREFIX, mode_of
+from shared.paths import Paths, resolve_paths
+from shared.plugin_api.base_plugin import BasePlugin
+
+from .app_requests import REMOVED, SET, apply_requests
+from .app_store import AppStore, HeldApp, store_path
+from .card import draw_card
+from .pixel_frames import frame_at, frame_images
+
+logger = logging.getLogger(__name__)
+
+
+class CustomAppsPlugin(BasePlugin):
+    """Shows the custom apps pushed from outside (module docstring)."""
+
+    def __init__(self, plugin_id: str, config: dict[str, Any], display_manager: Any,
+                 cache_manager: Any, plugin_manager: Any) -> None:
+        super().__init__(plugin_id, config, display_manager, cache_manager, plugin_manager)
+        paths = self._paths()
+        self.store = AppStore(store_path(paths))
+        self.bus = Bus(paths.cache_dir)
+        now = time.time()
+        self.apps: dict[str, HeldApp] = {n: a for n, a in self.store.load().items()
+                                         if not a.expired(now)}
+        self.modes: list[str] = [mode_of(name) for name in sorted(self.apps)]
+        self.needs_high_fps = False
+        self._outcomes: dict[str, dict[str, Any]] = {}
+        self._published: dict[str, Any] | None = None
+        self._slot: tuple[str, float] | None = None  # the mode shown and when it began
+        self._pushed: tuple[Any, ...] | None = None
+        self._images: tuple[tuple[Any, ...], list[Image.Image]] | None = None
+        self._publish(now)
+
+    # -- requests and lifetimes (the update thread) ----------------------------
+
+    def update(self) -> None:
+        """Take the queued requests, drop expired apps, keep the file and record current."""
+        now = time.time()
+        apps, outcomes = apply_requests(self.apps, self.bus.take_all(CUSTOM_APP_REQUEST), now)
+        for outcome in outcomes:
+            self._outcomes.pop(outcome.request_id, None)
+            self._outcomes[outcome.request_id] = outcome.as_record()
+            logger.info("custom app %s: %s%s", outcome.name or "?", outcome.outcome,
+                        f" ({outcome.problem})" if outcome.problem else "")
+        for name in [n for n, app in apps.items() if app.expired(now)]:
+            del apps[name]
+            logger.info("custom app %s: lifetime over, removed", name)
+        while len(self._outcomes) > MAX_OUTCOMES:
+            del self._outcomes[next(iter(self._outcomes))]
+        if apps.keys() != self.apps.keys() or any(o.outcome in (SET, REMOVED)
+                                                  for o in outcomes):
+            self.store.save(apps)
+            self.apps = apps  # one assignment: the render thread sees old or new
+            self.modes = [mode_of(name) for name in sorted(apps)]
+        self._publish(now)
+
+    def _publish(self, now: float) -> None:
+        apps = [summary(a.name, a.app, a.source, a.set_at, a.expires_at)
+                for a in self.apps.values()]
+        record = {"apps": sorted(apps, key=lambda a: a["name"]),
+                  "requests": dict(self._outcomes)}
+        if record != self._published:
+            self.bus.publish(CUSTOM_APPS, {**record, "updated_at": now})
+            self._published = record
+
+    # -- drawing (the render thread) -------------------------------------------
+
+    def display(self, force_clear: bool = False, display_mode: str | None = None) -> bool:
+        """Draw the app of ``display_mode``; False when there is none (or it expired)."""
+        held = self._app_of(display_mode)
+        if held is None or held.expired(time.time()):
+            self.needs_high_fps = False
+            return False
+        now = time.monotonic()
+        if force_clear or self._slot is None or self._slot[0] != display_mode:
+            self._slot, self._pushed = (display_mode or "", now), None
+        frames = held.app.get("frames") or []
+        index = frame_at(now - self._slot[1], held.app.get("frame_ms"), len(frames))
+        self.needs_high_fps = len(frames) > 1
+        wanted = (id(held), index, self._panel())
+        if wanted == self._pushed:
+            return True  # what the panel shows is still what to show
+        if frames:
+            self.display_manager.image.paste(self._frames(held)[index], (0, 0))
+        else:
+            draw_card(self, held.app)
+        self.display_manager.update_display()
+        self._pushed = wanted
+        return True
+
+    def _frames(self, held: HeldApp) -> list[Image.Image]:
+        key = (id(held), self._panel())
+        if self._images is None or self._images[0] != key:
+            self._images = (key, frame_images(held.app["frames"], self._panel()))
+        return self._images[1]
+
+    def _app_of(self, mode: str | None) -> HeldApp | None:
+        if not mode or not mode.startswith(MODE_PREFIX):
+            return None
+        return self.apps.get(mode[len(MODE_PREFIX):])
+
+    def _panel(self) -> tuple[int, int]:
+        return int(self.display_manager.width), int(self.display_manager.height)
+
+    # -- each app's own duration ------------------------------------------------
+
+    def supports_dynamic_duration(self) -> bool:
+        return True
+
+    def get_dynamic_duration_cap(self) -> float | None:
+        return max((float(a.app["duration"]) for a in self.apps.values()),
+                   default=DURATION[2])
+
+    def reset_cycle_state(self) -> None:
+        super().reset_cycle_state()
+        self._slot, self._pushed = None, None
+
+    def is_cycle_complete(self) -> bool:
+        if self._slot is None:
+            return False
+        held = self._app_of(self._slot[0])
+        seconds = float(held.app["duration"]) if held is not None else 0.0
+        return time.monotonic() - self._slot[1] >= seconds
+
+    def _paths(self) -> Paths:
+        paths = getattr(self.plugin_manager, "paths", None)
+        return paths if isinstance(paths, Paths) else resolve_paths()
