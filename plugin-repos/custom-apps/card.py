@@ -1,21 +1,24 @@
-"""A custom app's text, icon and colour drawn on the panel.
+"""A custom app's text, icon and colour as the card ``shared.notify.draw`` paints.
 
-The text is fitted to the panel with the layout API (``draw_fit``: the largest font of
-the panel's ladder that fits, shortened with an ellipsis when none does), in the app's
-colour, on black.
+Notifications and custom apps draw the same way: the text in the panel's ladder fonts,
+scrolling when it does not fit, the icon on the left, at every panel size. The icon is
+made a picture once per app (``shared.notify.icon_source``); one that cannot be (a stored
+icon gone missing) leaves the card without an icon.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from shared.notify.draw import Card
+from shared.notify.fields import check_icon
+from shared.notify.icon_source import icon_image
 
-def draw_card(plugin: Any, app: dict[str, Any]) -> None:
-    """Draw ``app``'s text in its colour over the whole panel of ``plugin``."""
-    display = plugin.display_manager
-    display.clear()
-    width, height = int(display.width), int(display.height)
-    color = tuple(app.get("color") or (255, 255, 255))
-    text = app.get("text") or ""
-    if text:
-        plugin.draw_fit(text, (width, height), color=color)
+
+def card_of(app: dict[str, Any], assets_dir: Path | None) -> Card:
+    """The card of a checked custom app."""
+    spec, _problem = check_icon(app.get("icon"))  # checked already: a spec or None
+    color = app.get("color") or (255, 255, 255)
+    return Card(app.get("text") or "", (int(color[0]), int(color[1]), int(color[2])),
+                icon_image(spec, assets_dir))

@@ -1,8 +1,12 @@
 """Custom Apps: apps pushed from outside (HTTP or MQTT), one display mode each.
 
-A custom app ``<name>`` is the mode ``custom-<name>``: its text, icon and colour, or its
-pixel frames, shown in its rotation slot (its own ``duration``: the plugin uses dynamic
-duration). Requests (``custom_app_request`` on the bus, queued by
+A custom app ``<name>`` is the mode ``custom-<name>``: its text, icon and colour (a card
+painted by ``shared.notify.draw``, as notifications are), or its pixel frames, shown in
+its rotation slot. Each slot lasts the app's own ``duration`` (the plugin uses dynamic
+duration), or, for an app with ``repeat`` whose text scrolls, until the text scrolled
+through that many times (at most ``REPEAT_CAP`` seconds).
+
+Requests (``custom_app_request`` on the bus, queued by
 ``shared.notify.custom_requests``) are taken in ``update()``: the display runs it at once
 when one is queued, and every ``update_interval`` seconds, which also drops the apps
 whose lifetime ended. ``modes`` then changes and the display's rotation follows when the
@@ -27,15 +31,18 @@ from shared.bus.core import CUSTOM_APP_REQUEST, CUSTOM_APPS, Bus
 from shared.notify.custom_fields import DURATION
 from shared.notify.custom_record import MAX_OUTCOMES, summary
 from shared.notify.custom_requests import MODE_PREFIX, mode_of
+from shared.notify.draw import Card, render
 from shared.paths import Paths, resolve_paths
 from shared.plugin_api.base_plugin import BasePlugin
 
 from .app_requests import REMOVED, SET, apply_requests
 from .app_store import AppStore, HeldApp, store_path
-from .card import draw_card
+from .card import card_of
 from .pixel_frames import frame_at, frame_images
 
 logger = logging.getLogger(__name__)
+
+REPEAT_CAP = 600.0  # the longest slot of an app that ends after its text scrolled through
 
 
 class CustomAppsPlugin(BasePlugin):
@@ -46,6 +53,7 @@ class CustomAppsPlugin(BasePlugin):
         super().__init__(plugin_id, config, display_manager, cache_manager, plugin_manager)
         paths = self._paths()
         self.store = AppStore(store_path(paths))
+        self.assets_dir = paths.assets_dir
         self.bus = Bus(paths.cache_dir)
         now = time.time()
         self.apps: dict[str, HeldApp] = {n: a for n, a in self.store.load().items()
@@ -57,6 +65,8 @@ class CustomAppsPlugin(BasePlugin):
         self._slot: tuple[str, float] | None = None  # the mode shown and when it began
         self._pushed: tuple[Any, ...] | None = None
         self._images: tuple[tuple[Any, ...], list[Image.Image]] | None = None
+        self._card: tuple[int, Card] | None = None  # the card of the app shown, by id
+        self._passes: int | None = None  # scroll passes of the shown card (None: it fits)
         self._publish(now)
 
     # -- requests and lifetimes (the update thread) ----------------------------
@@ -101,20 +111,36 @@ class CustomAppsPlugin(BasePlugin):
             return False
         now = time.monotonic()
         if force_clear or self._slot is None or self._slot[0] != display_mode:
-            self._slot, self._pushed = (display_mode or "", now), None
-        frames = held.app.get("frames") or []
-        index = frame_at(now - self._slot[1], held.app.get("frame_ms"), len(frames))
+            self._slot, self._pushed, self._passes = (display_mode or "", now), None, None
+        elapsed = now - self._slot[1]
+        if held.app.get("frames"):
+            self._show_frame(held, elapsed)
+        else:
+            self._show_card(held, elapsed)
+        return True
+
+    def _show_frame(self, held: HeldApp, elapsed: float) -> None:
+        frames = held.app["frames"]
+        index = frame_at(elapsed, held.app.get("frame_ms"), len(frames))
         self.needs_high_fps = len(frames) > 1
         wanted = (id(held), index, self._panel())
         if wanted == self._pushed:
-            return True  # what the panel shows is still what to show
-        if frames:
-            self.display_manager.image.paste(self._frames(held)[index], (0, 0))
-        else:
-            draw_card(self, held.app)
+            return  # what the panel shows is still what to show
+        self.display_manager.image.paste(self._frames(held)[index], (0, 0))
         self.display_manager.update_display()
         self._pushed = wanted
-        return True
+
+    def _show_card(self, held: HeldApp, elapsed: float) -> None:
+        wanted = (id(held), 0, self._panel())
+        if wanted == self._pushed:
+            return  # a card that fits is drawn once per slot
+        if self._card is None or self._card[0] != id(held):
+            self._card = (id(held), card_of(held.app, self.assets_dir))
+        painted = render(self._card[1], self.display_manager, elapsed)
+        self.display_manager.update_display()
+        self.needs_high_fps = painted.scrolling
+        self._passes = painted.passes if painted.scrolling else None
+        self._pushed = None if painted.scrolling else wanted
 
     def _frames(self, held: HeldApp) -> list[Image.Image]:
         key = (id(held), self._panel())
@@ -136,8 +162,7 @@ class CustomAppsPlugin(BasePlugin):
         return True
 
     def get_dynamic_duration_cap(self) -> float | None:
-        return max((float(a.app["duration"]) for a in self.apps.values()),
-                   default=DURATION[2])
+        return max((_longest(a) for a in self.apps.values()), default=DURATION[2])
 
     def reset_cycle_state(self) -> None:
         super().reset_cycle_state()
@@ -147,9 +172,19 @@ class CustomAppsPlugin(BasePlugin):
         if self._slot is None:
             return False
         held = self._app_of(self._slot[0])
-        seconds = float(held.app["duration"]) if held is not None else 0.0
-        return time.monotonic() - self._slot[1] >= seconds
+        if held is None:
+            return True
+        repeat = held.app.get("repeat")
+        if repeat is not None and self._passes is not None:  # its text scrolls
+            return self._passes >= repeat
+        return time.monotonic() - self._slot[1] >= float(held.app["duration"])
 
     def _paths(self) -> Paths:
         paths = getattr(self.plugin_manager, "paths", None)
         return paths if isinstance(paths, Paths) else resolve_paths()
+
+
+def _longest(held: HeldApp) -> float:
+    """The longest slot an app may take: its duration, or the repeat cap."""
+    duration = float(held.app["duration"])
+    return max(duration, REPEAT_CAP) if held.app.get("repeat") is not None else duration

@@ -4,11 +4,14 @@
 filled in) or the problem as one sentence naming the field. Unknown fields are refused
 by name, so a typo never passes silently.
 
-Fields: ``text`` (what to show), ``icon`` (a built-in icon name, drawn on the left),
-``color`` (``"#rrggbb"``, ``"#rgb"`` or ``[r, g, b]``), ``duration`` (seconds of its
+Fields: ``text`` (what to show), ``icon`` and ``color`` (as a notification's, checked by
+``shared.notify.fields``: an icon name, a small base64 PNG or GIF or a pixel object,
+drawn on the left; ``"#rrggbb"`` or ``[r, g, b]``), ``duration`` (seconds of its
 rotation slot), ``repeat`` (the slot ends after the text scrolled through that many
 times, when it scrolls), ``frames`` and ``frame_ms`` (pixel frames, below) and
 ``lifetime`` (seconds from the request until the app is removed; none: until removed).
+The checked app keeps ``icon`` as it was sent (``fields.check_icon`` makes it the spec
+a card draws), so a checked app checks again as itself.
 
 Pixel frames: ``frames`` is a list of frames, each a list of pixels ``[x, y, r, g, b]``
 from the panel's top-left corner (pixels beyond the panel are not drawn); the frames
@@ -24,8 +27,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from shared.notify.fields import check_icon, parse_color
+
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
-ICON_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 MAX_TEXT = 500
 DURATION = (1.0, 3600.0, 10.0)  # lowest, highest, default: seconds of the rotation slot
 REPEAT = (1, 100)
@@ -59,16 +63,17 @@ def parse_custom_app(name: Any, body: Any) -> tuple[dict[str, Any] | None, str |
         return None, "the custom app must be a JSON object"
     unknown = sorted(str(key)[:40] for key in body if key not in FIELDS)
     if unknown:
-        return None, (f"unknown field{'s' if len(unknown) > 1 else ''} "
-                      f"{', '.join(unknown[:5])}; a custom app takes {', '.join(FIELDS)}")
+        names = ", ".join(f"'{key}'" for key in unknown[:5])
+        return None, (f"unknown field{'s' if len(unknown) > 1 else ''} {names}: "
+                      f"a custom app takes {', '.join(FIELDS)}")
     checked: dict[str, Any] = {}
     for field, check in _CHECKS:
         value, problem = check(body.get(field))
         if problem is not None:
-            return None, f"{field}: {problem}"
+            return None, problem if problem.startswith("'") else f"'{field}' {problem}"
         checked[field] = value
     if not checked["text"] and checked["icon"] is None and not checked["frames"]:
-        return None, "text: a custom app needs text, an icon or frames to show"
+        return None, "'text' is needed: a custom app shows text, an icon or frames"
     return checked, None
 
 
@@ -85,24 +90,9 @@ def _text(value: Any) -> Checked:
 
 
 def _icon(value: Any) -> Checked:
-    if value is None:
-        return None, None
-    if not isinstance(value, str) or not ICON_PATTERN.fullmatch(value):
-        return None, "must be an icon name: lower-case letters, digits, '-' or '_'"
-    return value, None
-
-
-def parse_color(value: Any) -> Checked:
-    """A colour as ``[r, g, b]`` from ``"#rrggbb"``, ``"#rgb"`` or ``[r, g, b]``."""
-    if isinstance(value, str) and re.fullmatch(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})", value):
-        digits = value[1:]
-        if len(digits) == 3:
-            digits = "".join(d * 2 for d in digits)
-        return [int(digits[i:i + 2], 16) for i in (0, 2, 4)], None
-    if (isinstance(value, list) and len(value) == 3
-            and all(_int_in(v, 0, 255) for v in value)):
-        return list(value), None
-    return None, "must be \"#rrggbb\", \"#rgb\" or [r, g, b] with each 0 to 255"
+    """The icon as sent, once ``fields.check_icon`` accepts it."""
+    _spec, problem = check_icon(value)
+    return (None, problem) if problem is not None else (value, None)
 
 
 def _color(value: Any) -> Checked:
@@ -144,16 +134,16 @@ def _frames(value: Any) -> Checked:
     total = 0
     for index, frame in enumerate(value):
         if not isinstance(frame, list):
-            return None, f"frame {index} must be a list of [x, y, r, g, b] pixels"
+            return None, f"'frames': frame {index} must be a list of [x, y, r, g, b] pixels"
         if len(frame) > MAX_FRAME_PIXELS:
-            return None, (f"frame {index} has {len(frame)} pixels; at most "
+            return None, (f"'frames': frame {index} has {len(frame)} pixels; at most "
                           f"{MAX_FRAME_PIXELS} are allowed in one frame")
         total += len(frame)
         if total > MAX_PIXELS:
-            return None, f"hold more than {MAX_PIXELS} pixels in all"
+            return None, f"holds more than {MAX_PIXELS} pixels in all"
         problem = _pixels_problem(frame)
         if problem is not None:
-            return None, f"frame {index}: {problem}"
+            return None, f"'frames': frame {index}: {problem}"
     return [[list(pixel) for pixel in frame] for frame in value], None
 
 

@@ -89,7 +89,7 @@ def test_no_apps_means_no_modes_and_nothing_to_show(loaded: Any, tmp_path: Path)
 def test_set_and_remove_requests_change_the_modes_and_the_record(
         loaded: Any, tmp_path: Path) -> None:
     plugin = loaded()
-    first = push(tmp_path, "door", {"text": "Open", "color": "#f00"})
+    first = push(tmp_path, "door", {"text": "Open", "color": "#ff0000"})
     second = push(tmp_path, "anim", {"frames": [[[0, 0, 0, 255, 0]]]})
     plugin.update()
     assert plugin.modes == ["custom-anim", "custom-door"]
@@ -118,7 +118,7 @@ def test_a_hostile_request_is_refused_with_its_reason(loaded: Any, tmp_path: Pat
     plugin.update()
     requests = record(tmp_path)["requests"]
     assert requests[bad_app] == {"name": "x", "outcome": "refused",
-                                 "problem": "text: must be a string"}
+                                 "problem": "'text' must be a string"}
     assert requests[bad_name]["outcome"] == "refused"
     assert requests[bad_action]["outcome"] == "refused"
     assert plugin.modes == []
@@ -136,7 +136,7 @@ def test_apps_survive_a_reload_and_garbage_in_their_file_reads_as_none(
     store.write_text(json.dumps(stored))
     with caplog.at_level(logging.WARNING):
         assert loaded().modes == ["custom-kept"]
-    assert "app 'evil' left out: text: must be a string" in caplog.text
+    assert "app 'evil' left out: 'text' must be a string" in caplog.text
     for garbage in (b"\x00\xff not json", b"[1, 2]", b'{"apps": 7}', b"1e400"):
         store.write_bytes(garbage)
         caplog.clear()
@@ -183,15 +183,62 @@ def test_pixel_frames_are_drawn_from_the_top_left_and_loop(
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_text_is_drawn_in_its_colour_within_the_panel(
+def test_text_is_drawn_in_its_colour_with_the_icon_on_the_left(
         loaded: Any, tmp_path: Path, size: tuple[int, int]) -> None:
     plugin = loaded(size)
-    push(tmp_path, "hello", {"text": "Hi there", "color": [0, 255, 0]})
+    icon = {"width": 2, "height": 2, "pixels": ["#0000ff"] * 4}
+    push(tmp_path, "hello", {"text": "Hi", "color": [0, 255, 0], "icon": icon})
     plugin.update()
     assert plugin.display(force_clear=True, display_mode="custom-hello") is True
-    colours = {c for _, c in plugin.display_manager.image.getcolors(1 << 16)}
-    assert GREEN in colours or any(c[1] > 0 and c[0] == c[2] == 0 for c in colours), colours
-    assert colours <= {c for c in colours if c[0] == c[2] == 0}  # nothing but green shades
+    image = plugin.display_manager.image
+    width, height = size
+    lit = {(x, y): image.getpixel((x, y)) for x in range(width) for y in range(height)
+           if image.getpixel((x, y)) != BLACK}
+    blue = [x for (x, _), c in lit.items() if c == BLUE]
+    green = [x for (x, _), c in lit.items() if c[1] > 0 and c[0] == c[2] == 0]
+    assert blue and green, size
+    assert max(blue) < min(green)  # the icon on the left, the text beside it
+    assert set(lit.values()) <= {BLUE} | {c for c in lit.values() if c[0] == c[2] == 0}
+
+
+def test_a_long_text_scrolls_and_its_slot_ends_after_repeat_passes(
+        loaded: Any, tmp_path: Path) -> None:
+    plugin = loaded((32, 16))
+    push(tmp_path, "long", {"text": "a text far too long for a small panel", "repeat": 2,
+                            "duration": 1})
+    plugin.update()
+    assert plugin.get_dynamic_duration_cap() >= 600
+    assert plugin.display(force_clear=True, display_mode="custom-long") is True
+    assert plugin.needs_high_fps is True  # it scrolls
+    first = plugin.display_manager.image.copy()
+    plugin._slot = ("custom-long", plugin._slot[1] - 2.0)  # past its duration
+    plugin.display(display_mode="custom-long")
+    assert plugin.display_manager.image.tobytes() != first.tobytes()  # it moved
+    assert not plugin.is_cycle_complete()  # scrolling: repeat decides, not duration
+    plugin._slot = ("custom-long", plugin._slot[1] - 120.0)
+    plugin.display(display_mode="custom-long")
+    assert plugin.is_cycle_complete()
+
+
+def test_an_icon_alone_is_drawn(loaded: Any, tmp_path: Path) -> None:
+    plugin = loaded((64, 32))
+    push(tmp_path, "bell", {"icon": "bell"})
+    plugin.update()
+    assert plugin.display(force_clear=True, display_mode="custom-bell") is True
+    assert plugin.display_manager.image.getbbox() is not None
+
+
+def test_a_text_that_fits_is_drawn_once_per_slot(loaded: Any, tmp_path: Path) -> None:
+    plugin = loaded((128, 32))
+    push(tmp_path, "short", {"text": "Hi", "repeat": 3, "duration": 4})
+    plugin.update()
+    assert plugin.display(force_clear=True, display_mode="custom-short") is True
+    plugin.display_manager.image.putpixel((0, 0), RED)  # a mark a repaint would clear
+    assert plugin.display(display_mode="custom-short") is True
+    assert plugin.display_manager.image.getpixel((0, 0)) == RED
+    assert plugin.needs_high_fps is False
+    plugin._slot = ("custom-short", plugin._slot[1] - 4.0)
+    assert plugin.is_cycle_complete()  # it does not scroll: its duration decides
 
 
 def test_each_app_keeps_its_own_slot_length(loaded: Any, tmp_path: Path) -> None:

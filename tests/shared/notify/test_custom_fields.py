@@ -13,7 +13,7 @@ from shared.notify.custom_requests import remove_custom_app, set_custom_app
 
 
 def test_a_text_app_gets_every_field_with_defaults() -> None:
-    app, problem = parse_custom_app("door-bell_2", {"text": "Hello", "color": "#f80"})
+    app, problem = parse_custom_app("door-bell_2", {"text": "Hello", "color": "#ff8800"})
     assert problem is None
     assert app == {"text": "Hello", "icon": None, "color": [255, 136, 0], "duration": 10.0,
                    "repeat": None, "frames": [], "frame_ms": 100, "lifetime": None}
@@ -38,30 +38,31 @@ def test_bad_names_are_refused(name: Any) -> None:
 
 
 @pytest.mark.parametrize(("body", "field"), [
-    ({"text": "x", "colour": "#fff"}, "unknown field colour;"),
-    ({"text": 5}, "text:"),
-    ({"text": "x" * (cf.MAX_TEXT + 1)}, "text:"),
-    ({"text": "a\x07b"}, "text:"),
-    ({"icon": "Bad Icon"}, "icon:"),
-    ({"text": "x", "color": "red"}, "color:"),
-    ({"text": "x", "color": [256, 0, 0]}, "color:"),
-    ({"text": "x", "color": [True, 0, 0]}, "color:"),
-    ({"text": "x", "duration": 0}, "duration:"),
-    ({"text": "x", "duration": 3601}, "duration:"),
-    ({"text": "x", "duration": "5"}, "duration:"),
-    ({"text": "x", "repeat": 0}, "repeat:"),
-    ({"text": "x", "repeat": 1.5}, "repeat:"),
-    ({"text": "x", "lifetime": -1}, "lifetime:"),
-    ({"text": "x", "lifetime": float("inf")}, "lifetime:"),
-    ({"text": "x", "frame_ms": 5}, "frame_ms:"),
-    ({"frames": {}}, "frames:"),
-    ({"frames": []}, "text: a custom app needs"),
-    ({"frames": [[[0, 0, 0, 0]]]}, "frames: frame 0: pixel 0"),
-    ({"frames": [[[0, 0, 0, 0, 256]]]}, "frames: frame 0: pixel 0"),
-    ({"frames": [[[cf.MAX_X + 1, 0, 0, 0, 0]]]}, "frames: frame 0: pixel 0"),
-    ({"frames": [[], "x"]}, "frames: frame 1"),
-    ({}, "text: a custom app needs"),
-    ({"text": ""}, "text: a custom app needs"),
+    ({"text": "x", "colour": "#fff"}, "unknown field 'colour':"),
+    ({"text": 5}, "'text'"),
+    ({"text": "x" * (cf.MAX_TEXT + 1)}, "'text'"),
+    ({"text": "a\x07b"}, "'text'"),
+    ({"icon": "Bad Icon"}, "'icon'"),
+    ({"icon": {"width": 2}}, "'icon'"),
+    ({"text": "x", "color": "red"}, "'color'"),
+    ({"text": "x", "color": [256, 0, 0]}, "'color'"),
+    ({"text": "x", "color": [True, 0, 0]}, "'color'"),
+    ({"text": "x", "duration": 0}, "'duration'"),
+    ({"text": "x", "duration": 3601}, "'duration'"),
+    ({"text": "x", "duration": "5"}, "'duration'"),
+    ({"text": "x", "repeat": 0}, "'repeat'"),
+    ({"text": "x", "repeat": 1.5}, "'repeat'"),
+    ({"text": "x", "lifetime": -1}, "'lifetime'"),
+    ({"text": "x", "lifetime": float("inf")}, "'lifetime'"),
+    ({"text": "x", "frame_ms": 5}, "'frame_ms'"),
+    ({"frames": {}}, "'frames' must be"),
+    ({"frames": []}, "'text' is needed"),
+    ({"frames": [[[0, 0, 0, 0]]]}, "'frames': frame 0: pixel 0"),
+    ({"frames": [[[0, 0, 0, 0, 256]]]}, "'frames': frame 0: pixel 0"),
+    ({"frames": [[[cf.MAX_X + 1, 0, 0, 0, 0]]]}, "'frames': frame 0: pixel 0"),
+    ({"frames": [[], "x"]}, "'frames': frame 1"),
+    ({}, "'text' is needed"),
+    ({"text": ""}, "'text' is needed"),
 ])
 def test_each_bad_field_is_refused_by_name(body: dict[str, Any], field: str) -> None:
     app, problem = parse_custom_app("ok", body)
@@ -69,7 +70,9 @@ def test_each_bad_field_is_refused_by_name(body: dict[str, Any], field: str) -> 
 
 
 def test_a_checked_app_checks_again_as_itself() -> None:
-    for body in ({"text": "x"}, {"frames": [[[0, 0, 1, 2, 3]]], "lifetime": 5, "icon": "bell"}):
+    pixel_icon = {"width": 1, "height": 2, "pixels": ["#ff0000", None]}
+    for body in ({"text": "x"}, {"frames": [[[0, 0, 1, 2, 3]]], "lifetime": 5, "icon": "bell"},
+                 {"icon": pixel_icon}):
         app, _ = parse_custom_app("a", body)
         assert app is not None and parse_custom_app("a", app) == (app, None)
 
@@ -82,14 +85,15 @@ def test_frames_are_bounded_in_count_pixels_per_frame_and_pixels_in_all() -> Non
     pixel = [0, 0, 1, 1, 1]
     too_many = [[pixel]] * (cf.MAX_FRAMES + 1)
     _, problem = parse_custom_app("f", {"frames": too_many})
-    assert problem == f"frames: has {cf.MAX_FRAMES + 1} frames; at most {cf.MAX_FRAMES} are allowed"
+    assert problem == (f"'frames' has {cf.MAX_FRAMES + 1} frames; at most {cf.MAX_FRAMES} "
+                       "are allowed")
     _, problem = parse_custom_app("f", {"frames": [[pixel] * (cf.MAX_FRAME_PIXELS + 1)]})
     assert problem is not None and "frame 0 has" in problem
     per_frame = cf.MAX_PIXELS // 2 + 1
     per_frame = min(per_frame, cf.MAX_FRAME_PIXELS)
     frames = [[pixel] * per_frame] * (cf.MAX_PIXELS // per_frame + 1)
     _, problem = parse_custom_app("f", {"frames": frames})
-    assert problem == f"frames: hold more than {cf.MAX_PIXELS} pixels in all"
+    assert problem == f"'frames' holds more than {cf.MAX_PIXELS} pixels in all"
     fits = [[pixel] * cf.MAX_FRAME_PIXELS] * (cf.MAX_PIXELS // cf.MAX_FRAME_PIXELS)
     assert parse_custom_app("f", {"frames": fits})[1] is None
 

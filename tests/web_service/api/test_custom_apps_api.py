@@ -39,10 +39,10 @@ def app_summary(name: str, **fields: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("name", "body", "code", "words"), [
     ("Bad", {"text": "x"}, "INVALID_NAME", "custom app name 'Bad'"),
-    ("ok", {"text": "x", "colour": "#fff"}, "INVALID_CUSTOM_APP", "unknown field colour"),
-    ("ok", {"text": "x", "lifetime": 0}, "INVALID_CUSTOM_APP", "lifetime:"),
-    ("ok", {"frames": [[[0, 0, 0, 0]]]}, "INVALID_CUSTOM_APP", "frames: frame 0: pixel 0"),
-    ("ok", {}, "INVALID_CUSTOM_APP", "text: a custom app needs"),
+    ("ok", {"text": "x", "colour": "#fff"}, "INVALID_CUSTOM_APP", "unknown field 'colour'"),
+    ("ok", {"text": "x", "lifetime": 0}, "INVALID_CUSTOM_APP", "'lifetime' must be"),
+    ("ok", {"frames": [[[0, 0, 0, 0]]]}, "INVALID_CUSTOM_APP", "'frames': frame 0: pixel 0"),
+    ("ok", {}, "INVALID_CUSTOM_APP", "'text' is needed"),
 ])
 def test_bad_bodies_answer_400_naming_the_field_and_queue_nothing(
         custom: Any, name: str, body: dict[str, Any], code: str, words: str) -> None:
