@@ -34,6 +34,7 @@ from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader,
 from display_service.control.controller import ACTIVE, Controller
 from display_service.control.display_control import ControlHandler
 from display_service.control.on_demand import OnDemandHandler
+from display_service.loop import custom_app_reason
 from display_service.loop.compose import OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
@@ -70,6 +71,8 @@ from shared.bus.core import (
 )
 
 logger = logging.getLogger(__name__)
+
+custom_app_reason.install()  # the status's reason names a custom app and its source
 
 
 class RenderLoop:

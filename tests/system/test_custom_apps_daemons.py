@@ -42,10 +42,13 @@ def store_file(instance: Instance) -> Path:
     return instance.assets_dir / "plugins" / "custom-apps" / "apps.json"
 
 
-def shown(instance: Instance, mode: str, seen: set[str]) -> bool:
+def shown(instance: Instance, mode: str, seen: set[str],
+          reasons: dict[str, str] | None = None) -> bool:
     state = Bus(instance.cache_dir).read(keys.DISPLAY_STATE) or {}
     if state.get("plugin_id") == "custom-apps":
         seen.add(state.get("mode") or "")
+        if reasons is not None:
+            reasons[state.get("mode") or ""] = state.get("reason") or ""
     return mode in seen
 
 
@@ -88,7 +91,10 @@ def test_pushed_apps_rotate_expire_and_are_removed(tmp_path: Path) -> None:
         post(url, "frames", {"frames": [[[0, 0, 0, 255, 0]], [[1, 1, 0, 0, 255]]],
                              "duration": 1})
         seen: set[str] = set()
-        wait_for(lambda: shown(instance, "custom-door", seen), "door shown", timeout=30)
+        reasons: dict[str, str] = {}
+        wait_for(lambda: shown(instance, "custom-door", seen, reasons), "door shown",
+                 timeout=30)
+        assert reasons["custom-door"].endswith("; custom app door pushed over HTTP"), reasons
         wait_for(lambda: shown(instance, "custom-frames", seen), "frames shown in turn",
                  timeout=30)
         assert listed(url) == ["door", "frames"]
