@@ -22,6 +22,7 @@ from shared.bus import core as keys
 from shared.bus.core import Bus
 from tests.daemons import ROOT, Instance, running, start_display
 from tests.dev_run import wait_for
+from tests.system.test_hostile_bus_values import documents, write
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.daemons]
 
@@ -146,3 +147,31 @@ def test_a_restart_keeps_the_apps_and_a_garbage_store_does_not_stop_the_display(
         seen = set()
         wait_for(lambda: shown(instance, "custom-fresh", seen), "a new app shown", timeout=30)
     assert json.loads(store_file(instance).read_text())["apps"].keys() == {"fresh"}
+
+
+def test_hostile_requests_and_records_leave_the_display_and_the_web_answering(
+        tmp_path: Path) -> None:
+    instance = make_instance(tmp_path)
+    base = {"action": "set", "name": "x", "app": {"text": "x"}, "source": "http",
+            "request_id": "r", "requested_at": 1.0}
+    with running(instance) as (display, web, url):
+        wait_for(lambda: record_names(instance) == [], "the display's custom apps record")
+        for index, text in enumerate(documents(base, [*base, "app"])):
+            write(instance.cache_dir / f"{keys.CUSTOM_APP_REQUEST}{keys.QUEUE_SEP}"
+                  f"{index:020d}-hostile{index}.json", text)
+        for text in ('{"action": "set", "name": "y", "app": {"text": 5}, "request_id": "bad"}',
+                     '{"action": "set", "name": "../z", "app": {"text": "z"}, '
+                     '"request_id": "path"}'):
+            write(instance.cache_dir / f"{keys.CUSTOM_APP_REQUEST}{keys.QUEUE_SEP}"
+                  f"{99999:020d}-{len(text)}.json", text)
+        post(url, "after", {"text": "After", "duration": 1})  # taken after all of them
+        record = Bus(instance.cache_dir).read(keys.CUSTOM_APPS) or {}
+        assert record["requests"]["bad"]["outcome"] == "refused"
+        assert record["requests"]["path"]["outcome"] == "refused"
+        for text in documents(record, list(record)):
+            write(instance.cache_dir / f"{keys.CUSTOM_APPS}.json", text)
+            for route in ("/api/v3/custom", "/api/v3/plugins/installed",
+                          "/api/v3/system/status"):
+                assert requests.get(f"{url}{route}", timeout=5).ok, (route, text[:60])
+        assert display.process.poll() is None and web.process.poll() is None
+    assert "Traceback" not in display.output() + web.output()
