@@ -28,6 +28,7 @@ from typing import Any
 from PIL import Image
 
 from shared.bus.core import CUSTOM_APP_REQUEST, CUSTOM_APPS, Bus
+from shared.errors import AtomicWriteError
 from shared.notify.custom_fields import DURATION
 from shared.notify.custom_record import MAX_OUTCOMES, summary
 from shared.notify.custom_requests import MODE_PREFIX, mode_of
@@ -63,9 +64,11 @@ class CustomAppsPlugin(BasePlugin):
         self._outcomes: dict[str, dict[str, Any]] = {}
         self._published: dict[str, Any] | None = None
         self._slot: tuple[str, float] | None = None  # the mode shown and when it began
-        self._pushed: tuple[Any, ...] | None = None
-        self._images: tuple[tuple[Any, ...], list[Image.Image]] | None = None
-        self._card: tuple[int, Card] | None = None  # the card of the app shown, by id
+        # What the panel shows and what was made for it, each with the app it was made of
+        # (compared by identity: a replaced app is a new object, never a reused id).
+        self._pushed: tuple[HeldApp, int, tuple[int, int]] | None = None
+        self._images: tuple[HeldApp, tuple[int, int], list[Image.Image]] | None = None
+        self._card: tuple[HeldApp, Card] | None = None
         self._passes: int | None = None  # scroll passes of the shown card (None: it fits)
         self._publish(now)
 
@@ -98,7 +101,11 @@ class CustomAppsPlugin(BasePlugin):
         record = {"apps": sorted(apps, key=lambda a: a["name"]),
                   "requests": dict(self._outcomes)}
         if record != self._published:
-            self.bus.publish(CUSTOM_APPS, {**record, "updated_at": now})
+            try:
+                self.bus.publish(CUSTOM_APPS, {**record, "updated_at": now})
+            except AtomicWriteError as err:  # the next update tries again
+                logger.error("custom apps: cannot publish the record: %s", err)
+                return
             self._published = record
 
     # -- drawing (the render thread) -------------------------------------------
@@ -123,30 +130,33 @@ class CustomAppsPlugin(BasePlugin):
         frames = held.app["frames"]
         index = frame_at(elapsed, held.app.get("frame_ms"), len(frames))
         self.needs_high_fps = len(frames) > 1
-        wanted = (id(held), index, self._panel())
-        if wanted == self._pushed:
+        if self._is_pushed(held, index):
             return  # what the panel shows is still what to show
         self.display_manager.image.paste(self._frames(held)[index], (0, 0))
         self.display_manager.update_display()
-        self._pushed = wanted
+        self._pushed = (held, index, self._panel())
 
     def _show_card(self, held: HeldApp, elapsed: float) -> None:
-        wanted = (id(held), 0, self._panel())
-        if wanted == self._pushed:
+        if self._is_pushed(held, 0):
             return  # a card that fits is drawn once per slot
-        if self._card is None or self._card[0] != id(held):
-            self._card = (id(held), card_of(held.app, self.assets_dir))
+        if self._card is None or self._card[0] is not held:
+            self._card = (held, card_of(held.app, self.assets_dir))
         painted = render(self._card[1], self.display_manager, elapsed)
         self.display_manager.update_display()
         self.needs_high_fps = painted.scrolling
         self._passes = painted.passes if painted.scrolling else None
-        self._pushed = None if painted.scrolling else wanted
+        self._pushed = None if painted.scrolling else (held, 0, self._panel())
+
+    def _is_pushed(self, held: HeldApp, index: int) -> bool:
+        pushed = self._pushed
+        return (pushed is not None and pushed[0] is held
+                and (pushed[1], pushed[2]) == (index, self._panel()))
 
     def _frames(self, held: HeldApp) -> list[Image.Image]:
-        key = (id(held), self._panel())
-        if self._images is None or self._images[0] != key:
-            self._images = (key, frame_images(held.app["frames"], self._panel()))
-        return self._images[1]
+        made, panel = self._images, self._panel()
+        if made is None or made[0] is not held or made[1] != panel:
+            made = self._images = (held, panel, frame_images(held.app["frames"], panel))
+        return made[2]
 
     def _app_of(self, mode: str | None) -> HeldApp | None:
         if not mode or not mode.startswith(MODE_PREFIX):

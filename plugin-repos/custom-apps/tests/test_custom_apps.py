@@ -220,6 +220,23 @@ def test_a_long_text_scrolls_and_its_slot_ends_after_repeat_passes(
     assert plugin.is_cycle_complete()
 
 
+def test_an_app_replaced_while_shown_is_drawn_anew(loaded: Any, tmp_path: Path) -> None:
+    plugin = loaded((64, 32))
+    for color in (RED, GREEN, RED):  # the same slot all along: only the app changes
+        push(tmp_path, "same", {"text": "Same", "color": list(color)})
+        push(tmp_path, "dots", {"frames": [[[0, 0, *color]]]})
+        plugin.update()
+        assert plugin.display(display_mode="custom-same") is True
+        colours = {c for _, c in plugin.display_manager.image.getcolors(1 << 16)}
+        assert color in colours and ({RED, GREEN} - {color}).isdisjoint(colours), colours
+    plugin.display(force_clear=True, display_mode="custom-dots")
+    for color in (GREEN, RED):
+        push(tmp_path, "dots", {"frames": [[[0, 0, *color]]]})
+        plugin.update()
+        assert plugin.display(display_mode="custom-dots") is True
+        assert plugin.display_manager.image.getpixel((0, 0)) == color
+
+
 def test_an_icon_alone_is_drawn(loaded: Any, tmp_path: Path) -> None:
     plugin = loaded((64, 32))
     push(tmp_path, "bell", {"icon": "bell"})
