@@ -12,6 +12,8 @@ from collections.abc import Callable
 from mqtt_service import payloads
 from mqtt_service.actions import SOURCE, Actions
 from mqtt_service.payloads import CommandError
+from shared.notify.custom_fields import name_problem, parse_custom_app
+from shared.notify.custom_requests import remove_custom_app, set_custom_app
 from shared.notify.fields import parse_notification
 from shared.notify.requests import submit_notification
 
@@ -62,7 +64,17 @@ def _notify(actions: Actions, _arg: str, payload: bytes) -> str:
 
 
 def _custom(actions: Actions, name: str, payload: bytes) -> str:
-    raise CommandError("custom apps are not available in this version")
+    if not payloads.text(payload, payloads.MAX_PAYLOAD):  # empty: remove the app
+        problem = name_problem(name)
+        if problem is not None:
+            raise CommandError(problem)
+        remove_custom_app(actions.bus, name, SOURCE)
+        return f"custom app {name} removed"
+    checked, problem = parse_custom_app(name, payloads.json_object(payload))
+    if checked is None:
+        raise CommandError(problem or "the custom app was refused")
+    set_custom_app(actions.bus, name, checked, SOURCE)
+    return f"custom app {name} set"
 
 
 HANDLERS: dict[str, Handler] = {

@@ -170,3 +170,71 @@ def test_a_flood_of_commands_is_bounded_and_answered_not_a_crash(panel: Panel) -
     assert panel.bridge.process.poll() is None
     taken = HistoryReader(history_dir(panel.instance.cache_dir)).entries(limit=200)[0]
     assert 0 < sum(e["what"] == "next" and e["result"] == "success" for e in taken) < 80
+
+
+def _custom_apps(panel: Panel) -> list[dict[str, Any]]:
+    record = panel.bus().read(keys.CUSTOM_APPS) or {}
+    apps = record.get("apps")
+    return apps if isinstance(apps, list) else []
+
+
+def test_a_custom_app_is_set_and_an_empty_payload_removes_it(panel: Panel) -> None:
+    panel.watcher.publish(panel.topic("custom/weather"),
+                          json.dumps({"text": "21 C", "duration": 5}))
+    wait_until(lambda: _history_has(panel, "custom"), timeout=10)
+    request = panel.bus().pending(keys.CUSTOM_APP_REQUEST)
+    assert request and request[0]["action"] == "set" and request[0]["name"] == "weather"
+    assert request[0]["source"] == "mqtt" and request[0]["app"]["text"] == "21 C"
+    panel.watcher.publish(panel.topic("custom/weather"), b"")
+    wait_until(lambda: len(panel.bus().pending(keys.CUSTOM_APP_REQUEST)) == 2, timeout=10)
+    assert panel.bus().pending(keys.CUSTOM_APP_REQUEST)[1]["action"] == "remove"
+
+
+@pytest.mark.parametrize(("suffix", "payload", "words"), [
+    ("custom/weather", '{"text": "x", "colour": "red"}', "colour"),
+    ("custom/Bad Name", '{"text": "x"}', "not allowed"),
+    ("custom/weather", "[1]", "JSON object"),
+    ("custom/weather", '{"text": "x", "duration": -5}', "duration"),
+])
+def test_a_bad_custom_app_is_refused_naming_the_problem(panel: Panel, suffix: str,
+                                                         payload: str, words: str) -> None:
+    panel.watcher.publish(panel.topic(suffix), payload)
+    assert words in _error(panel, "custom")["error"]
+    assert panel.bus().pending(keys.CUSTOM_APP_REQUEST) == []
+
+
+def test_a_custom_app_pushed_over_mqtt_is_held_by_the_display_and_removed(
+        tmp_path, mqtt_broker) -> None:  # type: ignore[no-untyped-def]
+    """End to end: the bundled custom-apps plugin installed and enabled in the panel."""
+    import shutil
+
+    from tests.daemons import ROOT, start_display, start_mqtt
+    from tests.mqtt_client import Watcher
+    from tests.mqtt_service.conftest import BASE, mqtt_section, set_mqtt, wait_mqtt_state
+    from tests.system.test_no_lost_changes import make_instance, running_state
+
+    instance = make_instance(tmp_path / "panel")
+    shutil.copytree(ROOT / "plugin-repos" / "custom-apps", instance.plugins_dir / "custom-apps")
+    path = instance.config_dir / "config.json"
+    config = json.loads(path.read_text())
+    config["custom-apps"] = {"enabled": True}
+    path.write_text(json.dumps(config))
+    set_mqtt(instance, mqtt_section(mqtt_broker))
+    display, bridge = start_display(instance), start_mqtt(instance)
+    watcher = Watcher(mqtt_broker.host, mqtt_broker.port, f"{BASE}/#")
+    try:
+        running_state(instance, display)
+        wait_mqtt_state(instance, lambda s: s == "connected")
+        panel = Panel(instance, display, bridge, watcher, mqtt_broker)
+        watcher.publish(f"{BASE}/custom/weather", json.dumps({"text": "21 C", "duration": 5}))
+        held = wait_until(lambda: [a for a in _custom_apps(panel)
+                                   if a.get("name") == "weather"], timeout=15)
+        assert held[0]["source"] == "mqtt" and held[0]["mode"] == "custom-weather"
+        watcher.publish(f"{BASE}/custom/weather", b"")
+        wait_until(lambda: not [a for a in _custom_apps(panel)
+                                if a.get("name") == "weather"], timeout=15)
+        assert not watcher.payloads(f"{BASE}/error")
+    finally:
+        watcher.close()
+        bridge.stop()
+        display.stop()

@@ -18,7 +18,9 @@ def register_api(app: Flask) -> None:
         backup,
         cache,
         config,
+        custom_apps,
         display,
+        display_control,
         errors,
         fonts,
         health,
@@ -40,7 +42,8 @@ def register_api(app: Flask) -> None:
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day, fonts, cache, history, logs, backup, store, notify, mqtt):
+                   of_the_day, fonts, cache, history, logs, backup, store, notify, mqtt,
+                   display_control, custom_apps):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
     from web_service.api import store_jobs
 
@@ -66,9 +69,6 @@ def register_api(app: Flask) -> None:
     from web_service.api import starlark_repository
 
     app.register_blueprint(starlark_repository.bp, url_prefix=API_PREFIX)
-    from web_service.api import display_control
-
-    app.register_blueprint(display_control.bp, url_prefix=API_PREFIX)
 
 
 def _answer_options() -> Reply | None:
