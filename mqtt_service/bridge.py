@@ -105,7 +105,8 @@ class Bridge:
             return
         for problem in settings.problems:
             logger.warning("mqtt: %s; its default is used", problem)
-        self._close(clear=not settings.usable, plugins=state_topic.plugins_payload(config))
+        self._close(clear=hooks.needs_clearing(self.settings, settings),
+                    plugins=state_topic.plugins_payload(config))
         self.settings = settings
         if not settings.usable:
             self.record.set(DISABLED if not settings.enabled else
@@ -128,7 +129,7 @@ class Bridge:
 
     def _connected(self, link: Link) -> None:
         config = self._config() or {}
-        hooks.on_connected(link, state_topic.plugins_payload(config))
+        hooks.on_connected(link, state_topic.plugins_payload(config), config)
 
     # -- state --------------------------------------------------------------------
 
@@ -137,8 +138,9 @@ class Bridge:
         assert link is not None
         state = state_topic.panel_state(self.bus, config, self._cpu_temperature())
         self._put(link, topics.STATE, state_topic.encode(state))
-        self._put(link, topics.PLUGINS,
-                  state_topic.encode(state_topic.plugins_payload(config)))
+        plugins = state_topic.plugins_payload(config)
+        self._put(link, topics.PLUGINS, state_topic.encode(plugins))
+        hooks.on_state(link, plugins, config)
 
     def _put(self, link: Link, suffix: str, payload: bytes) -> None:
         if self._published.get(suffix) == payload:

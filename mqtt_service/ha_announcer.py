@@ -75,11 +75,14 @@ class Announcer:
     def _messages(self) -> list[tuple[str, str]]:
         return discovery_messages(self._settings, self._device, self._plugins)
 
-    def announce(self, client: Publisher, plugin_ids: Sequence[str] | None = None) -> int:
+    def announce(self, client: Publisher, plugin_ids: Sequence[str] | None = None,
+                 device: HaDevice | None = None) -> int:
         """Publish every config (on connect); return how many were published."""
         with self._lock:
             if plugin_ids is not None:
                 self._plugins = list(plugin_ids)
+            if device is not None:
+                self._device = device
             messages = self._messages()
             publish_all(client, messages)
             self._published = dict(messages)
