@@ -36,6 +36,7 @@ from shared.bus.core import (
     DISPLAY_ON_DEMAND_REQUEST,
     FONTS_CHANGED,
     HARDWARE_STATUS,
+    NOTIFY_REQUEST,
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
     PLUGINS_CHANGED,
@@ -54,7 +55,8 @@ logger = logging.getLogger("ledpanel-display")
 
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
 WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, DISPLAY_CONTROL, CONFIG_CHANGED, PREVIEW_VIEWER,
-                PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED)
+                PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED,
+                NOTIFY_REQUEST)
 
 
 class Stopper:
@@ -192,9 +194,10 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         display=display, plugins=plugins, bus=bus, config=config, reader=source, inbox=inbox,
         started_at=started_at,
         full_screen=LazyMode(vegas_enabled, lambda current: vegas_mode(loop, current)),
-        safe_mode=safe_mode, hardware=hardware,
+        safe_mode=safe_mode, hardware=hardware, assets_dir=paths.assets_dir,
     )
     loop.errors.on_event = history.plugin_event
+    loop.notifier.on_event = history.notification_event
     log_start(backend, hardware, plugins, paths)
     return loop
 

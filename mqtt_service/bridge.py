@@ -14,9 +14,10 @@ import threading
 import time
 from typing import Any
 
-from mqtt_service import hooks, state_topic
+from mqtt_service import state_topic
 from mqtt_service.actions import Actions
 from mqtt_service.commands import HANDLERS
+from mqtt_service.ha_bridge import HaBridge
 from mqtt_service.link import DISABLED, Link, StateRecord
 from mqtt_service.outbox import Message, Outbox
 from mqtt_service.payloads import CommandError
@@ -49,6 +50,7 @@ class Bridge:
         self.stopping = threading.Event()
         self.settings: MqttSettings | None = None
         self.link: Link | None = None
+        self.ha: HaBridge | None = None
         self._published: dict[str, bytes] = {}
         self._temperature: tuple[float, float | None] = (0.0, None)
 
@@ -105,31 +107,40 @@ class Bridge:
             return
         for problem in settings.problems:
             logger.warning("mqtt: %s; its default is used", problem)
-        self._close(clear=hooks.needs_clearing(self.settings, settings),
-                    plugins=state_topic.plugins_payload(config))
+        self._close(clear=self.ha is not None and self.ha.must_forget(settings))
         self.settings = settings
         if not settings.usable:
             self.record.set(DISABLED if not settings.enabled else
                             "enabled, but no broker host is set", None)
             return
         self._published.clear()
-        self.link = Link(settings, self.record, Outbox(), self._command, self._connected)
+        self.ha = HaBridge(settings, config, self.bus.directory,
+                           state_topic.plugins_payload(config))
+        self.link = Link(settings, self.record, Outbox(), self._command, self._connected,
+                         self._other)
         self.link.start()
 
-    def _close(self, *, clear: bool, plugins: list[str] | None = None) -> None:
+    def _close(self, *, clear: bool) -> None:
         link, self.link = self.link, None
+        ha, self.ha = self.ha, None
         if link is None:
             return
-        if clear and link.connected.is_set():
+        if clear and ha is not None and link.connected.is_set():
             try:
-                hooks.on_disabled(link, plugins or [])
-            except Exception:
-                logger.exception("mqtt: the disable hook failed")
+                ha.forget(link.client)
+            except Exception:  # the disconnect goes on: the last will says offline
+                logger.exception("mqtt: removing the Home Assistant discovery failed")
         link.stop()
 
     def _connected(self, link: Link) -> None:
-        config = self._config() or {}
-        hooks.on_connected(link, state_topic.plugins_payload(config), config)
+        ha = self.ha
+        if ha is not None:
+            ha.connected(link.client, state_topic.plugins_payload(self._config() or {}))
+
+    def _other(self, client: Any, topic: str, payload: bytes) -> None:
+        ha = self.ha
+        if ha is not None:
+            ha.message(client, topic, payload)
 
     # -- state --------------------------------------------------------------------
 
@@ -139,14 +150,17 @@ class Bridge:
         state = state_topic.panel_state(self.bus, config, self._cpu_temperature())
         self._put(link, topics.STATE, state_topic.encode(state))
         plugins = state_topic.plugins_payload(config)
-        self._put(link, topics.PLUGINS, state_topic.encode(plugins))
-        hooks.on_state(link, plugins, config)
+        if self._put(link, topics.PLUGINS, state_topic.encode(plugins)) \
+                and self.ha is not None and link.connected.is_set():
+            self.ha.plugins_changed(link.client, plugins, config)
 
-    def _put(self, link: Link, suffix: str, payload: bytes) -> None:
+    def _put(self, link: Link, suffix: str, payload: bytes) -> bool:
+        """Publish ``payload`` when it differs from the last; return whether it did."""
         if self._published.get(suffix) == payload:
-            return
+            return False
         self._published[suffix] = payload
         link.publish(Message(link.topic(suffix), payload, retain=True))
+        return True
 
     def _cpu_temperature(self) -> float | None:
         at, value = self._temperature

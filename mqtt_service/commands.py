@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mqtt_service import payloads
-from mqtt_service.actions import Actions
+from mqtt_service.actions import SOURCE, Actions
 from mqtt_service.payloads import CommandError
+from shared.notify.fields import parse_notification
+from shared.notify.requests import submit_notification
 
 Handler = Callable[[Actions, str, bytes], str]
 
@@ -53,7 +55,10 @@ def _restart(actions: Actions, _arg: str, _payload: bytes) -> str:
 
 
 def _notify(actions: Actions, _arg: str, payload: bytes) -> str:
-    raise CommandError("notifications are not available in this version")
+    checked, problem = parse_notification(payloads.notification(payload))
+    if checked is None:
+        raise CommandError(problem or "the notification was refused")
+    return f"notification {submit_notification(actions.bus, checked, SOURCE)}"
 
 
 def _custom(actions: Actions, name: str, payload: bytes) -> str:

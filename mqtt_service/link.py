@@ -33,6 +33,7 @@ STOP_WAIT = 2.0  # seconds the ``offline`` message may take on a clean stop
 
 CommandHandler = Callable[[str, str, bytes, str], None]  # command, argument, payload, topic
 ConnectedHook = Callable[["Link"], None]
+OtherHandler = Callable[[mqtt.Client, str, bytes], object]  # a subscribed non-command topic
 
 
 class StateRecord:
@@ -60,19 +61,24 @@ class Link:
     """A connection to one broker with one set of settings."""
 
     def __init__(self, settings: MqttSettings, record: StateRecord, outbox: Outbox,
-                 on_command: CommandHandler, on_connected: ConnectedHook) -> None:
+                 on_command: CommandHandler, on_connected: ConnectedHook,
+                 on_other: OtherHandler | None = None) -> None:
         self.settings = settings
         self.record = record
         self.outbox = outbox
         self.on_command = on_command
         self.on_connected = on_connected
+        self.on_other = on_other
         self.broker = f"{settings.host}:{settings.port}"
         self.connected = threading.Event()
+        self.subscribed = threading.Event()  # the broker confirmed the command topics
+        self._commands_mid: int | None = None
         self.client = make_client(settings)
         self.client.on_connect = self._on_connect
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
 
     def start(self) -> None:
         """Begin connecting in the background; paho retries with backoff from then on."""
@@ -119,15 +125,22 @@ class Link:
                             self.broker)
             return
         self.connected.set()
-        client.subscribe(topics.subscriptions(self.settings.base_topic))
+        self._commands_mid = client.subscribe(topics.subscriptions(self.settings.base_topic))[1]
         client.publish(self.topic(topics.AVAILABILITY), topics.ONLINE, qos=1, retain=True)
         for message in self.outbox.drain():
             self._send(message)
-        self.record.set(CONNECTED, self.broker)
         try:
             self.on_connected(self)
         except Exception:  # a hook must not end the connection
             logger.exception("mqtt: the on-connect hook failed")
+
+    def _on_subscribe(self, _client: mqtt.Client, _userdata: Any, mid: int, _codes: Any,
+                      _properties: Any) -> None:
+        # "connected" once the command topics are subscribed: a command sent from then on
+        # reaches the bridge (later connects find the session's subscriptions in place).
+        if mid == self._commands_mid:
+            self.subscribed.set()
+            self.record.set(CONNECTED, self.broker)
 
     def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
         self.record.set(f"cannot reach the broker at {self.broker}; trying again", self.broker)
@@ -145,6 +158,11 @@ class Link:
                     message: mqtt.MQTTMessage) -> None:
         found = topics.command_of(self.settings.base_topic, message.topic)
         if found is None:
+            if self.on_other is not None:
+                try:
+                    self.on_other(client, message.topic, bytes(message.payload))
+                except Exception:  # another part's message must not end the connection
+                    logger.exception("mqtt: handling %s failed", message.topic)
             client.ack(message.mid, message.qos)
             return
         try:

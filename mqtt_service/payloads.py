@@ -102,3 +102,9 @@ def _duration(value: Any) -> float | None:
         raise CommandError(f"duration must be {MIN_DISPLAY_SECONDS:g} to "
                            f"{MAX_ON_DEMAND_SECONDS:g} seconds")
     return float(value)
+
+
+def notification(payload: bytes) -> dict[str, Any]:
+    """A JSON object as ``POST /api/v3/notify`` takes, or plain text: the text."""
+    raw = text(payload, MAX_PAYLOAD)
+    return json_object(payload) if raw.startswith("{") else {"text": raw}

@@ -40,14 +40,20 @@ class Watcher:
         with self._changed:
             return [payload for name, payload, _ in self.messages if name == topic]
 
+    def mark(self) -> int:
+        """Return how many messages came so far: ``since`` for a wait that must see a
+        message that comes after this point."""
+        with self._changed:
+            return len(self.messages)
+
     def wait_for(self, topic: str, predicate: Callable[[bytes], Any] = bool,
-                 timeout: float = 15.0) -> bytes:
-        """Return the first payload on ``topic`` (seen or coming) for which
-        ``predicate`` holds; fail after ``timeout``."""
+                 timeout: float = 15.0, since: int = 0) -> bytes:
+        """Return the first payload on ``topic`` (seen or coming, after the ``since``-th
+        message) for which ``predicate`` holds; fail after ``timeout``."""
         deadline = time.monotonic() + timeout
         with self._changed:
             while True:
-                for name, payload, _ in self.messages:
+                for name, payload, _ in self.messages[since:]:
                     if name == topic and predicate(payload):
                         return payload
                 remaining = deadline - time.monotonic()
@@ -58,14 +64,14 @@ class Watcher:
                 self._changed.wait(remaining)
 
     def wait_json(self, topic: str, predicate: Callable[[Any], Any],
-                  timeout: float = 15.0) -> Any:
+                  timeout: float = 15.0, since: int = 0) -> Any:
         """Like ``wait_for``, for JSON payloads; returns the parsed value."""
         def matches(payload: bytes) -> Any:
             try:
                 return predicate(json.loads(payload))
             except ValueError:
                 return False
-        return json.loads(self.wait_for(topic, matches, timeout))
+        return json.loads(self.wait_for(topic, matches, timeout, since))
 
     def publish(self, topic: str, payload: str | bytes, qos: int = 1,
                 retain: bool = False) -> None:

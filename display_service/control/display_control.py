@@ -38,6 +38,11 @@ logger = logging.getLogger("display_service.control.display_control")
 _UNSET = object()
 
 
+def _short(value: Any) -> str | None:
+    """Return a request's text field for the log and the record, bounded (untrusted)."""
+    return value[:64] if isinstance(value, str) else None
+
+
 class Panel(Protocol):
     """The panel's power as ``loop.schedules.PanelSchedule`` keeps it."""
 
@@ -107,7 +112,7 @@ class ControlHandler:
             problem = self._power(request)
         else:
             problem = f"unknown action {action!r} (expected next or power)"
-        source = request.get("source") if isinstance(request.get("source"), str) else None
+        source = _short(request.get("source"))
         logger.info("display control %s (request %s, from %s): %s", action, request_id,
                     source, problem or "done")
         self._record(request_id, action, problem)
@@ -124,7 +129,8 @@ class ControlHandler:
         if not isinstance(on, bool):
             return f"on must be true or false, not {on!r}"
         self.panel.set_manual(on)
-        self._last = {"request_id": request.get("request_id"), "source": request.get("source")}
+        self._last = {"request_id": _short(request.get("request_id")),
+                      "source": _short(request.get("source"))}
         self.sync()
         return None
 
@@ -165,7 +171,7 @@ class ControlHandler:
         on = record.get("on") if isinstance(record, dict) else None
         until = timestamp(record.get("until")) if isinstance(record, dict) else None
         if record is not None and not isinstance(on, bool):
-            logger.warning("display_power record is malformed; the schedule decides: %r",
+            logger.warning("display_power record is malformed; the schedule decides: %.200r",
                            record)
             on = None
         elif on is True and until is not None and self.wall() >= until:

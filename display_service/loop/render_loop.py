@@ -7,11 +7,13 @@ so watcher threads (which only set flags and call ``wake.set()``) get their chan
 applied at once, in this order: config reload, config changes held back for a plugin
 whose update() was running (``lifecycle.py``; an update returning wakes the loop),
 plugin folders installed, updated or uninstalled (``plugin_changes.py``), on-demand
-requests, display control requests (next, power by hand), preview viewer, schedules
-(``schedules.py``), live priority (``live.py``), expiries, then the frame.
+requests, notification requests, display control requests (next, power by hand),
+preview viewer, schedules (``schedules.py``), live priority (``live.py``), expiries, the
+notifications (what shows: ``notify/layer.py``), then the frame.
 
-What is drawn, by priority: on-demand, then live content, then the full-screen mode
-when one is set and active (``full_screen.py``), then the rotation (``controller.py``).
+What is drawn, by priority: a notification (``display_service.notify``), on-demand,
+then live content, then the full-screen mode when one is set and active
+(``full_screen.py``), then the rotation (``controller.py``).
 While the power schedule says off, the panel is blank unless an on-demand request is
 active: an explicit request shows even at night; turned off by hand
 (``control/display_control.py``), it is blank whatever is active. Updates keep running
@@ -28,19 +30,22 @@ import itertools
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
 from display_service.control.controller import ACTIVE, Controller
-from display_service.control.display_control import ControlHandler
+from display_service.control.display_control import SKIPS, ControlHandler
 from display_service.control.on_demand import OnDemandHandler
-from display_service.loop.compose import OFF, Compositor
+from display_service.loop.compose import NOTIFICATION, OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.inbox import Inbox
+from display_service.loop.reason import REASONS
 from display_service.loop.schedules import PanelSchedule
 from display_service.loop.status import display_state, shown
 from display_service.matrix.select import configured_brightness
+from display_service.notify.layer import NotificationLayer, notification_reason
 from display_service.plugins.changes import PluginChanges
 from display_service.plugins.display_manager import DisplayManager
 from display_service.plugins.errors import PluginErrors
@@ -59,6 +64,8 @@ from shared.bus.core import (
     DISPLAY_STATE,
     FONTS_CHANGED,
     HARDWARE_STATUS,
+    NOTIFICATIONS,
+    NOTIFY_REQUEST,
     PLUGIN_ERRORS,
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
@@ -69,6 +76,13 @@ from shared.bus.core import (
 )
 
 logger = logging.getLogger(__name__)
+
+# What a notification adds to the reason, and to "next" (refused: a notification is
+# dismissed by its id, and the layers below continue).
+REASONS[NOTIFICATION] = lambda scene: notification_reason(scene, scene.loop.notifier.showing())
+SKIPS[NOTIFICATION] = lambda handler, now: (
+    "a notification is showing; dismiss it (DELETE /api/v3/notify/<id>) to return to what "
+    "it paused")
 
 
 class RenderLoop:
@@ -91,13 +105,13 @@ class RenderLoop:
         full_screen: FullScreenMode | None = None,
         safe_mode: SafeMode | None = None,
         hardware: dict[str, Any] | None = None,
+        assets_dir: Path | None = None,
     ) -> None:
         self.display = display
         # The ``hardware_status`` record published at start; its brightness follows.
         self.hardware = hardware
         self.backend = display.backend
-        self.plugins = plugins
-        self.bus = bus
+        self.plugins, self.bus = plugins, bus
         self.safe_mode = safe_mode
         self.config = config
         self.reader = reader or CallableReader(load_config or (lambda: config))
@@ -107,8 +121,7 @@ class RenderLoop:
         self._file_due: float | None = None  # a config file changed: read it then
         self.errors = PluginErrors(clock=clock)  # the breaker's rests are on the loop's clock
         display.on_plugin_error = self.errors.record
-        self._update_counter = itertools.count(1)
-        self._updates_done = 0
+        self._update_counter, self._updates_done = itertools.count(1), 0
         self.updates = UpdateScheduler(self.errors, clock, update_budget,
                                        on_done=self._update_returned)
         self.hooks = PluginHooks(plugins, self.updates)
@@ -116,8 +129,7 @@ class RenderLoop:
         self.writer = BusWriter(bus)
         self.publisher = StatePublisher(bus, self.writer, clock)
         self.controller = Controller([], clock())
-        self.on_demand = OnDemandHandler(self.controller, self.writer, self.publisher,
-                                        wall)
+        self.on_demand = OnDemandHandler(self.controller, self.writer, self.publisher, wall)
         self.panel = PanelSchedule(wall)
         self.live = LiveWatch(self.errors)
         self.config_seq: Any = None
@@ -125,11 +137,13 @@ class RenderLoop:
         # Why the running config is not config.json (unreadable at start or reload).
         self.config_problem: str | None = None
         self.fps = FpsMeter(clock(), LOOP_FPS_WINDOW)
+        self.notifier = NotificationLayer(display, self.controller, self.writer, (clock, wall),
+                                          assets_dir)
         self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
                                     self.started_at, clock)
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
-                                 on_switch=self.publisher.mark_dirty)
+                                 on_switch=self.publisher.mark_dirty, notifications=self.notifier)
         self.control = ControlHandler(self.controller, self.panel, self.writer, self.publisher,
                                       self.layer, wall)
         self._stopping, self._errors_version = False, -1
@@ -183,8 +197,10 @@ class RenderLoop:
         self._configure(now)
         # Left by a run that was killed; requests queued since then come after it.
         self.on_demand.resume(self.bus.read(DISPLAY_ON_DEMAND_CONFIG), now)
+        self.notifier.restore(self.bus.read(NOTIFICATIONS), now)
         self.control.restore(self.bus.read(DISPLAY_POWER))  # the panel on or off by hand
         self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
+        self.inbox.notify(NOTIFY_REQUEST)
         self.inbox.notify(DISPLAY_CONTROL)
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.inbox.notify(PLUGIN_ERRORS_CLEAR)
@@ -206,6 +222,11 @@ class RenderLoop:
             self.publisher.mark_dirty()
             if event == "expired":
                 self.on_demand.expired(now)
+        # A critical notification may wake a panel the schedule keeps off, never one
+        # turned off by hand.
+        if self.notifier.step(now, self.frames.base_key(now), self.panel.power_on,
+                              may_wake=self.panel.manual is not False):
+            self.publisher.mark_dirty()
 
     def _follow_config(self, now: float) -> None:
         """Reload the config after a save, or after a quiet spell once the file changed."""
@@ -235,6 +256,10 @@ class RenderLoop:
         for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
             self.on_demand.handle(request, now)
 
+    def _handle_notify(self, now: float) -> None:
+        for request in self.bus.take_all(NOTIFY_REQUEST):
+            self.notifier.handle(request, now)
+
     def _handle_control(self, now: float) -> None:
         for request in self.bus.take_all(DISPLAY_CONTROL):
             self.control.handle(request, now)
@@ -261,6 +286,7 @@ class RenderLoop:
     # Applied in this order, each when its flag was set (the flag is taken either way).
     _REQUESTS: ClassVar[tuple[tuple[str, Callable[[RenderLoop, float], None]], ...]] = (
         (DISPLAY_ON_DEMAND_REQUEST, _handle_on_demand),
+        (NOTIFY_REQUEST, _handle_notify),
         (DISPLAY_CONTROL, _handle_control),
         (PLUGIN_ERRORS_CLEAR, _clear_plugin_errors),
         (PLUGIN_SAFE_MODE_RELEASE, _release_safe_mode),
@@ -289,7 +315,8 @@ class RenderLoop:
                 logger.info("live content: %s", ", ".join(sorted(self.controller.live_modes)))
 
     def layer(self) -> str:
-        """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
+        """Return what the panel shows: notification, on_demand, live, full_screen, rotation
+        or off."""
         return self.frames.layer()
 
     def _publish(self, now: float) -> None:
@@ -305,7 +332,7 @@ class RenderLoop:
         deadlines = [self.frames.due]
         more = (self.publisher.next_due(), self.controller.next_deadline(),
                 self.updates.next_due(), self.panel.next_due(), self.live.next_due(),
-                self._file_due)
+                self._file_due, self.notifier.next_due())
         deadlines += [d for d in more if d is not None]
         timeout = min(deadlines) - now
         if timeout > 0:
@@ -343,6 +370,7 @@ class RenderLoop:
         """Apply the config's schedules, brightness and full-screen mode."""
         self.panel.configure(self.config)
         self.panel.evaluate(now)
+        self.notifier.configure(self.config)
         self._apply_display_settings()
         self.live.reset()
         if self.frames.full_screen is not None:

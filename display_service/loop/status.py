@@ -2,8 +2,10 @@
 
 Fields: ``service`` (``running``/``stopped``), ``pid``, ``started_at``, ``updated_at``
 (when this record was written), ``plugin_id`` and ``mode`` of the entry shown (None
-while the panel is off), ``showing`` (``on_demand``, ``live``, ``full_screen``,
-``rotation``, or ``off`` while the power schedule blanks the panel), ``on_demand``
+while the panel is off or a notification shows), ``showing`` (``notification``,
+``on_demand``, ``live``, ``full_screen``, ``rotation``, or ``off`` while the power
+schedule blanks the panel), ``notification`` (the one shown: ``id``, ``text``,
+``source``, ``priority``; None when none is), ``on_demand``
 (state block, wall-clock times), ``live_plugins``, ``power`` (``on`` or ``off``),
 ``power_cause`` (``hand`` when turned off, or on against the schedule, by hand;
 ``schedule`` when the power schedule keeps it off; None otherwise), ``reason`` (one
@@ -32,7 +34,7 @@ import time
 from typing import Any, Protocol
 
 from display_service.control.controller import LIVE, ROTATION
-from display_service.loop.compose import FULL_SCREEN, OFF
+from display_service.loop.compose import FULL_SCREEN, NOTIFICATION, OFF
 from display_service.loop.reason import Scene, reason
 
 
@@ -56,6 +58,7 @@ class RenderLoop(Protocol):
     plugin_changes: Any
     display: Any
     painter: Any
+    notifier: Any
 
     def layer(self) -> str: ...
 
@@ -67,7 +70,7 @@ def shown(loop: RenderLoop, now: float) -> tuple[str, str | None, str | None, fl
     the entry paused underneath is not what the panel shows.
     """
     layer = loop.layer()
-    entry = loop.controller.current(now) if layer != OFF else None
+    entry = loop.controller.current(now) if layer not in (OFF, NOTIFICATION) else None
     fps = loop.fps.rate(now)  # read even when replaced: keeps its window current
     if layer == FULL_SCREEN:
         fields = _full_screen(loop.frames.full_screen, now, fps)
@@ -93,6 +96,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "plugin_id": plugin_id,
         "mode": mode,
         "showing": showing,
+        "notification": _notification(loop) if running else None,
         "on_demand": on_demand,
         "live_plugins": sorted(controller.live_modes),
         "power": "on" if loop.panel.power_on else "off",
@@ -116,6 +120,15 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "height": loop.display.height,
         "first_frame_ms": loop.painter.first_frame_ms,
     }
+
+
+def _notification(loop: RenderLoop) -> dict[str, Any] | None:
+    """Return the notification on the panel, as the status names it, or None."""
+    shown = loop.notifier.showing()
+    if shown is None:
+        return None
+    return {"id": shown.id, "text": shown.fields.get("text"), "source": shown.source,
+            "priority": shown.priority}
 
 
 def scene(loop: RenderLoop, layer: str, plugin_id: str | None, mode: str | None,

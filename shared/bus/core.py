@@ -72,6 +72,12 @@ STARLARK_APPS = "starlark_apps"
 # mqtt (the bridge, mqtt_service) -> web: the broker connection: {state: connected,
 # connecting, disabled or an error sentence; since; broker: "host:port" or None}
 MQTT_STATE = "mqtt_state"
+# web or mqtt -> display (queued requests, shared.notify.requests): {"action": "add",
+# "id", "notification", "source"} or {"action": "dismiss", "id", "source"}
+NOTIFY_REQUEST = "notify_request"
+# display -> web and mqtt: {"queue": [...], "recent": [...]}, the notifications waiting
+# or showing and the last finished (display_service.notify.record has the shape)
+NOTIFICATIONS = "notifications"
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"

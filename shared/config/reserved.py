@@ -36,6 +36,7 @@ RESERVED_KEYS: frozenset[str] = frozenset(
         "timezone",
         "target_fps",
         "web",
+        "notifications",
     }
 )
 

@@ -18,12 +18,12 @@ pytestmark = [pytest.mark.timeout(240), pytest.mark.daemons]
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, Instance]]:
+def served(tmp_path: Path) -> Iterator[tuple[str, Instance, list[Any]]]:
     instance = Instance(tmp_path / "instance")
     web, url = start_web(instance)
     bridge = start_mqtt(instance)
     try:
-        yield url, instance
+        yield url, instance, [web, bridge]
     finally:
         bridge.stop()
         web.stop()
@@ -31,7 +31,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Instance]]:
 
 def test_set_up_test_and_connect_the_bridge_from_the_tab(
         page: Any, served: Any, shoot: Any, tmp_path: Path) -> None:
-    url, instance = served
+    url, instance, daemons = served
     broker = Broker(tmp_path / "broker", users={"panel": "s3cret-pass"}).start()
     try:
         watch = Watch(page)
@@ -87,5 +87,9 @@ def test_set_up_test_and_connect_the_bridge_from_the_tab(
         shoot(page, "refused")
         # the browser's own console line for the expected 400, nothing else
         assert [p for p in watch.problems if "status of 400" not in p] == []
+        # no log line of either process holds the password
+        assert all("s3cret-pass" not in daemon.output() for daemon in daemons)
+        history = (instance.cache_dir / "history").glob("*.jsonl")
+        assert all("s3cret-pass" not in path.read_text() for path in history)
     finally:
         broker.stop()

@@ -25,6 +25,7 @@ def _error(panel: Panel, command: str) -> dict[str, Any]:
 
 
 def test_brightness_is_saved_like_the_web_saves_it_and_reaches_the_panel(panel: Panel) -> None:
+    mark = panel.watcher.mark()
     panel.watcher.publish(panel.topic("brightness/set"), "37")
     wait_until(lambda: stored(panel.instance).get("brightness") == 37, timeout=10)
     assert stored(panel.instance)["display"]["hardware"]["brightness"] == 37  # one setting
@@ -32,7 +33,7 @@ def test_brightness_is_saved_like_the_web_saves_it_and_reaches_the_panel(panel: 
     wait_until(lambda: "brightness" in (panel.bus().read(keys.CONFIG_CHANGED) or {})
                .get("sections", []), timeout=10)
     wait_until(lambda: state(panel.instance).get("brightness") == 37, timeout=10)
-    panel.watcher.wait_json(panel.topic("state"), lambda s: s["brightness"] == 37)
+    panel.watcher.wait_json(panel.topic("state"), lambda s: s["brightness"] == 37, since=mark)
     # the save took a backup, as every save through the store does
     assert any((panel.instance.config_dir / "backups").iterdir())
 
@@ -41,10 +42,11 @@ def test_plugin_set_starts_it_on_demand_and_stop_ends_it(panel: Panel) -> None:
     panel.watcher.publish(panel.topic("plugin/set"), "still")
     wait_until(lambda: state(panel.instance).get("showing") == "on_demand", timeout=10)
     panel.watcher.wait_json(panel.topic("state"), lambda s: s["on_demand"] is True)
+    mark = panel.watcher.mark()
     panel.watcher.publish(panel.topic("on_demand/set"), "stop")
     wait_until(lambda: state(panel.instance).get("showing") == "rotation", timeout=10)
     panel.watcher.wait_json(panel.topic("state"), lambda s: s["on_demand"] is False
-                            and s["plugin_id"] == "still")
+                            and s["plugin_id"] == "still", since=mark)
 
 
 def test_on_demand_json_passes_mode_and_duration(panel: Panel) -> None:
@@ -86,10 +88,11 @@ def test_power_off_and_on_by_hand_reach_the_panel_and_the_state(panel: Panel) ->
     off = panel.watcher.wait_json(panel.topic("state"), lambda s: s["power"] == "OFF"
                                   and "by hand" in s["showing"])
     assert off["plugin_id"] is None and off["reason"]
+    mark = panel.watcher.mark()
     panel.watcher.publish(panel.topic("power/set"), "on")
     wait_until(lambda: state(panel.instance).get("power") == "on", timeout=10)
     panel.watcher.wait_json(panel.topic("state"), lambda s: s["power"] == "ON"
-                            and s["plugin_id"] == "still")
+                            and s["plugin_id"] == "still", since=mark)
 
 
 def _answered(panel: Panel, action: str) -> list[dict[str, Any]]:
@@ -120,3 +123,40 @@ def test_every_command_taken_is_in_the_history(panel: Panel) -> None:
 def test_restart_without_a_supervisor_says_so(panel: Panel) -> None:
     panel.watcher.publish(panel.topic("restart/set"), "PRESS")
     assert "nothing supervises" in _error(panel, "restart")["error"]
+
+
+def _notifications(panel: Panel) -> list[dict[str, Any]]:
+    record = panel.bus().read(keys.NOTIFICATIONS) or {}
+    queue = record.get("queue")
+    return queue if isinstance(queue, list) else []
+
+
+def test_a_plain_text_notify_shows_as_a_notification_from_mqtt(panel: Panel) -> None:
+    panel.watcher.publish(panel.topic("notify"), "Someone is at the door")
+    shown = wait_until(lambda: [n for n in _notifications(panel)
+                                if n.get("text") == "Someone is at the door"], timeout=10)
+    assert shown[0]["source"] == "mqtt"
+    wait_until(lambda: _history_has(panel, "notify"), timeout=10)
+
+
+def test_a_json_notify_carries_its_fields_and_interrupts_now(panel: Panel) -> None:
+    body = {"text": "Door unlocked", "priority": "critical", "behavior": "now",
+            "icon": "door", "duration": 30}
+    panel.watcher.publish(panel.topic("notify"), json.dumps(body))
+    shown = wait_until(lambda: [n for n in _notifications(panel)
+                                if n.get("text") == "Door unlocked"
+                                and n.get("state") == "showing"], timeout=10)
+    assert shown[0]["priority"] == "critical" and shown[0]["behavior"] == "now"
+
+
+@pytest.mark.parametrize(("payload", "words"), [
+    ('{"text": "x", "sound": "ding"}', "sound"),
+    ('{"priority": "high"}', "text"),
+    ('{"text": "x", "priority": "urgent"}', "priority"),
+    ("{broken", "not valid JSON"),
+])
+def test_a_bad_notify_body_names_its_field_on_the_error_topic(panel: Panel, payload: str,
+                                                               words: str) -> None:
+    panel.watcher.publish(panel.topic("notify"), payload)
+    assert words in _error(panel, "notify")["error"]
+    assert _notifications(panel) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 
 import pytest
@@ -59,6 +60,34 @@ def test_it_reconnects_after_the_broker_restarts_and_publishes_again(panel: Pane
     panel.watcher.wait_json(panel.topic("state"), lambda s: s["plugin_id"] == "still")
 
 
+def test_while_the_broker_is_away_only_the_newest_state_waits_and_goes_out_after(
+        panel: Panel) -> None:
+    panel.watcher.wait_json(panel.topic("state"), lambda s: s["on_demand"] is False)
+    panel.watcher.close()
+    panel.broker.stop()
+    wait_mqtt_state(panel.instance, lambda s: s != "connected")
+    # The display changes while the broker is away: on-demand on, then off again.
+    request = {"action": "start", "plugin_id": "still", "mode": None, "duration": None,
+               "pinned": True}
+    panel.bus().request("display_on_demand_request", request)
+    wait_until(lambda: state_of(panel).get("showing") == "on_demand", timeout=10)
+    panel.bus().request("display_on_demand_request", {"action": "stop"})
+    wait_until(lambda: state_of(panel).get("showing") == "rotation", timeout=10)
+    panel.broker.start()
+    from tests.mqtt_client import Watcher
+    panel.watcher = Watcher(panel.broker.host, panel.broker.port, f"{BASE}/#")
+    wait_mqtt_state(panel.instance, lambda s: s == "connected", timeout=60)
+    panel.watcher.wait_json(panel.topic("state"), lambda s: s["on_demand"] is False
+                            and s["plugin_id"] == "still")
+    # Only the newest state was kept: the on-demand one in between never went out.
+    sent = [json.loads(p) for p in panel.watcher.payloads(panel.topic("state"))]
+    assert not any(s["on_demand"] for s in sent)
+
+
+def state_of(panel: Panel) -> dict:
+    return panel.bus().read("display_state") or {}
+
+
 def test_switching_mqtt_off_disconnects_and_on_again_reconnects(panel: Panel) -> None:
     panel.watcher.wait_for(panel.topic("availability"), lambda p: p == b"online")
     set_mqtt(panel.instance, mqtt_section(panel.broker, enabled=False))
@@ -79,3 +108,53 @@ def test_a_state_change_on_the_display_is_published(panel: Panel) -> None:
         "pinned": True})
     state = panel.watcher.wait_json(panel.topic("state"), lambda s: s["on_demand"] is True)
     assert "on-demand" in state["showing"]
+
+
+LIGHT_CONFIG = "homeassistant/light/ledpanel_test/light/config"
+SELECT_CONFIG = "homeassistant/select/ledpanel_test/plugin/config"
+
+
+def test_home_assistant_discovery_is_published_on_connect_and_removed_when_switched_off(
+        panel: Panel) -> None:
+    from tests.mqtt_client import Watcher
+    ha = Watcher(panel.broker.host, panel.broker.port, "homeassistant/#")
+    try:
+        light = ha.wait_json(LIGHT_CONFIG, lambda c: c.get("command_topic"))
+        assert light["command_topic"] == panel.topic("power/set")
+        assert light["availability_topic"] == panel.topic("availability") \
+            or panel.topic("availability") in json.dumps(light)
+        assert ha.wait_json(SELECT_CONFIG, lambda c: True)["options"] == ["still"]
+        # Home Assistant coming online asks for every config again.
+        count = len(ha.payloads(LIGHT_CONFIG))
+        ha.publish("homeassistant/status", "online")
+        wait_until(lambda: len(ha.payloads(LIGHT_CONFIG)) > count, timeout=10)
+        set_mqtt(panel.instance, mqtt_section(panel.broker, enabled=False))
+        ha.wait_for(LIGHT_CONFIG, lambda p: p == b"")
+        ha.wait_for(SELECT_CONFIG, lambda p: p == b"")
+        wait_mqtt_state(panel.instance, lambda s: s == "disabled")
+    finally:
+        ha.close()
+    # Retained no more: a client arriving now gets no config.
+    late = Watcher(panel.broker.host, panel.broker.port, "homeassistant/#")
+    try:
+        # The broker sends retained messages at subscription, before this one.
+        late.publish("homeassistant/zz_probe", "x")
+        late.wait_for("homeassistant/zz_probe")
+        assert late.payloads(LIGHT_CONFIG) == []
+    finally:
+        late.close()
+
+
+def test_a_new_enabled_plugin_updates_the_select(panel: Panel) -> None:
+    from tests.mqtt_client import Watcher
+    ha = Watcher(panel.broker.host, panel.broker.port, "homeassistant/#")
+    try:
+        ha.wait_json(SELECT_CONFIG, lambda c: c["options"] == ["still"])
+        path = panel.instance.config_dir / "config.json"
+        config = json.loads(path.read_text())
+        config["other"] = {"enabled": True}
+        path.write_text(json.dumps(config))
+        ha.wait_json(SELECT_CONFIG, lambda c: c["options"] == ["other", "still"])
+        panel.watcher.wait_json(panel.topic("plugins"), lambda p: p == ["other", "still"])
+    finally:
+        ha.close()

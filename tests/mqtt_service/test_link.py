@@ -51,7 +51,7 @@ def test_a_command_not_put_on_the_bus_is_not_acknowledged_and_comes_again(
     link.start()
     watcher = Watcher(mqtt_broker.host, mqtt_broker.port, "nothing/#")
     try:
-        wait_until(lambda: link.connected.is_set(), timeout=10)
+        wait_until(lambda: link.subscribed.is_set(), timeout=10)
         watcher.publish(f"{BASE}/next/set", "PRESS", qos=1)
         assert first.wait(10)
         assert taken == []

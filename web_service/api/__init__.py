@@ -25,6 +25,8 @@ def register_api(app: Flask) -> None:
         history,
         index,
         logs,
+        mqtt,
+        notify,
         of_the_day,
         plugin_actions,
         plugin_assets,
@@ -38,7 +40,7 @@ def register_api(app: Flask) -> None:
 
     for module in (index, health, auth, system, config, schedules, display, plugins,
                    safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day, fonts, cache, history, logs, backup, store):
+                   of_the_day, fonts, cache, history, logs, backup, store, notify, mqtt):
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
     from web_service.api import store_jobs
 
@@ -64,9 +66,6 @@ def register_api(app: Flask) -> None:
     from web_service.api import starlark_repository
 
     app.register_blueprint(starlark_repository.bp, url_prefix=API_PREFIX)
-    from web_service.api import mqtt
-
-    app.register_blueprint(mqtt.bp, url_prefix=API_PREFIX)
     from web_service.api import display_control
 
     app.register_blueprint(display_control.bp, url_prefix=API_PREFIX)

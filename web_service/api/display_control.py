@@ -27,6 +27,7 @@ SOURCE = "http"
 def next_entry() -> Reply:
     """End the shown rotation (or live) entry now and show the next one."""
     body_object()  # a body is optional, but a malformed one is still an error
+    g.setdefault(WHAT_KEY, "display.next")
     return _answered(request_next(services().bus, SOURCE), "next")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -52,3 +53,16 @@ def test_off_by_hand_blanks_an_on_demand_request_too(tmp_path: Path) -> None:
         assert record["showing"] == "off" and record["plugin_id"] is None
         assert record["on_demand"]["state"] == "active"  # still there, underneath
         wait_until(lambda: display.image.getbbox() is None)  # the panel is blank
+
+
+def test_a_stale_request_is_ignored_with_an_error_outcome(tmp_path: Path) -> None:
+    display = make_display()
+    host = FakeHost({"a": ColorPlugin("a", {}, display)})
+    ahead = FakeWall(datetime.fromtimestamp(time.time() + 120, UTC))  # requests look old
+    with running_loop(tmp_path, display, host, {}, wall=ahead) as (loop, bus):
+        wait_until(lambda: state(bus).get("plugin_id") == "a")
+        request_id = request_power(bus, False, "mqtt")
+        loop.notify("display_control")
+        outcome = wait_until(lambda: state(bus).get("requests", {}).get(request_id))
+        assert (outcome["state"], outcome["error"]) == ("error", "request is stale; ignored")
+        assert state(bus)["power"] == "on"

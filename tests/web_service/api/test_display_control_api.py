@@ -68,7 +68,7 @@ def test_next_power_and_the_reason_through_the_api(tmp_path: Path) -> None:
         assert answer.status_code == 200 and answer.json()["data"]["power"] == "on"
         assert status(url)["reason"] == "rotation: slot 2 of 3"
         whats = history_whats(url)
-        for what in ("display_control.next_entry", "display.power off", "display.power on"):
+        for what in ("display.next", "display.power off", "display.power on"):
             assert what in whats, whats
 
 

@@ -49,6 +49,28 @@ def test_a_save_keeps_the_password_in_the_secrets_file_only(web) -> None:
     assert web.secrets()["mqtt"]["password"] == "new"
 
 
+def test_a_backup_without_secrets_leaves_the_password_out(web) -> None:
+    import io
+    import zipfile
+
+    _post(web, {"host": "broker.lan", "username": "panel", "password": "hunter2"})
+    answer = web.client.get("/api/v3/backup/download?include_secrets=0")
+    assert answer.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(answer.get_data())) as archive:
+        names = archive.namelist()
+        assert "config.json" in " ".join(names)
+        assert all(b"hunter2" not in archive.read(name) for name in names)
+
+
+def test_the_password_cannot_be_put_into_config_json_by_the_config_routes(web) -> None:
+    answer = web.client.post("/api/v3/config/main", json={"mqtt": {"password": "hunter2"}})
+    assert answer.status_code == 400
+    raw = json.loads(web.client.get("/api/v3/config/raw/main").get_json()["data"]["content"])
+    raw["mqtt"]["password"] = "hunter2"
+    answer = web.client.post("/api/v3/config/raw/main", json=raw)
+    assert "hunter2" not in web.paths.config_file.read_text()
+
+
 def test_the_save_is_in_the_history(web) -> None:
     _post(web, {"host": "broker.lan"})
     entries = web.client.get("/api/v3/history?limit=5").get_json()["data"]["entries"]
