@@ -5,6 +5,8 @@ topic and leaves when MQTT is switched off through the API."""
 from __future__ import annotations
 
 import json
+import socket
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -12,8 +14,10 @@ import pytest
 import requests
 
 from mqtt_service.discovery import discovery_messages, panel_device
+from shared.bus.web_address import published_web_address
 from shared.mqtt.settings import read_settings
 from tests.daemons import start_web
+from tests.mqtt_broker import Broker
 from tests.mqtt_service.conftest import Panel, mqtt_section, set_mqtt, wait_mqtt_state
 from tests.mqtt_service.ha_watch import Client, ha_watcher, latest, parsed, wait_configs
 
@@ -138,3 +142,43 @@ def test_home_assistant_coming_online_gets_the_configs_again(panel: Panel) -> No
     finally:
         watcher.close()
     assert "Traceback" not in panel.bridge.output()
+
+
+def test_moving_to_another_broker_leaves_nothing_on_the_old_one(panel: Panel,
+                                                                tmp_path: Path) -> None:
+    expected = _expected(panel, ["still"])
+    watcher = ha_watcher(panel.broker)
+    other = Broker(tmp_path / "other-broker").start()
+    try:
+        wait_configs(watcher, expected)
+        set_mqtt(panel.instance, {**mqtt_section(panel.broker), "port": other.port})
+        wait_configs(watcher, {})  # the old broker: every config removed
+        watcher.close()
+        watcher = ha_watcher(other)
+        wait_configs(watcher, expected)  # the new one: every config
+    finally:
+        watcher.close()
+        other.stop()
+    assert _retained(panel) == {}
+
+
+def test_the_web_uis_address_reaches_the_device_on_the_next_connect(panel: Panel) -> None:
+    web, _url = start_web(panel.instance, host="0.0.0.0")
+    try:
+        address = published_web_address(panel.instance.cache_dir)
+        assert address is not None
+        config = _config(panel)
+        settings = read_settings(config, {})
+        device = panel_device(settings, config, address)
+        assert device.configuration_url == (
+            f"http://{socket.gethostname().split('.')[0]}.local:{address['port']}")
+        panel.broker.stop()
+        wait_mqtt_state(panel.instance, lambda s: s != "connected")
+        panel.broker.start()
+        watcher = ha_watcher(panel.broker)
+        try:
+            wait_configs(watcher, parsed(discovery_messages(settings, device, ["still"])))
+        finally:
+            watcher.close()
+    finally:
+        web.stop()
