@@ -8,8 +8,10 @@ Topics follow Home Assistant's discovery layout
 ``<discovery_prefix>/<component>/<node_id>/<object_id>/config``; the node id is the base
 topic made one safe level (``ledpanel/kitchen`` -> ``ledpanel_kitchen``), so each panel
 on a broker, which needs a base topic of its own anyway, is a device of its own. The
-entity id Home Assistant first gives is set with ``default_entity_id``
-(``<component>.<node>_<object id>``): the older ``object_id`` field is deprecated there.
+entity id Home Assistant first gives is ``default_entity_id``
+(``<component>.<node>_<object id>``); ``object_id`` (``<node>_<object id>``), which said
+the same before Home Assistant 2025.10, is sent too for older installs (newer ones
+ignore it).
 """
 
 from __future__ import annotations
@@ -74,6 +76,12 @@ def entity_ids(settings: MqttSettings, entity: Entity) -> tuple[str, str]:
     return f"{node}_{entity.object_id}", f"{entity.component}.{_slug(node)}_{entity.object_id}"
 
 
+def _older_object_id(default_entity_id: str) -> str:
+    """Return what Home Assistant before 2025.10 took for the entity id: the part after
+    the component."""
+    return default_entity_id.split(".", 1)[1]
+
+
 def select_options(plugin_ids: object) -> list[str]:
     """Return the plugin ids the select offers: plain names, each once, in order, bounded
     (the list comes from the bus: untrusted)."""
@@ -105,6 +113,7 @@ def entity_config(settings: MqttSettings, device: HaDevice, entity: Entity,
     base = settings.base_topic
     config: dict[str, Any] = {
         "name": entity.name, "unique_id": unique_id, "default_entity_id": default_entity_id,
+        "object_id": _older_object_id(default_entity_id),
         "availability_topic": f"{base}/{AVAILABILITY}",
         "payload_available": ONLINE, "payload_not_available": OFFLINE,
         "device": _device_fields(settings, device),

@@ -69,7 +69,8 @@ def test_every_config_has_the_common_fields_and_one_device() -> None:
         assert config["unique_id"].startswith("ledpanel_kitchen_")
         assert ENTITY_ID.match(config["default_entity_id"]), config["default_entity_id"]
         assert config["default_entity_id"].startswith(f"{component}.")
-        assert "object_id" not in config  # deprecated by Home Assistant: default_entity_id
+        # Home Assistant before 2025.10 reads object_id, later ones default_entity_id.
+        assert config["default_entity_id"] == f"{component}.{config['object_id']}"
         assert config["availability_topic"] == f"{BASE}/availability"
         assert (config["payload_available"], config["payload_not_available"]) == (
             "online", "offline")
@@ -171,6 +172,7 @@ def test_prefix_and_base_topic_make_the_topics_and_ids() -> None:
     light = _by_object(configs)["light"]
     assert light["unique_id"] == "home_hall-panel_light"
     assert light["default_entity_id"] == "light.home_hall_panel_light"
+    assert light["object_id"] == "home_hall_panel_light"
     assert light["command_topic"] == "Home/Hall Panel/power/set"
     assert light["device"]["identifiers"] == ["home_hall-panel"]
 
