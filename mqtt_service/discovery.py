@@ -33,7 +33,6 @@ from mqtt_service.ha_entities import (
     every_config,
 )
 from shared.hardware.rules import effective_size
-from shared.ids import is_plain_segment
 from shared.mqtt.settings import MqttSettings, topic_name
 from shared.version import CORE_VERSION
 
@@ -44,6 +43,7 @@ COMMAND_QOS = 1  # Home Assistant's commands are delivered at least once
 
 _WILDCARDS = {"0.0.0.0", "::", ""}
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
+_OPTION = re.compile(rf"(?!\.)[A-Za-z0-9_.-]{{1,{MAX_OPTION_CHARS}}}")
 
 
 @dataclass(frozen=True)
@@ -83,14 +83,15 @@ def _older_object_id(default_entity_id: str) -> str:
 
 
 def select_options(plugin_ids: object) -> list[str]:
-    """Return the plugin ids the select offers: plain names, each once, in order, bounded
-    (the list comes from the bus: untrusted)."""
+    """Return the plugin ids the select offers: plain ids (letters, digits, ``_.-``; no
+    leading dot), each once, in order, bounded (the list comes from config.json:
+    untrusted). ``none`` is left out: Home Assistant takes it for "no option"."""
     if not isinstance(plugin_ids, list | tuple):
         return []
     options: list[str] = []
     for plugin_id in plugin_ids:
-        if (is_plain_segment(plugin_id) and len(plugin_id) <= MAX_OPTION_CHARS
-                and plugin_id not in options):
+        if (isinstance(plugin_id, str) and _OPTION.fullmatch(plugin_id)
+                and plugin_id.lower() != "none" and plugin_id not in options):
             options.append(plugin_id)
         if len(options) == MAX_OPTIONS:
             break

@@ -14,6 +14,7 @@ state ``<base>/state``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -57,9 +58,15 @@ def _light(topic: Topic, _plugins: list[str]) -> dict[str, Any]:
 
 
 def _select(topic: Topic, plugins: list[str]) -> dict[str, Any]:
+    # A plugin that is not an option (none, a disabled one shown on demand) reads as
+    # "None": Home Assistant shows unknown instead of logging an invalid option. The
+    # options are plain ids (discovery.select_options), safe inside a template literal.
+    options = json.dumps(plugins)
+    template = ("{{ value_json.plugin_id if value_json.plugin_id in " + options
+                + " else 'None' }}")
     return {
         "command_topic": topic(PLUGIN_SET), "options": list(plugins),
-        "state_topic": topic(STATE), "value_template": _value("plugin_id"),
+        "state_topic": topic(STATE), "value_template": template,
         "icon": "mdi:view-carousel",
     }
 

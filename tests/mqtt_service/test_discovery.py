@@ -111,24 +111,28 @@ def _render(template: str, state: dict[str, Any]) -> str:
     return jinja2.Environment().from_string(template).render(value_json=state)
 
 
-@pytest.mark.parametrize(("obj", "key", "expected", "temperature"), [
-    ("light", "state_value_template", "OFF", None),
-    ("light", "brightness_value_template", "57", None),
-    ("plugin", "value_template", "weather", None),
-    ("showing", "value_template", "Weather: today", None),
-    ("plugin_errors", "value_template", "2", None),
-    ("temperature", "value_template", "48.5", 48.5),
-    ("temperature", "value_template", "None", None),  # shown as unknown
+STATE = {"power": "OFF", "brightness": 57, "showing": "Weather: today",
+         "plugin_id": "weather", "mode": "weather-daily", "on_demand": False,
+         "errors": 2, "temperature": 48.5, "reason": "rotation slot 2 of 5"}
+
+
+@pytest.mark.parametrize(("obj", "key", "changes", "expected"), [
+    ("light", "state_value_template", {}, "OFF"),
+    ("light", "brightness_value_template", {}, "57"),
+    ("plugin", "value_template", {}, "weather"),
+    ("plugin", "value_template", {"plugin_id": "stocks"}, "None"),  # not an option
+    ("plugin", "value_template", {"plugin_id": None}, "None"),
+    ("showing", "value_template", {}, "Weather: today"),
+    ("plugin_errors", "value_template", {}, "2"),
+    ("temperature", "value_template", {}, "48.5"),
+    ("temperature", "value_template", {"temperature": None}, "None"),  # unknown
 ])
-def test_the_templates_read_the_bridges_state(obj: str, key: str, expected: str,
-                                              temperature: float | None) -> None:
-    state = {"power": "OFF", "brightness": 57, "showing": "Weather: today",
-             "plugin_id": "weather", "mode": "weather-daily", "on_demand": False,
-             "errors": 2, "temperature": temperature, "reason": "rotation slot 2 of 5"}
+def test_the_templates_read_the_bridges_state(obj: str, key: str, changes: dict[str, Any],
+                                              expected: str) -> None:
     config = _by_object(_configs())[obj]
     topic_key = "brightness_state_topic" if key.startswith("brightness") else "state_topic"
     assert config[topic_key] == f"{BASE}/state"
-    assert _render(config[key], state) == expected
+    assert _render(config[key], {**STATE, **changes}) == expected
 
 
 def test_no_plugin_removes_the_select_rather_than_offer_nothing() -> None:
@@ -141,7 +145,9 @@ def test_plugin_ids_from_the_bus_are_checked() -> None:
     assert select_options("clock") == []
     assert select_options(None) == []
     assert select_options(["clock", 3, "", "../x", "a/b", ".hidden", "clock", "x" * 101,
-                           "weather"]) == ["clock", "weather"]
+                           "a b", "none", "None", "clock\n", 'a"b', "{{x}}", "weather",
+                           "x" * 100, "my_plugin-2.0"]) == [
+        "clock", "weather", "x" * 100, "my_plugin-2.0"]
     assert len(select_options([f"p{n}" for n in range(500)])) == discovery.MAX_OPTIONS
 
 
