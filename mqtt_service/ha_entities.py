@@ -51,7 +51,9 @@ def _light(topic: Topic, _plugins: list[str]) -> dict[str, Any]:
         "state_topic": topic(STATE), "state_value_template": _value("power"),
         "brightness_command_topic": topic(BRIGHTNESS_SET),
         "brightness_state_topic": topic(STATE),
-        "brightness_value_template": _value("brightness"),
+        # An unknown brightness (null) renders empty, which Home Assistant skips.
+        "brightness_value_template": ("{{ value_json.brightness "
+                                      "if value_json.brightness is number else '' }}"),
         "brightness_scale": BRIGHTNESS_SCALE,
         "icon": "mdi:led-strip-variant",
     }

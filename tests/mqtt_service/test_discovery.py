@@ -119,6 +119,7 @@ STATE = {"power": "OFF", "brightness": 57, "showing": "Weather: today",
 @pytest.mark.parametrize(("obj", "key", "changes", "expected"), [
     ("light", "state_value_template", {}, "OFF"),
     ("light", "brightness_value_template", {}, "57"),
+    ("light", "brightness_value_template", {"brightness": None}, ""),  # skipped
     ("plugin", "value_template", {}, "weather"),
     ("plugin", "value_template", {"plugin_id": "stocks"}, "None"),  # not an option
     ("plugin", "value_template", {"plugin_id": None}, "None"),
