@@ -33,13 +33,13 @@ from mqtt_service.ha_entities import (
     every_config,
 )
 from shared.hardware.rules import effective_size
+from shared.mqtt import topics
 from shared.mqtt.settings import MqttSettings, topic_name
 from shared.version import CORE_VERSION
 
 MANUFACTURER = "ledpanel"
 MAX_OPTIONS = 200  # plugins offered by the select; more are left out
 MAX_OPTION_CHARS = 100
-COMMAND_QOS = 1  # Home Assistant's commands are delivered at least once
 
 _WILDCARDS = {"0.0.0.0", "::", ""}
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
@@ -121,7 +121,7 @@ def entity_config(settings: MqttSettings, device: HaDevice, entity: Entity,
         "origin": {"name": MANUFACTURER, "sw_version": device.sw_version},
     }
     if entity.commands:
-        config["qos"] = COMMAND_QOS
+        config["qos"] = topics.COMMAND_QOS  # at least once, as the bridge subscribes
     config.update(entity.fields(lambda suffix: f"{base}/{suffix}", options))
     return config
 

@@ -19,18 +19,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-# The bridge's topics, each under the base topic (fixed by the bridge: mqtt_service).
-AVAILABILITY = "availability"
-STATE = "state"
-POWER_SET = "power/set"
-BRIGHTNESS_SET = "brightness/set"
-PLUGIN_SET = "plugin/set"
-NEXT_SET = "next/set"
-RESTART_SET = "restart/set"
-NOTIFY = "notify"
+from shared.mqtt import topics
 
-ONLINE = "online"
-OFFLINE = "offline"
+# The bridge's topics, each under the base topic (shared.mqtt.topics fixes them).
+AVAILABILITY = topics.AVAILABILITY
+STATE = topics.STATE
+POWER_SET = topics.COMMANDS["power"]
+BRIGHTNESS_SET = topics.COMMANDS["brightness"]
+PLUGIN_SET = topics.COMMANDS["plugin"]
+NEXT_SET = topics.COMMANDS["next"]
+RESTART_SET = topics.COMMANDS["restart"]
+NOTIFY = topics.COMMANDS["notify"]
+
+ONLINE = topics.ONLINE
+OFFLINE = topics.OFFLINE
 PAYLOAD_ON = "ON"
 PAYLOAD_OFF = "OFF"
 PAYLOAD_PRESS = "PRESS"

@@ -14,9 +14,11 @@ import pytest
 import requests
 
 from mqtt_service.discovery import discovery_messages, panel_device
+from shared.bus import core as keys
 from shared.bus.web_address import published_web_address
 from shared.mqtt.settings import read_settings
 from tests.daemons import start_web
+from tests.display_service.helpers import wait_until
 from tests.mqtt_broker import Broker
 from tests.mqtt_service.conftest import Panel, mqtt_section, set_mqtt, wait_mqtt_state
 from tests.mqtt_service.ha_watch import Client, ha_watcher, latest, parsed, wait_configs
@@ -182,3 +184,18 @@ def test_the_web_uis_address_reaches_the_device_on_the_next_connect(panel: Panel
             watcher.close()
     finally:
         web.stop()
+
+
+def test_a_doorbell_through_the_notify_entity_interrupts_the_rotation(panel: Panel) -> None:
+    notify = _retained(panel)[f"homeassistant/notify/{NODE}/notify/config"]
+    # What notify.send_message publishes: the message as it is, at the entity's QoS.
+    message = json.dumps({"text": "Doorbell", "priority": "high", "behavior": "now"})
+    panel.watcher.publish(notify["command_topic"], message, qos=notify["qos"])
+
+    def showing() -> list[dict[str, Any]]:
+        queue = (panel.bus().read(keys.NOTIFICATIONS) or {}).get("queue")
+        return [n for n in queue or [] if isinstance(n, dict)
+                and n.get("text") == "Doorbell" and n.get("state") == "showing"]
+
+    shown = wait_until(showing, timeout=10)
+    assert shown[0]["source"] == "mqtt" and shown[0]["behavior"] == "now"

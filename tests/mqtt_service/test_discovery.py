@@ -19,6 +19,7 @@ from mqtt_service.discovery import (
     panel_device,
     select_options,
 )
+from shared.mqtt import topics
 from shared.mqtt.settings import MqttSettings
 from shared.version import CORE_VERSION
 
@@ -104,6 +105,16 @@ def test_commands_go_to_the_bridges_topics() -> None:
         "temperature", "°C")
     for config in by_object.values():
         assert config.get("qos", 1) == 1
+
+
+def test_every_command_topic_is_one_the_bridge_subscribes() -> None:
+    subscribed = {name for name, _qos in topics.subscriptions(BASE)}
+    commands = [value for config in _configs().values() for key, value in config.items()
+                if key.endswith("command_topic")]
+    assert len(commands) == 6 and set(commands) <= subscribed
+    # Home Assistant's commands are sent at the QoS the bridge subscribes with.
+    assert all(config["qos"] == topics.COMMAND_QOS for config in _configs().values()
+               if "command_topic" in config)
 
 
 def _render(template: str, state: dict[str, Any]) -> str:
