@@ -5,6 +5,7 @@ topic and leaves when MQTT is switched off through the API."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from tests.mqtt_service.ha_watch import Client, ha_watcher, latest, parsed, wait
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.daemons]
 
+ROOT = Path(__file__).resolve().parents[2]
 NODE = "ledpanel_test"
 SELECT = f"homeassistant/select/{NODE}/plugin/config"
 
@@ -188,8 +190,12 @@ def test_the_web_uis_address_reaches_the_device_on_the_next_connect(panel: Panel
 
 def test_a_doorbell_through_the_notify_entity_interrupts_the_rotation(panel: Panel) -> None:
     notify = _retained(panel)[f"homeassistant/notify/{NODE}/notify/config"]
-    # What notify.send_message publishes: the message as it is, at the entity's QoS.
-    message = json.dumps({"text": "Doorbell", "priority": "high", "behavior": "now"})
+    # What notify.send_message publishes: the message as it is, at the entity's QoS;
+    # the message is the one docs/HOME_ASSISTANT.md's automation sends.
+    found = re.search(r"message: '(.+)'", (ROOT / "docs" / "HOME_ASSISTANT.md").read_text())
+    assert found is not None
+    message = found.group(1)
+    assert json.loads(message)["behavior"] == "now"
     panel.watcher.publish(notify["command_topic"], message, qos=notify["qos"])
 
     def showing() -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -225,3 +226,14 @@ def test_no_configuration_url_leaves_the_field_out() -> None:
     device = HaDevice(name="kitchen", model="m")
     for _, payload in discovery_messages(SETTINGS, device, PLUGINS):
         assert "configuration_url" not in json.loads(payload)["device"]
+
+
+def test_the_entity_id_in_the_docs_example_is_the_one_home_assistant_gets() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "HOME_ASSISTANT.md").read_text()
+    base = re.search(r"the panel's base topic (\S+)", doc)
+    entity_id = re.search(r"entity_id: (notify\.\S+)", doc)
+    assert base and entity_id
+    settings = MqttSettings(enabled=True, host="b", base_topic=base.group(1))
+    configs = _configs(settings)
+    notify = next(c for t, c in configs.items() if t.split("/")[1] == "notify")
+    assert notify["default_entity_id"] == entity_id.group(1)
