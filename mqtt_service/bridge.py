@@ -21,6 +21,7 @@ from mqtt_service.ha_bridge import HaBridge
 from mqtt_service.link import DISABLED, Link, StateRecord
 from mqtt_service.outbox import Message, Outbox
 from mqtt_service.payloads import CommandError
+from mqtt_service.rate import BURST, PER_SECOND, RateLimit
 from shared.bus import core as keys
 from shared.bus.core import Bus, BusWatcher, watch_directory
 from shared.config.store import ConfigStore
@@ -46,6 +47,7 @@ class Bridge:
         self.record = StateRecord(bus)
         self.history = HistoryWriter(history_dir(bus.directory), MQTT)
         self.actions = Actions(bus, store, report=self._refused_later)
+        self.rate = RateLimit()
         self.wake = threading.Event()
         self.stopping = threading.Event()
         self.settings: MqttSettings | None = None
@@ -76,10 +78,12 @@ class Bridge:
 
     def step(self) -> None:
         """Apply new settings, then publish what changed."""
-        config = self._config()
-        if config is None:
+        config, secrets = self._config(), self._secrets()
+        if config is None or secrets is None:
+            if self.settings is None:  # nothing to go on yet: say why
+                self.record.set("the config files cannot be read; see the bridge's log", None)
             return
-        self._apply(read_settings(config, self._secrets()), config)
+        self._apply(read_settings(config, secrets), config)
         if self.link is not None:
             self._publish_state(config)
 
@@ -93,12 +97,12 @@ class Bridge:
             logger.warning("mqtt: config.json cannot be read now: %s", err.message)
             return None
 
-    def _secrets(self) -> dict[str, Any]:
+    def _secrets(self) -> dict[str, Any] | None:
         try:
             return self.store.load_secrets()
-        except LedpanelError as err:
-            logger.warning("mqtt: the secrets file cannot be read: %s", err.message)
-            return {}
+        except LedpanelError as err:  # mid-edit too: not "no password"
+            logger.warning("mqtt: the secrets file cannot be read now: %s", err.message)
+            return None
 
     # -- settings and the link ---------------------------------------------------
 
@@ -172,6 +176,10 @@ class Bridge:
     # -- commands (paho's thread) -----------------------------------------------------
 
     def _command(self, command: str, argument: str, payload: bytes, topic: str) -> None:
+        if not self.rate.take():
+            self._refuse(command, topic, f"too many commands: at most {PER_SECOND:g} a second "
+                                         f"(bursts of {BURST}) are taken")
+            return
         try:
             detail = HANDLERS[command](self.actions, argument, payload)
         except CommandError as err:

@@ -4,8 +4,10 @@ Dependencies: the install's own ``.venv`` python runs ``pip install --editable <
 (pyproject.toml) and ``pip install -r`` for each requirements file present, all within
 one ``Budget`` (600 s for a pull, a fresh one for a rollback). Restart: under systemd
 ``systemctl restart`` of both units (the updater runs as root in its own unit, so the
-web restarting does not stop it); on a development run (``LEDPANEL_SUPERVISOR=dev``) the
-supervisor offers no restart to another process yet, so it is skipped and said so.
+web restarting does not stop it), then ``systemctl try-restart`` of the MQTT bridge
+(restarted when it runs; its failure is said, never a failed update); on a development
+run (``LEDPANEL_SUPERVISOR=dev``) the supervisor offers no restart to another process
+yet, so it is skipped and said so.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from pathlib import Path
 from shared.core_update.limits import PIP_BUDGET, RESTART_TIMEOUT
 
 UNITS = ("ledpanel-display.service", "ledpanel-web.service")
+# Restarted after them only when it runs (try-restart): an install from before the bridge
+# has no such unit, and a bridge that fails to restart leaves the panel as it is.
+BRIDGE_UNIT = "ledpanel-mqtt.service"
 SYSTEMD, DEV = "systemd", "dev"
 _OUTPUT_LIMIT = 400
 
@@ -88,4 +93,8 @@ def restart_daemons(kind: str) -> str:
         return ("restart skipped: a development run (scripts/dev) cannot be restarted "
                 "from here; stop and start scripts/dev to run the new code")
     _run(["systemctl", "restart", *UNITS], RESTART_TIMEOUT, Path("/"))
+    try:
+        _run(["systemctl", "try-restart", BRIDGE_UNIT], RESTART_TIMEOUT, Path("/"))
+    except StepError as err:
+        return f"both daemons restarted; the MQTT bridge was not: {err}"
     return "both daemons restarted"

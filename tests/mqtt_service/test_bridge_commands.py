@@ -160,3 +160,13 @@ def test_a_bad_notify_body_names_its_field_on_the_error_topic(panel: Panel, payl
     panel.watcher.publish(panel.topic("notify"), payload)
     assert words in _error(panel, "notify")["error"]
     assert _notifications(panel) == []
+
+
+def test_a_flood_of_commands_is_bounded_and_answered_not_a_crash(panel: Panel) -> None:
+    for _ in range(80):
+        panel.watcher.client.publish(panel.topic("next/set"), "PRESS", qos=0)
+    error = _error(panel, "next")
+    assert "too many commands" in error["error"]
+    assert panel.bridge.process.poll() is None
+    taken = HistoryReader(history_dir(panel.instance.cache_dir)).entries(limit=200)[0]
+    assert 0 < sum(e["what"] == "next" and e["result"] == "success" for e in taken) < 80

@@ -158,3 +158,23 @@ def test_a_new_enabled_plugin_updates_the_select(panel: Panel) -> None:
         panel.watcher.wait_json(panel.topic("plugins"), lambda p: p == ["other", "still"])
     finally:
         ha.close()
+
+
+def test_unreadable_settings_are_said_and_a_fixed_file_connects(tmp_path, mqtt_broker) -> None:
+    from tests.daemons import Instance, start_mqtt
+    from tests.system.test_no_lost_changes import make_instance
+
+    instance: Instance = make_instance(tmp_path / "panel")
+    good = (instance.config_dir / "config.json").read_text()
+    (instance.config_dir / "config.json").write_text("{not json")
+    (instance.config_dir / "config_secrets.json").write_text('{"mqtt": {"password": 5}}')
+    bridge = start_mqtt(instance)
+    try:
+        wait_mqtt_state(instance, lambda s: "cannot be read" in s)
+        (instance.config_dir / "config.json").write_text(good)
+        set_mqtt(instance, mqtt_section(mqtt_broker))
+        wait_mqtt_state(instance, lambda s: s == "connected")
+        assert "mqtt.password is not a text" in bridge.output()  # named, default used
+        assert bridge.process.poll() is None and "Traceback" not in bridge.output()
+    finally:
+        bridge.stop()

@@ -16,6 +16,7 @@ from tests.fake_commands import fake_command
 from tests.shared.core_update.repos import Repos, git, make_repos, run_update
 
 UNITS = ["restart", "ledpanel-display.service", "ledpanel-web.service"]
+BRIDGE = ["try-restart", "ledpanel-mqtt.service"]  # the MQTT bridge, only when it runs
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def test_a_healthy_release_is_pulled_restarted_and_recorded(repos: Repos) -> Non
     state = verdict(repos)
     assert (state["result"], state["from"], state["to"]) == ("updated", old, new)
     assert repos.head() == new
-    assert repos.systemctl_calls() == [UNITS]
+    assert repos.systemctl_calls() == [UNITS, BRIDGE]
     assert repos.pip_calls() == []  # no dependency file changed
     entries, _ = HistoryReader(history_dir(repos.cache)).entries(limit=5, kind="core_update")
     assert [(e["what"], e["result"], e["update_result"]) for e in entries] == [
@@ -74,7 +75,7 @@ def test_a_release_failing_its_health_check_is_rolled_back(repos: Repos) -> None
     assert (repos.install / "core.py").read_text() == "VERSION = 1\n"
     # the pull's reinstall, then the rollback's of the old dependency files
     assert len(repos.pip_calls()) == 2
-    assert repos.systemctl_calls() == [UNITS, UNITS]
+    assert repos.systemctl_calls() == [UNITS, BRIDGE, UNITS, BRIDGE]
     # the plugin folder's own change was left alone
     assert "mine" in (repos.install / "plugin-repos" / "clock" / "manifest.json").read_text()
 
