@@ -81,6 +81,10 @@ def test_forgetting_leaves_no_config_retained(mqtt_broker: Broker,
     wait_configs(watcher, EXPECTED)
     watcher.close()
     assert announcer.forget(panel.paho, timeout=WAIT)  # waits for the broker to take them
+    # Forgotten for good: a late birth message or plugin change publishes nothing.
+    assert announcer.ha_status(panel.paho, b"online") == 0
+    assert announcer.update(panel.paho, ["other"]) == 0
+    assert announcer.announce(panel.paho) == 0
     panel.close()
     assert _client(mqtt_broker, clients).retained() == {}
 
