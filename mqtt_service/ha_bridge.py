@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mqtt_service.discovery import panel_device
+from mqtt_service.discovery import HaDevice, panel_device
 from mqtt_service.ha_announcer import Announcer, ha_status_topic
 from shared.bus.web_address import published_web_address
 from shared.mqtt.settings import MqttSettings
@@ -37,7 +37,7 @@ class HaBridge:
         self.status_topic = ha_status_topic(settings)
         self.announcer = Announcer(settings, self._device(config), plugins)
 
-    def _device(self, config: Mapping[str, Any]) -> Any:
+    def _device(self, config: Mapping[str, Any]) -> HaDevice:
         return panel_device(self.settings, config, published_web_address(self.cache_dir))
 
     def connected(self, client: Any, plugins: list[str]) -> None:
