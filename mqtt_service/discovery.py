@@ -8,8 +8,10 @@ Topics follow Home Assistant's discovery layout
 ``<discovery_prefix>/<component>/<node_id>/<object_id>/config``; the node id is the base
 topic made one safe level (``ledpanel/kitchen`` -> ``ledpanel_kitchen``), so each panel
 on a broker, which needs a base topic of its own anyway, is a device of its own. The
-entity id Home Assistant first gives is set with ``default_entity_id``
-(``<component>.<node>_<object id>``): the older ``object_id`` field is deprecated there.
+entity id Home Assistant first gives is ``default_entity_id``
+(``<component>.<node>_<object id>``); ``object_id`` (``<node>_<object id>``), which said
+the same before Home Assistant 2025.10, is sent too for older installs (newer ones
+ignore it).
 """
 
 from __future__ import annotations
@@ -31,17 +33,17 @@ from mqtt_service.ha_entities import (
     every_config,
 )
 from shared.hardware.rules import effective_size
-from shared.ids import is_plain_segment
+from shared.mqtt import topics
 from shared.mqtt.settings import MqttSettings, topic_name
 from shared.version import CORE_VERSION
 
 MANUFACTURER = "ledpanel"
 MAX_OPTIONS = 200  # plugins offered by the select; more are left out
 MAX_OPTION_CHARS = 100
-COMMAND_QOS = 1  # Home Assistant's commands are delivered at least once
 
 _WILDCARDS = {"0.0.0.0", "::", ""}
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
+_OPTION = re.compile(rf"(?!\.)[A-Za-z0-9_.-]{{1,{MAX_OPTION_CHARS}}}")
 
 
 @dataclass(frozen=True)
@@ -74,15 +76,22 @@ def entity_ids(settings: MqttSettings, entity: Entity) -> tuple[str, str]:
     return f"{node}_{entity.object_id}", f"{entity.component}.{_slug(node)}_{entity.object_id}"
 
 
+def _older_object_id(default_entity_id: str) -> str:
+    """Return what Home Assistant before 2025.10 took for the entity id: the part after
+    the component."""
+    return default_entity_id.split(".", 1)[1]
+
+
 def select_options(plugin_ids: object) -> list[str]:
-    """Return the plugin ids the select offers: plain names, each once, in order, bounded
-    (the list comes from the bus: untrusted)."""
+    """Return the plugin ids the select offers: plain ids (letters, digits, ``_.-``; no
+    leading dot), each once, in order, bounded (the list comes from config.json:
+    untrusted). ``none`` is left out: Home Assistant takes it for "no option"."""
     if not isinstance(plugin_ids, list | tuple):
         return []
     options: list[str] = []
     for plugin_id in plugin_ids:
-        if (is_plain_segment(plugin_id) and len(plugin_id) <= MAX_OPTION_CHARS
-                and plugin_id not in options):
+        if (isinstance(plugin_id, str) and _OPTION.fullmatch(plugin_id)
+                and plugin_id.lower() != "none" and plugin_id not in options):
             options.append(plugin_id)
         if len(options) == MAX_OPTIONS:
             break
@@ -105,13 +114,14 @@ def entity_config(settings: MqttSettings, device: HaDevice, entity: Entity,
     base = settings.base_topic
     config: dict[str, Any] = {
         "name": entity.name, "unique_id": unique_id, "default_entity_id": default_entity_id,
+        "object_id": _older_object_id(default_entity_id),
         "availability_topic": f"{base}/{AVAILABILITY}",
         "payload_available": ONLINE, "payload_not_available": OFFLINE,
         "device": _device_fields(settings, device),
         "origin": {"name": MANUFACTURER, "sw_version": device.sw_version},
     }
     if entity.commands:
-        config["qos"] = COMMAND_QOS
+        config["qos"] = topics.COMMAND_QOS  # at least once, as the bridge subscribes
     config.update(entity.fields(lambda suffix: f"{base}/{suffix}", options))
     return config
 

@@ -42,14 +42,12 @@ def ha_status_topic(settings: MqttSettings) -> str:
     return f"{settings.discovery_prefix}/status"
 
 
-def publish_all(client: Publisher, messages: Sequence[tuple[str, str]],
-                timeout: float | None = None) -> bool:
-    """Publish ``messages`` retained at QoS 1; with a ``timeout``, wait until the broker
-    acknowledged every one and return whether it did in time."""
-    infos = [client.publish(topic, payload, qos=QOS, retain=True)
-             for topic, payload in messages]
-    if timeout is None:
-        return True
+def _send(client: Publisher, messages: Sequence[tuple[str, str]]) -> list[MessageInfo]:
+    return [client.publish(topic, payload, qos=QOS, retain=True)
+            for topic, payload in messages]
+
+
+def _acknowledged(infos: Sequence[MessageInfo], timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     try:
         for info in infos:
@@ -59,6 +57,15 @@ def publish_all(client: Publisher, messages: Sequence[tuple[str, str]],
     except (ValueError, RuntimeError):  # not queued, or the connection is gone
         return False
     return True
+
+
+def publish_all(client: Publisher, messages: Sequence[tuple[str, str]],
+                timeout: float | None = None) -> bool:
+    """Publish ``messages`` retained at QoS 1; with a ``timeout``, wait until the broker
+    acknowledged every one and return whether it did in time (never on paho's own
+    thread: it is the one that reads the acknowledgements)."""
+    infos = _send(client, messages)
+    return True if timeout is None else _acknowledged(infos, timeout)
 
 
 class Announcer:
@@ -71,15 +78,21 @@ class Announcer:
         self._device = device
         self._plugins: list[str] = list(plugin_ids)
         self._published: dict[str, str] = {}
+        self._forgotten = False  # after forget nothing is published again
 
     def _messages(self) -> list[tuple[str, str]]:
         return discovery_messages(self._settings, self._device, self._plugins)
 
-    def announce(self, client: Publisher, plugin_ids: Sequence[str] | None = None) -> int:
+    def announce(self, client: Publisher, plugin_ids: Sequence[str] | None = None,
+                 device: HaDevice | None = None) -> int:
         """Publish every config (on connect); return how many were published."""
         with self._lock:
             if plugin_ids is not None:
                 self._plugins = list(plugin_ids)
+            if device is not None:
+                self._device = device
+            if self._forgotten:
+                return 0
             messages = self._messages()
             publish_all(client, messages)
             self._published = dict(messages)
@@ -93,6 +106,8 @@ class Announcer:
                 self._plugins = list(plugin_ids)
             if device is not None:
                 self._device = device
+            if self._forgotten:
+                return 0
             changed = [(topic, payload) for topic, payload in self._messages()
                        if self._published.get(topic) != payload]
             publish_all(client, changed)
@@ -104,8 +119,12 @@ class Announcer:
         return self.announce(client) if payload.strip() == HA_ONLINE else 0
 
     def forget(self, client: Publisher, timeout: float = 5.0) -> bool:
-        """Remove the panel from Home Assistant: publish the empty configs and wait for
-        the broker to take them; return whether it did within ``timeout`` seconds."""
+        """Remove the panel from Home Assistant for good: publish the empty configs and
+        wait (outside the lock, so paho's thread is never held up) for the broker to take
+        them; return whether it did within ``timeout`` seconds. Later calls publish
+        nothing: a birth message arriving meanwhile cannot bring the panel back."""
         with self._lock:
             self._published = {}
-            return publish_all(client, clear_messages(self._settings), timeout)
+            self._forgotten = True
+            infos = _send(client, clear_messages(self._settings))
+        return _acknowledged(infos, timeout)

@@ -14,22 +14,25 @@ state ``<base>/state``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-# The bridge's topics, each under the base topic (fixed by the bridge: mqtt_service).
-AVAILABILITY = "availability"
-STATE = "state"
-POWER_SET = "power/set"
-BRIGHTNESS_SET = "brightness/set"
-PLUGIN_SET = "plugin/set"
-NEXT_SET = "next/set"
-RESTART_SET = "restart/set"
-NOTIFY = "notify"
+from shared.mqtt import topics
 
-ONLINE = "online"
-OFFLINE = "offline"
+# The bridge's topics, each under the base topic (shared.mqtt.topics fixes them).
+AVAILABILITY = topics.AVAILABILITY
+STATE = topics.STATE
+POWER_SET = topics.COMMANDS["power"]
+BRIGHTNESS_SET = topics.COMMANDS["brightness"]
+PLUGIN_SET = topics.COMMANDS["plugin"]
+NEXT_SET = topics.COMMANDS["next"]
+RESTART_SET = topics.COMMANDS["restart"]
+NOTIFY = topics.COMMANDS["notify"]
+
+ONLINE = topics.ONLINE
+OFFLINE = topics.OFFLINE
 PAYLOAD_ON = "ON"
 PAYLOAD_OFF = "OFF"
 PAYLOAD_PRESS = "PRESS"
@@ -50,16 +53,24 @@ def _light(topic: Topic, _plugins: list[str]) -> dict[str, Any]:
         "state_topic": topic(STATE), "state_value_template": _value("power"),
         "brightness_command_topic": topic(BRIGHTNESS_SET),
         "brightness_state_topic": topic(STATE),
-        "brightness_value_template": _value("brightness"),
+        # An unknown brightness (null) renders empty, which Home Assistant skips.
+        "brightness_value_template": ("{{ value_json.brightness "
+                                      "if value_json.brightness is number else '' }}"),
         "brightness_scale": BRIGHTNESS_SCALE,
         "icon": "mdi:led-strip-variant",
     }
 
 
 def _select(topic: Topic, plugins: list[str]) -> dict[str, Any]:
+    # A plugin that is not an option (none, a disabled one shown on demand) reads as
+    # "None": Home Assistant shows unknown instead of logging an invalid option. The
+    # options are plain ids (discovery.select_options), safe inside a template literal.
+    options = json.dumps(plugins)
+    template = ("{{ value_json.plugin_id if value_json.plugin_id in " + options
+                + " else 'None' }}")
     return {
         "command_topic": topic(PLUGIN_SET), "options": list(plugins),
-        "state_topic": topic(STATE), "value_template": _value("plugin_id"),
+        "state_topic": topic(STATE), "value_template": template,
         "icon": "mdi:view-carousel",
     }
 

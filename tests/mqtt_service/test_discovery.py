@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -19,6 +20,7 @@ from mqtt_service.discovery import (
     panel_device,
     select_options,
 )
+from shared.mqtt import topics
 from shared.mqtt.settings import MqttSettings
 from shared.version import CORE_VERSION
 
@@ -69,7 +71,8 @@ def test_every_config_has_the_common_fields_and_one_device() -> None:
         assert config["unique_id"].startswith("ledpanel_kitchen_")
         assert ENTITY_ID.match(config["default_entity_id"]), config["default_entity_id"]
         assert config["default_entity_id"].startswith(f"{component}.")
-        assert "object_id" not in config  # deprecated by Home Assistant: default_entity_id
+        # Home Assistant before 2025.10 reads object_id, later ones default_entity_id.
+        assert config["default_entity_id"] == f"{component}.{config['object_id']}"
         assert config["availability_topic"] == f"{BASE}/availability"
         assert (config["payload_available"], config["payload_not_available"]) == (
             "online", "offline")
@@ -105,29 +108,44 @@ def test_commands_go_to_the_bridges_topics() -> None:
         assert config.get("qos", 1) == 1
 
 
+def test_every_command_topic_is_one_the_bridge_subscribes() -> None:
+    subscribed = {name for name, _qos in topics.subscriptions(BASE)}
+    commands = [value for config in _configs().values() for key, value in config.items()
+                if key.endswith("command_topic")]
+    assert len(commands) == 6 and set(commands) <= subscribed
+    # Home Assistant's commands are sent at the QoS the bridge subscribes with.
+    assert all(config["qos"] == topics.COMMAND_QOS for config in _configs().values()
+               if "command_topic" in config)
+
+
 def _render(template: str, state: dict[str, Any]) -> str:
     # Home Assistant renders these with Jinja2, value_json being the parsed payload.
     return jinja2.Environment().from_string(template).render(value_json=state)
 
 
-@pytest.mark.parametrize(("obj", "key", "expected", "temperature"), [
-    ("light", "state_value_template", "OFF", None),
-    ("light", "brightness_value_template", "57", None),
-    ("plugin", "value_template", "weather", None),
-    ("showing", "value_template", "Weather: today", None),
-    ("plugin_errors", "value_template", "2", None),
-    ("temperature", "value_template", "48.5", 48.5),
-    ("temperature", "value_template", "None", None),  # shown as unknown
+STATE = {"power": "OFF", "brightness": 57, "showing": "Weather: today",
+         "plugin_id": "weather", "mode": "weather-daily", "on_demand": False,
+         "errors": 2, "temperature": 48.5, "reason": "rotation slot 2 of 5"}
+
+
+@pytest.mark.parametrize(("obj", "key", "changes", "expected"), [
+    ("light", "state_value_template", {}, "OFF"),
+    ("light", "brightness_value_template", {}, "57"),
+    ("light", "brightness_value_template", {"brightness": None}, ""),  # skipped
+    ("plugin", "value_template", {}, "weather"),
+    ("plugin", "value_template", {"plugin_id": "stocks"}, "None"),  # not an option
+    ("plugin", "value_template", {"plugin_id": None}, "None"),
+    ("showing", "value_template", {}, "Weather: today"),
+    ("plugin_errors", "value_template", {}, "2"),
+    ("temperature", "value_template", {}, "48.5"),
+    ("temperature", "value_template", {"temperature": None}, "None"),  # unknown
 ])
-def test_the_templates_read_the_bridges_state(obj: str, key: str, expected: str,
-                                              temperature: float | None) -> None:
-    state = {"power": "OFF", "brightness": 57, "showing": "Weather: today",
-             "plugin_id": "weather", "mode": "weather-daily", "on_demand": False,
-             "errors": 2, "temperature": temperature, "reason": "rotation slot 2 of 5"}
+def test_the_templates_read_the_bridges_state(obj: str, key: str, changes: dict[str, Any],
+                                              expected: str) -> None:
     config = _by_object(_configs())[obj]
     topic_key = "brightness_state_topic" if key.startswith("brightness") else "state_topic"
     assert config[topic_key] == f"{BASE}/state"
-    assert _render(config[key], state) == expected
+    assert _render(config[key], {**STATE, **changes}) == expected
 
 
 def test_no_plugin_removes_the_select_rather_than_offer_nothing() -> None:
@@ -140,7 +158,9 @@ def test_plugin_ids_from_the_bus_are_checked() -> None:
     assert select_options("clock") == []
     assert select_options(None) == []
     assert select_options(["clock", 3, "", "../x", "a/b", ".hidden", "clock", "x" * 101,
-                           "weather"]) == ["clock", "weather"]
+                           "a b", "none", "None", "clock\n", 'a"b', "{{x}}", "weather",
+                           "x" * 100, "my_plugin-2.0"]) == [
+        "clock", "weather", "x" * 100, "my_plugin-2.0"]
     assert len(select_options([f"p{n}" for n in range(500)])) == discovery.MAX_OPTIONS
 
 
@@ -171,6 +191,7 @@ def test_prefix_and_base_topic_make_the_topics_and_ids() -> None:
     light = _by_object(configs)["light"]
     assert light["unique_id"] == "home_hall-panel_light"
     assert light["default_entity_id"] == "light.home_hall_panel_light"
+    assert light["object_id"] == "home_hall_panel_light"
     assert light["command_topic"] == "Home/Hall Panel/power/set"
     assert light["device"]["identifiers"] == ["home_hall-panel"]
 
@@ -205,3 +226,14 @@ def test_no_configuration_url_leaves_the_field_out() -> None:
     device = HaDevice(name="kitchen", model="m")
     for _, payload in discovery_messages(SETTINGS, device, PLUGINS):
         assert "configuration_url" not in json.loads(payload)["device"]
+
+
+def test_the_entity_id_in_the_docs_example_is_the_one_home_assistant_gets() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "HOME_ASSISTANT.md").read_text()
+    base = re.search(r"the panel's base topic (\S+)", doc)
+    entity_id = re.search(r"entity_id: (notify\.\S+)", doc)
+    assert base and entity_id
+    settings = MqttSettings(enabled=True, host="b", base_topic=base.group(1))
+    configs = _configs(settings)
+    notify = next(c for t, c in configs.items() if t.split("/")[1] == "notify")
+    assert notify["default_entity_id"] == entity_id.group(1)

@@ -10,58 +10,19 @@ afterwards gets exactly what the broker retained.
 from __future__ import annotations
 
 import json
-import queue
 from collections.abc import Iterator
-from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from mqtt_service.discovery import HaDevice, discovery_messages
 from mqtt_service.ha_announcer import Announcer, ha_status_topic
 from shared.mqtt.settings import MqttSettings
-from tests.display_service.helpers import wait_until
 from tests.mqtt_broker import Broker
-from tests.mqtt_client import Watcher
+from tests.mqtt_service.ha_watch import WAIT, Client, ha_watcher, parsed, wait_configs
 
 SETTINGS = MqttSettings(enabled=True, host="127.0.0.1", base_topic="ledpanel/hall")
 DEVICE = HaDevice(name="hall", model="LED matrix 64x32")
 PLUGINS = ["clock", "weather"]
-SENTINEL = "homeassistant/zz-sentinel"
-WAIT = 10.0
-
-
-class Client:
-    """A paho client on the test broker, each event put on a queue."""
-
-    def __init__(self, broker: Broker) -> None:
-        self.events: queue.Queue[tuple[Any, ...]] = queue.Queue()
-        self.paho = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-        self.paho.on_connect = lambda c, u, f, reason, p: self.events.put(
-            ("connect", reason.value))
-        self.paho.on_subscribe = lambda c, u, mid, codes, p: self.events.put(("suback", mid))
-        self.paho.on_message = lambda c, u, msg: self.events.put(
-            (msg.topic, msg.payload, msg.retain))
-        self.paho.connect(broker.host, broker.port)
-        self.paho.loop_start()
-        assert self.events.get(timeout=WAIT) == ("connect", 0)
-
-    def close(self) -> None:
-        self.paho.disconnect()
-        self.paho.loop_stop()
-
-    def retained(self, pattern: str = "homeassistant/#") -> dict[str, bytes]:
-        """Subscribe and return every retained message the broker holds under ``pattern``:
-        a message this client publishes after the subscription arrives after them."""
-        self.paho.subscribe(pattern, qos=1)
-        self.paho.publish(SENTINEL, b"end", qos=1).wait_for_publish(WAIT)
-        held: dict[str, bytes] = {}
-        while True:
-            event = self.events.get(timeout=WAIT)
-            if event[0] == SENTINEL:
-                return held
-            if len(event) == 3 and event[2]:
-                held[event[0]] = event[1]
 
 
 @pytest.fixture
@@ -77,52 +38,29 @@ def _client(broker: Broker, made: list[Client]) -> Client:
     return made[-1]
 
 
-def _parsed(items: Any) -> dict[str, Any]:
-    return {topic: json.loads(payload) for topic, payload in items}
-
-
-def _latest(watcher: Watcher) -> dict[str, bytes]:
-    """Return the newest payload the watcher saw on each discovery topic."""
-    seen: dict[str, bytes] = {}
-    for topic, payload, _retained in list(watcher.messages):
-        seen[topic] = payload
-    seen.pop(SENTINEL, None)
-    return seen
-
-
-def _watcher(broker: Broker) -> Watcher:
-    return Watcher(broker.host, broker.port, "homeassistant/#")
-
-
-def _wait_configs(watcher: Watcher, expected: dict[str, Any]) -> None:
-    """Wait until the configs the watcher saw last (an empty one removes) are ``expected``."""
-    wait_until(lambda: _parsed((t, p) for t, p in _latest(watcher).items() if p) == expected,
-               timeout=WAIT)
-
-
-EXPECTED = _parsed(discovery_messages(SETTINGS, DEVICE, PLUGINS))
+EXPECTED = parsed(discovery_messages(SETTINGS, DEVICE, PLUGINS))
 
 
 def test_after_connecting_every_config_is_retained(mqtt_broker: Broker,
                                                   clients: list[Client]) -> None:
-    watcher = _watcher(mqtt_broker)
+    watcher = ha_watcher(mqtt_broker)
     panel = _client(mqtt_broker, clients)
     assert Announcer(SETTINGS, DEVICE).announce(panel.paho, PLUGINS) == 8
-    _wait_configs(watcher, EXPECTED)
+    wait_configs(watcher, EXPECTED)
     watcher.close()
     held = _client(mqtt_broker, clients).retained()
-    assert _parsed(held.items()) == EXPECTED
+    assert parsed(held.items()) == EXPECTED
     components = {topic.split("/")[1] for topic in held}
     assert components == {"light", "select", "button", "sensor", "notify"}
 
 
 def test_a_changed_plugin_list_updates_the_selects_options(mqtt_broker: Broker,
                                                           clients: list[Client]) -> None:
-    watcher = _watcher(mqtt_broker)
+    watcher = ha_watcher(mqtt_broker)
     panel = _client(mqtt_broker, clients)
     announcer = Announcer(SETTINGS, DEVICE)
     announcer.announce(panel.paho, PLUGINS)
-    _wait_configs(watcher, EXPECTED)
+    wait_configs(watcher, EXPECTED)
     assert announcer.update(panel.paho, PLUGINS) == 0  # nothing changed, nothing sent
     assert announcer.update(panel.paho, [*PLUGINS, "stocks"]) == 1
     topic = "homeassistant/select/ledpanel_hall/plugin/config"
@@ -130,50 +68,54 @@ def test_a_changed_plugin_list_updates_the_selects_options(mqtt_broker: Broker,
     watcher.close()
     held = _client(mqtt_broker, clients).retained()
     assert json.loads(held[topic])["options"] == ["clock", "weather", "stocks"]
-    assert _parsed(held.items()) == _parsed(
+    assert parsed(held.items()) == parsed(
         discovery_messages(SETTINGS, DEVICE, [*PLUGINS, "stocks"]))
 
 
 def test_forgetting_leaves_no_config_retained(mqtt_broker: Broker,
                                              clients: list[Client]) -> None:
-    watcher = _watcher(mqtt_broker)
+    watcher = ha_watcher(mqtt_broker)
     panel = _client(mqtt_broker, clients)
     announcer = Announcer(SETTINGS, DEVICE)
     announcer.announce(panel.paho, PLUGINS)
-    _wait_configs(watcher, EXPECTED)
+    wait_configs(watcher, EXPECTED)
     watcher.close()
     assert announcer.forget(panel.paho, timeout=WAIT)  # waits for the broker to take them
+    # Forgotten for good: a late birth message or plugin change publishes nothing.
+    assert announcer.ha_status(panel.paho, b"online") == 0
+    assert announcer.update(panel.paho, ["other"]) == 0
+    assert announcer.announce(panel.paho) == 0
     panel.close()
     assert _client(mqtt_broker, clients).retained() == {}
 
 
 def test_home_assistant_coming_online_gets_every_config_again(
         mqtt_broker: Broker, clients: list[Client]) -> None:
-    watcher = _watcher(mqtt_broker)
+    watcher = ha_watcher(mqtt_broker)
     panel = _client(mqtt_broker, clients)
     announcer = Announcer(SETTINGS, DEVICE, PLUGINS)
     assert ha_status_topic(SETTINGS) == "homeassistant/status"
     assert announcer.ha_status(panel.paho, b"offline") == 0
     assert announcer.ha_status(panel.paho, b"online") == 8
-    _wait_configs(watcher, EXPECTED)
+    wait_configs(watcher, EXPECTED)
     watcher.close()
 
 
 def test_a_broker_restart_is_healed_by_announcing_on_reconnect(
         mqtt_broker: Broker, clients: list[Client]) -> None:
-    watcher = _watcher(mqtt_broker)
+    watcher = ha_watcher(mqtt_broker)
     announcer = Announcer(SETTINGS, DEVICE, PLUGINS)
     first = _client(mqtt_broker, clients)
     announcer.announce(first.paho)
-    _wait_configs(watcher, EXPECTED)
+    wait_configs(watcher, EXPECTED)
     watcher.close()
     first.close()  # nothing left in flight to be sent again after the restart
     mqtt_broker.stop()
     mqtt_broker.start()  # no persistence: the retained configs are gone
     assert _client(mqtt_broker, clients).retained() == {}
-    watcher = _watcher(mqtt_broker)
+    watcher = ha_watcher(mqtt_broker)
     announcer.announce(_client(mqtt_broker, clients).paho)
-    _wait_configs(watcher, EXPECTED)
+    wait_configs(watcher, EXPECTED)
     watcher.close()
 
 
