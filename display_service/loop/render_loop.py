@@ -295,10 +295,15 @@ class RenderLoop:
     )
 
     def _run_deferred(self) -> None:
-        """Run plugins' deferred work; a frame presented from another thread waits while off."""
+        """Run plugins' deferred work; a frame presented from another thread waits while off
+        or while a notification shows."""
         pushed = self.display.frames_pushed
         self.display.process_deferred_updates()
-        if self.layer() != OFF:
+        layer = self.layer()
+        if layer == NOTIFICATION:
+            if self.display.frames_pushed != pushed:
+                self.frames.due = self.clock()  # deferred work drew over it: paint it again
+        elif layer != OFF:
             self.display.flush_pending()
         elif self.display.frames_pushed != pushed:
             self.display.blank()  # deferred work drew while the panel is off
