@@ -61,6 +61,11 @@ class Compositor:
         self._starts_seen = -1
         self._blanked = False  # the panel was blanked under the shown plugin: redraw it all
 
+    @property
+    def blanked(self) -> bool:
+        """Return whether the panel was blanked because the shown entry drew nothing."""
+        return self._blanked
+
     def layer(self) -> str:
         """Return what the panel shows: notification, on_demand, live, full_screen,
         rotation or off."""

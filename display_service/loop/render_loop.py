@@ -173,7 +173,9 @@ class RenderLoop:
             self._startup(self.clock())
             # Everything loaded so far lives as long as the daemon: keep it out of the
             # collector's full passes, which would otherwise walk it again and again.
+            # The daemon's start runs with the collector off (``__main__``): on again.
             gc.freeze()
+            gc.enable()
             while not self._stopping:
                 self.wake.clear()
                 self.beat = time.monotonic()  # the hang watch's sign of life
