@@ -122,6 +122,7 @@ class Compositor:
         entry = self.controller.current(now)
         if key is not None and key[0] == NOTIFICATION and self.notifications is not None:
             self.due = self.notifications.render(now)
+            self._blanked = False  # the notification covers the whole panel
         elif key is None or entry is None:
             if force:
                 self.display.blank()

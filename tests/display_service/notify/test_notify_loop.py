@@ -14,9 +14,11 @@ from shared.notify.fields import parse_notification
 from shared.notify.requests import submit_notification
 from tests.display_service.helpers import (
     ColorPlugin,
+    EmptyPlugin,
     FakeHost,
     make_display,
     running_loop,
+    state,
     wait_until,
 )
 
@@ -61,3 +63,16 @@ def test_a_frame_presented_from_another_thread_does_not_cover_a_notification(
         passes(loop, 3)
         shown = colors(display.backend.last_frame)
         assert GREEN not in shown and (0, 0, 255) in shown
+
+
+def test_over_a_blank_rotation_the_reason_names_the_notification_only(tmp_path: Path) -> None:
+    display = make_display(64, 32)
+    host = FakeHost({"empty": EmptyPlugin("empty", {}, display)})
+    with running_loop(tmp_path, display, host) as (loop, bus):
+        wait_until(lambda: "blank" in (state(bus).get("reason") or ""))
+        checked, _ = parse_notification({"text": "Hi", "behavior": "now", "duration": 60})
+        assert checked is not None
+        submit_notification(bus, checked, "mqtt")
+        loop.notify("notify_request")
+        shown = wait_until(lambda: state(bus).get("showing") == NOTIFICATION and state(bus))
+        assert shown["reason"] == "notification from mqtt (normal priority)"
