@@ -181,6 +181,11 @@ def test_critical_wakes_the_off_panel_only_when_allowed_and_waits_over_a_restart
     record = bus.wait_for(NOTIFICATIONS, lambda r: (late, "waiting") in queue_of(r), WAIT)
     assert queue_of(record)[0] == (late, "waiting"), again.output()
     assert (bus.read("display_state") or {}).get("showing") == "off"
+    # on again: what arrived while the panel was off shows, in order
+    request_power(bus, True, "http")
+    wait_state(bus, lambda s: showing(s)[:2] == ("notification", late), again)
+    dismiss_notification(bus, late, "http")
+    wait_state(bus, lambda s: showing(s)[:2] == ("notification", normal), again)
 
 
 def test_garbage_requests_are_skipped(instance: Instance, daemon: Any) -> None:

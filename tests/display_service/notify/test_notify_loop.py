@@ -10,6 +10,7 @@ from PIL import Image
 
 from display_service.loop.compose import NOTIFICATION
 from display_service.loop.render_loop import RenderLoop
+from shared.bus.core import NOTIFICATIONS
 from shared.notify.fields import parse_notification
 from shared.notify.requests import submit_notification
 from tests.display_service.helpers import (
@@ -76,3 +77,20 @@ def test_over_a_blank_rotation_the_reason_names_the_notification_only(tmp_path: 
         loop.notify("notify_request")
         shown = wait_until(lambda: state(bus).get("showing") == NOTIFICATION and state(bus))
         assert shown["reason"] == "notification from mqtt (normal priority)"
+
+
+def test_a_notification_waiting_too_long_expires_unshown(tmp_path: Path) -> None:
+    display = make_display(64, 32)
+    host = FakeHost({"red": ColorPlugin("red", {}, display)})
+    config = {"display_durations": {"red": 60}}
+    with running_loop(tmp_path, display, host, config) as (loop, bus):
+        wait_until(lambda: state(bus).get("showing") == "rotation")
+        loop.notifier.queue.max_wait = 0.5  # the setting's floor is 10 s; the rule is the same
+        checked, _ = parse_notification({"text": "later", "behavior": "next"})
+        assert checked is not None
+        nid = submit_notification(bus, checked, "http")
+        loop.notify("notify_request")
+        record = wait_until(lambda: (bus.read(NOTIFICATIONS) or {}).get("recent"), 5)
+        assert record[-1]["id"] == nid and record[-1]["state"] == "expired"
+        assert (bus.read(NOTIFICATIONS) or {})["queue"] == []
+        assert state(bus).get("showing") == "rotation"
