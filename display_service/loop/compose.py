@@ -61,6 +61,11 @@ class Compositor:
         self._starts_seen = -1
         self._blanked = False  # the panel was blanked under the shown plugin: redraw it all
 
+    @property
+    def blanked(self) -> bool:
+        """Return whether the panel was blanked because the shown entry drew nothing."""
+        return self._blanked
+
     def layer(self) -> str:
         """Return what the panel shows: notification, on_demand, live, full_screen,
         rotation or off."""
@@ -117,6 +122,7 @@ class Compositor:
         entry = self.controller.current(now)
         if key is not None and key[0] == NOTIFICATION and self.notifications is not None:
             self.due = self.notifications.render(now)
+            self._blanked = False  # the notification covers the whole panel
         elif key is None or entry is None:
             if force:
                 self.display.blank()

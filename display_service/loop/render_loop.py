@@ -176,7 +176,9 @@ class RenderLoop:
             self._startup(self.clock())
             # Everything loaded so far lives as long as the daemon: keep it out of the
             # collector's full passes, which would otherwise walk it again and again.
+            # The daemon's start runs with the collector off (``__main__``): on again.
             gc.freeze()
+            gc.enable()
             while not self._stopping:
                 self.wake.clear()
                 self.beat = time.monotonic()  # the hang watch's sign of life
@@ -304,10 +306,15 @@ class RenderLoop:
     )
 
     def _run_deferred(self) -> None:
-        """Run plugins' deferred work; a frame presented from another thread waits while off."""
+        """Run plugins' deferred work; a frame presented from another thread waits while off
+        or while a notification shows."""
         pushed = self.display.frames_pushed
         self.display.process_deferred_updates()
-        if self.layer() != OFF:
+        layer = self.layer()
+        if layer == NOTIFICATION:
+            if self.display.frames_pushed != pushed:
+                self.frames.due = self.clock()  # deferred work drew over it: paint it again
+        elif layer != OFF:
             self.display.flush_pending()
         elif self.display.frames_pushed != pushed:
             self.display.blank()  # deferred work drew while the panel is off

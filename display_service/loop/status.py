@@ -145,7 +145,7 @@ def scene(loop: RenderLoop, layer: str, plugin_id: str | None, mode: str | None,
         slot=cursor.index + 1 if listed and cursor.entries else None,
         slots=len(cursor.entries) if listed else None,
         until=until, power_cause=panel.power_cause, power_until=panel.power_until(),
-        dimmed=panel.dimmed, dim_until=panel.dim_until(), wall=wall,
+        dimmed=panel.dimmed, dim_until=panel.dim_until(), blank=loop.frames.blanked, wall=wall,
         zone=panel.zone, loop=loop)
 
 

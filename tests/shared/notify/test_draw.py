@@ -10,7 +10,8 @@ from display_service.plugins.display_manager import DisplayManager
 from shared.notify.draw import Card, boxes, render
 from shared.notify.icons import BUILTIN_NAMES, builtin_icon
 
-SIZES = [(16, 16), (32, 16), (64, 32), (128, 32), (128, 64), (256, 32), (256, 64)]
+SIZES = [(16, 16), (32, 16), (64, 32), (64, 64), (128, 32), (128, 64), (256, 32), (256, 64),
+         (512, 32), (256, 128)]  # long chains and stacked rows of panels too
 RED = (255, 0, 0)
 
 
