@@ -1,0 +1,216 @@
+"""The render loop's side of sync: settings, the client, and what the panel shows.
+
+The loop calls ``configure`` with each config it takes, ``apply`` on every pass (it
+takes the inbox key the client's thread sets), ``switched`` when what the panel shows
+changed (the compositor's switch, on the render thread: the moment a leader publishes),
+``next_due`` for its wait and ``close`` when it stops.
+
+A leader publishes every switch (``seq`` increasing, the slot's start on its wall
+clock) and its status every ``HEARTBEAT`` seconds from the render loop, so a leader
+whose loop hangs stops being followed. A follower shows the followed leader's plugin
+and mode through the controller's follow layer (its own rotation paused); a mode it
+does not have, a leader showing no plugin mode, or no live leader leaves it on its own
+rotation, and ``state``/``detail`` say which.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from display_service.control.controller import SYNC, Controller
+from display_service.loop.inbox import Inbox
+from display_service.sync import messages
+from display_service.sync.client import CONNECTED, SyncClient
+from display_service.sync.follower import Follower
+from display_service.sync.settings import (
+    FOLLOWER,
+    LEADER,
+    STANDALONE,
+    SyncSettings,
+    read_sync_settings,
+)
+
+logger = logging.getLogger(__name__)
+
+SYNC_KEY = "sync:messages"  # the inbox key the client's network thread sets
+HEARTBEAT = 1.0
+FOLLOWING, OWN_CONTENT, LEADER_LOST = "following", "own content", "leader lost"
+WAITING, CONNECTING, UNUSABLE = "waiting for a leader", "connecting", "no broker"
+
+
+class SyncLink:
+    """This panel's part in its group, driven by the render loop."""
+
+    def __init__(self, controller: Controller, inbox: Inbox,
+                 wall: Callable[[], float] = time.time,
+                 client_factory: Callable[..., SyncClient] = SyncClient) -> None:
+        self.controller = controller
+        self.inbox = inbox
+        self.wall = wall
+        self.client_factory = client_factory
+        self.settings = SyncSettings()
+        self.client: SyncClient | None = None
+        self.follower: Follower | None = None
+        self.state: str | None = None
+        self.leader: str | None = None
+        self.detail: str | None = None
+        self.seq = int(wall() * 1000)  # a leader's: increasing across its restarts
+        self.shown_seq: int | None = None  # the seq of the switch the panel shows
+        self.pending_seq: int | None = None  # the seq followed, shown at the next switch
+        self.switched_at: float | None = None
+        self._following: tuple[str, int, float] | None = None
+        self._heartbeat_due: float | None = None
+        self._now = 0.0
+
+    # -- configuration -----------------------------------------------------------
+
+    def configure(self, config: dict[str, Any], now: float) -> bool:
+        """Take the config's sync settings; (re)connect when they changed."""
+        settings = read_sync_settings(config)
+        if settings == self.settings:
+            return False
+        self.close()
+        self.settings = settings
+        for problem in settings.problems:
+            logger.warning("sync: %s; using its default", problem)
+        self.state, self.leader, self.detail = None, None, None
+        if settings.role == STANDALONE:
+            return True
+        if not settings.active:
+            self.state, self.detail = UNUSABLE, settings.why_inactive()
+            logger.warning("sync: %s but %s: no sync", settings.role, self.detail)
+            return True
+        self._start(settings, now)
+        return True
+
+    def _start(self, settings: SyncSettings, now: float) -> None:
+        self.client = self.client_factory(settings, lambda: self.inbox.notify(SYNC_KEY))
+        self.state = CONNECTING
+        if settings.role == FOLLOWER:
+            self.follower = Follower(settings.leader)
+            if settings.position != "none":
+                logger.info("sync: follower_position %s: the leader's content is shown in "
+                            "step (its wide picture across panels is not done)",
+                            settings.position)
+        else:
+            self._heartbeat_due = now
+        logger.info("sync: %s %s of group %s%s", settings.role, settings.name, settings.group,
+                    f", following {settings.leader}" if settings.leader else "")
+        self.client.start()
+
+    def close(self) -> None:
+        """Leave the group: a leader says offline; a follower goes back to its rotation."""
+        client, self.client = self.client, None
+        if client is not None:
+            client.close()
+        if self.follower is not None:
+            self.follower = None
+            self.controller.unfollow(self._now)
+        self._following, self._heartbeat_due = None, None
+
+    # -- the render loop's pass --------------------------------------------------
+
+    def apply(self, now: float) -> bool:
+        """Apply what arrived and what time did; return whether the state changed."""
+        self._now = now
+        self.inbox.take(SYNC_KEY)
+        client = self.client
+        if client is None:
+            return False
+        before = (self.state, self.leader, self.detail)
+        if self.follower is not None:
+            for message in client.take():
+                self.follower.take(message, now)
+            self._follow(client, now)
+        else:
+            self._lead(client, now)
+        return (self.state, self.leader, self.detail) != before
+
+    def _lead(self, client: SyncClient, now: float) -> None:
+        self.state = client.state
+        if self._heartbeat_due is not None and now >= self._heartbeat_due:
+            self._heartbeat_due = now + HEARTBEAT
+            client.publish(messages.STATUS, messages.status_payload(True, HEARTBEAT,
+                                                                    self.wall()))
+
+    def _follow(self, client: SyncClient, now: float) -> None:
+        assert self.follower is not None
+        leader = self.follower.choose(now)
+        state, detail = self._target(leader, client, now)
+        if (state, leader, detail) != (self.state, self.leader, self.detail):
+            self._log(state, leader, detail)
+        self.state, self.leader, self.detail = state, leader, detail
+
+    def _target(self, leader: str | None, client: SyncClient,
+                now: float) -> tuple[str, str | None]:
+        """Show what ``leader`` shows when this panel can; return the state and detail."""
+        assert self.follower is not None
+        switch = self.follower.switch(leader) if leader else None
+        if leader is None or switch is None or switch.plugin_id is None or switch.mode is None:
+            self._following = None
+            self.controller.unfollow(now)
+            return self._alone(leader, client)
+        key = (leader, switch.seq, switch.started_at)
+        if key == self._following and self.controller.followed is not None:
+            return FOLLOWING, None
+        if self.controller.follow(switch.plugin_id, switch.mode, now):
+            self._following, self.pending_seq = key, switch.seq
+            return FOLLOWING, None
+        self._following = None
+        return OWN_CONTENT, (f"leader {leader} shows {switch.plugin_id}/{switch.mode}, "
+                             "which this panel does not have")
+
+    def _alone(self, leader: str | None, client: SyncClient) -> tuple[str, str | None]:
+        assert self.follower is not None
+        if leader is not None:
+            return OWN_CONTENT, f"leader {leader} shows no plugin mode"
+        if self.follower.had_leader:
+            return LEADER_LOST, f"leader {self.follower.current} lost"
+        if client.state != CONNECTED:
+            return CONNECTING, client.state
+        return WAITING, None
+
+    def _log(self, state: str, leader: str | None, detail: str | None) -> None:
+        if state == FOLLOWING:
+            logger.info("sync: following leader %s", leader)
+        elif state == LEADER_LOST:
+            logger.warning("sync: %s (no heartbeat for %g s or offline); own rotation",
+                           detail, HEARTBEAT * 3)
+        else:
+            logger.info("sync: %s%s; own rotation", state, f": {detail}" if detail else "")
+
+    # -- switches, deadlines, the record ------------------------------------------
+
+    def switched(self, plugin_id: str | None, mode: str | None) -> None:
+        """The panel switched to ``plugin_id``/``mode`` (None: no plugin mode) just now."""
+        self.switched_at = self.wall()
+        if self.settings.role == LEADER and self.client is not None:
+            self.seq += 1
+            self.shown_seq = self.seq
+            self.client.publish(messages.SWITCH, messages.switch_payload(
+                self.seq, plugin_id, mode, self.switched_at, self.switched_at))
+        elif self.follower is not None:
+            followed = self.controller.layer() == SYNC
+            self.shown_seq = self.pending_seq if followed else None
+
+    def next_due(self) -> float | None:
+        """Return when the link needs the loop again (heartbeat, a leader's loss)."""
+        if self.follower is not None:
+            return self.follower.next_due(self._now)
+        return self._heartbeat_due
+
+    def snapshot(self) -> dict[str, Any]:
+        """Return the ``sync`` block of ``display_state``."""
+        settings = self.settings
+        if settings.role == STANDALONE:
+            return {"role": STANDALONE, "state": None, "leader": None}
+        return {
+            "role": settings.role, "name": settings.name, "group": settings.group,
+            "position": settings.position, "state": self.state, "leader": self.leader,
+            "detail": self.detail, "seq": self.shown_seq, "switched_at": self.switched_at,
+            "connection": self.client.state if self.client is not None else None,
+            "ignored": self.client.refused if self.client is not None else 0,
+        }
