@@ -3,7 +3,8 @@
 By priority: an on-demand request, live content, the full-screen mode when one is set
 and active (``full_screen.py``), then the rotation (``controller.py``). While the power
 schedule says off, the panel is blank unless an on-demand request is active: an
-explicit request shows even at night.
+explicit request shows even at night. Turned off by hand (a ``display_control`` power
+request), the panel is blank whatever is active, until turned on.
 
 A frame is drawn when its time has come or when what should be shown changed (another
 entry, a new slot of the same entry, another request, power on or off), so a change is
@@ -59,8 +60,9 @@ class Compositor:
     def layer(self) -> str:
         """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
         layer = self.controller.layer()
-        if layer != ON_DEMAND and not self.panel.power_on:
-            return OFF
+        panel = self.panel
+        if not panel.power_on and (layer != ON_DEMAND or panel.manual is False):
+            return OFF  # an on-demand shows at night, not when turned off by hand
         fs = self.full_screen
         if fs is not None and fs.active():
             # Live content outranks the full-screen mode only when the mode allows it

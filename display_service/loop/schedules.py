@@ -21,6 +21,7 @@ from typing import Any
 from shared.schedules import Schedules
 
 RECHECK = 60.0
+BY_HAND, BY_SCHEDULE = "hand", "schedule"
 
 
 class PanelSchedule:
@@ -28,10 +29,52 @@ class PanelSchedule:
 
     def __init__(self, wall: Callable[[], float] = time.time) -> None:
         self.wall = wall
-        self.power_on = True
+        self.scheduled_on = True  # what the power schedule alone says
+        # Power by hand: None (the schedule decides), False (off until turned on) or
+        # True (on while the schedule says off; dropped when the schedule says on).
+        self.manual: bool | None = None
         self.dimmed = False
         self._schedules = Schedules.from_config({})
         self._next: float | None = None
+
+    @property
+    def power_on(self) -> bool:
+        """Return whether the panel may show content: power by hand, else the schedule."""
+        return self.scheduled_on if self.manual is None else self.manual
+
+    @property
+    def power_cause(self) -> str | None:
+        """Return who decides the power now: ``hand``, ``schedule`` (off) or None (on)."""
+        if self.manual is not None:
+            return BY_HAND
+        return None if self.scheduled_on else BY_SCHEDULE
+
+    def set_manual(self, on: bool | None) -> None:
+        """Turn the panel on or off by hand (None: back to the schedule).
+
+        Off lasts until turned on. On while the schedule says off lasts until the
+        schedule says on (its next boundary); on while it says on just ends an off.
+        """
+        self.manual = None if on is True and self.scheduled_on else on
+
+    def power_until(self) -> float | None:
+        """Return the power schedule's next boundary (wall clock), if it has one."""
+        schedules = self._schedules
+        if not schedules.power.enabled:
+            return None
+        return schedules.power.next_change(self.wall(), schedules.zone)
+
+    def dim_until(self) -> float | None:
+        """Return when the dim window now running ends (wall clock), if it does."""
+        schedules = self._schedules
+        if not self.dimmed:
+            return None
+        return schedules.dim.next_change(self.wall(), schedules.zone)
+
+    @property
+    def zone(self) -> Any:
+        """The config's time zone, for showing the boundaries."""
+        return self._schedules.zone
 
     def configure(self, config: dict[str, Any]) -> None:
         """Read the schedules of a (re)loaded config; ``evaluate`` is due at once."""
@@ -56,9 +99,11 @@ class PanelSchedule:
             self._next = now + max(0.0, delay)
         else:
             self._next = None
-        changed = (power, dimmed) != (self.power_on, self.dimmed)
-        self.power_on, self.dimmed = power, dimmed
-        return changed
+        before = (self.power_on, self.dimmed, self.manual)
+        self.scheduled_on, self.dimmed = power, dimmed
+        if self.manual is True and power:
+            self.manual = None  # on by hand lasts until the schedule says on
+        return (self.power_on, self.dimmed, self.manual) != before
 
     def brightness(self, configured: int) -> int:
         """Return the brightness to apply: the dim brightness inside the window, never higher."""
@@ -66,4 +111,5 @@ class PanelSchedule:
 
     def describe(self) -> str:
         """Return the state in a few words, for the log and the state record."""
-        return ("on" if self.power_on else "off (schedule)") + (", dimmed" if self.dimmed else "")
+        cause = f" ({self.power_cause})" if self.power_cause else ""
+        return ("on" if self.power_on else "off") + cause + (", dimmed" if self.dimmed else "")

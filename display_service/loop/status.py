@@ -5,6 +5,9 @@ Fields: ``service`` (``running``/``stopped``), ``pid``, ``started_at``, ``update
 while the panel is off), ``showing`` (``on_demand``, ``live``, ``full_screen``,
 ``rotation``, or ``off`` while the power schedule blanks the panel), ``on_demand``
 (state block, wall-clock times), ``live_plugins``, ``power`` (``on`` or ``off``),
+``power_cause`` (``hand`` when turned off, or on against the schedule, by hand;
+``schedule`` when the power schedule keeps it off; None otherwise), ``reason`` (one
+sentence saying why the panel shows what it shows: ``reason.py``),
 ``dimmed``, ``brightness`` (the value on the matrix), ``fps``, ``config_seq``,
 ``last_request_id``, ``requests`` (outcomes by request id), ``loaded_plugins``,
 ``load_errors``, ``load_warnings`` (per loaded plugin, the warnings it logged while it
@@ -28,7 +31,9 @@ import os
 import time
 from typing import Any, Protocol
 
+from display_service.control.controller import LIVE, ROTATION
 from display_service.loop.compose import FULL_SCREEN, OFF
+from display_service.loop.reason import Scene, reason
 
 
 class RenderLoop(Protocol):
@@ -90,6 +95,9 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "on_demand": on_demand,
         "live_plugins": sorted(controller.live_modes),
         "power": "on" if loop.panel.power_on else "off",
+        "power_cause": loop.panel.power_cause,
+        "reason": (reason(scene(loop, showing, plugin_id, mode, now)) if running
+                   else "display service stopped"),
         "dimmed": loop.panel.dimmed,
         "brightness": loop.backend.brightness,
         "config_problem": loop.config_problem,
@@ -107,6 +115,24 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "height": loop.display.height,
         "first_frame_ms": loop.painter.first_frame_ms,
     }
+
+
+def scene(loop: RenderLoop, layer: str, plugin_id: str | None, mode: str | None,
+          now: float) -> Scene:
+    """Return what the reason is told from (``reason.py``), as of ``now``."""
+    controller, panel = loop.controller, loop.panel
+    cursor = controller.live if layer == LIVE else controller.rotation
+    listed = layer in (LIVE, ROTATION)
+    od = controller.on_demand
+    wall = panel.wall()  # the clock the schedules are read against
+    until = wall - (now - od.ends_at) if od is not None and od.ends_at is not None else None
+    return Scene(
+        layer=layer, plugin_id=plugin_id, mode=mode,
+        slot=cursor.index + 1 if listed and cursor.entries else None,
+        slots=len(cursor.entries) if listed else None,
+        until=until, power_cause=panel.power_cause, power_until=panel.power_until(),
+        dimmed=panel.dimmed, dim_until=panel.dim_until(), wall=wall,
+        zone=panel.zone, loop=loop)
 
 
 def _full_screen(mode: Any, now: float, loop_fps: float) -> dict[str, Any]:
