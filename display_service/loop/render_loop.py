@@ -30,12 +30,13 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
-from display_service.control.controller import ACTIVE, Controller
+from display_service.control.controller import ACTIVE, SYNC, Controller
 from display_service.control.on_demand import OnDemandHandler
 from display_service.loop.compose import OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.inbox import Inbox
+from display_service.loop.reason import REASONS
 from display_service.loop.schedules import PanelSchedule
 from display_service.loop.status import display_state, shown
 from display_service.matrix.select import configured_brightness
@@ -48,6 +49,8 @@ from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
 from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
+from display_service.sync.link import SyncLink
+from display_service.sync.link import reason as sync_reason
 from shared.bus.core import (
     CONFIG_CHANGED,
     DISPLAY_ON_DEMAND_CONFIG,
@@ -65,6 +68,8 @@ from shared.bus.core import (
 )
 
 logger = logging.getLogger(__name__)
+
+REASONS[SYNC] = sync_reason  # "follower of panel <name>"
 
 
 class RenderLoop:
@@ -123,9 +128,10 @@ class RenderLoop:
         self.fps = FpsMeter(clock(), LOOP_FPS_WINDOW)
         self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
                                     self.started_at, clock)
+        self.sync = SyncLink(self.controller, self.inbox, wall)
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
-                                 on_switch=self.publisher.mark_dirty)
+                                 on_switch=self._switched)
         self._stopping = False
         self.beat = time.monotonic()
         self._errors_version = -1
@@ -195,6 +201,8 @@ class RenderLoop:
                 handler(self, now)
         self._follow_schedule(now)
         self._follow_live(now)
+        if self.sync.apply(now):
+            self.publisher.mark_dirty()
         for event in self.controller.tick(now):
             self.publisher.mark_dirty()
             if event == "expired":
@@ -209,6 +217,12 @@ class RenderLoop:
         elif self._file_due is not None and now >= self._file_due:
             self._file_due = None
             self._reload_config(now, "file changed")
+
+    def _switched(self) -> None:
+        """What the panel shows changed (the compositor, before drawing it)."""
+        self.publisher.mark_dirty()
+        key = self.frames.key(self.clock()) or ()
+        self.sync.switched(*(key[:2] if len(key) > 1 else (None, None)))
 
     def _follow_schedule(self, now: float) -> None:
         if self.panel.due(now) and self.panel.evaluate(now):
@@ -292,7 +306,7 @@ class RenderLoop:
         deadlines = [self.frames.due]
         more = (self.publisher.next_due(), self.controller.next_deadline(),
                 self.updates.next_due(), self.panel.next_due(), self.live.next_due(),
-                self._file_due)
+                self._file_due, self.sync.next_due())
         deadlines += [d for d in more if d is not None]
         timeout = min(deadlines) - now
         if timeout > 0:
@@ -334,6 +348,8 @@ class RenderLoop:
         self.live.reset()
         if self.frames.full_screen is not None:
             self.frames.full_screen.configure(self.config)
+        if self.sync.configure(self.config, now):
+            self.publisher.mark_dirty()
 
     def _plugins_changed(self, changed: list[str], now: float) -> None:
         self._rebuild(now)
@@ -401,6 +417,7 @@ class RenderLoop:
         return display_state(self, service)
 
     def _shutdown(self) -> None:
+        self.sync.close()  # a leader says offline first: its followers go on alone
         self.hooks.shutdown()
         try:
             self.backend.clear()

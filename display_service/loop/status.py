@@ -13,7 +13,8 @@ sentence saying why the panel shows what it shows: ``reason.py``),
 ``load_errors``, ``load_warnings`` (per loaded plugin, the warnings it logged while it
 loaded: ``shared.plugin_system.load_warnings``), ``plugins_applied`` (outcomes of the
 last ``plugins_changed`` requests by request id: ``shared.plugin_system.changes``),
-``backend``, ``width``, ``height``, ``first_frame_ms``.
+``backend``, ``width``, ``height``, ``first_frame_ms``, ``sync`` (this panel's part in
+its group: ``role``, ``state``, ``leader``, ... ``display_service.sync.link``).
 
 The record is written when its content changes, not on a timer; nothing in it counts
 frames. ``fps`` is republished when it moves noticeably (``state.FPS_TOLERANCE``).
@@ -55,6 +56,7 @@ class RenderLoop(Protocol):
     plugin_changes: Any
     display: Any
     painter: Any
+    sync: Any
 
     def layer(self) -> str: ...
 
@@ -114,6 +116,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "width": loop.display.width,
         "height": loop.display.height,
         "first_frame_ms": loop.painter.first_frame_ms,
+        "sync": loop.sync.snapshot(),
     }
 
 

@@ -1,8 +1,9 @@
 """The render loop's side of sync: settings, the client, and what the panel shows.
 
-The loop calls ``configure`` with each config it takes, ``apply`` on every pass (it
-takes the inbox key the client's thread sets), ``switched`` when what the panel shows
-changed (the compositor's switch, on the render thread: the moment a leader publishes),
+The loop (``inbox``: its ``Inbox``, with ``notify`` and ``take``) calls ``configure``
+with each config it takes, ``apply`` on every pass (it takes the inbox key the
+client's thread sets), ``switched`` when what the panel shows changed (the
+compositor's switch, on the render thread: the moment a leader publishes),
 ``next_due`` for its wait and ``close`` when it stops.
 
 A leader publishes every switch (``seq`` increasing, the slot's start on its wall
@@ -21,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 from display_service.control.controller import SYNC, Controller
-from display_service.loop.inbox import Inbox
 from display_service.sync import messages
 from display_service.sync.client import CONNECTED, SyncClient
 from display_service.sync.follower import Follower
@@ -41,10 +41,16 @@ FOLLOWING, OWN_CONTENT, LEADER_LOST = "following", "own content", "leader lost"
 WAITING, CONNECTING, UNUSABLE = "waiting for a leader", "connecting", "no broker"
 
 
+def reason(scene: Any) -> str:
+    """Return the ``reason`` sentence while a follower shows its leader's entry."""
+    link = getattr(scene.loop, "sync", None)
+    return f"follower of panel {getattr(link, 'leader', None) or 'unknown'}"
+
+
 class SyncLink:
     """This panel's part in its group, driven by the render loop."""
 
-    def __init__(self, controller: Controller, inbox: Inbox,
+    def __init__(self, controller: Controller, inbox: Any,
                  wall: Callable[[], float] = time.time,
                  client_factory: Callable[..., SyncClient] = SyncClient) -> None:
         self.controller = controller

@@ -1,0 +1,138 @@
+"""Panels as one, for real: display daemons as subprocesses on one mosquitto."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as paho
+import pytest
+
+from shared.bus.core import Bus
+from tests.daemons import Daemon, Instance, start_display
+from tests.sync_panels import panel, sync_of
+
+pytestmark = pytest.mark.timeout(180)
+
+LEADER_PLUGINS = {"alpha": ["alpha_one", "alpha_two"], "beta": ["beta_main"]}
+FOLLOWER_PLUGINS = {"alpha": ["alpha_one", "alpha_two"], "beta": ["beta_main"],
+                    "own": ["own_main"]}
+WAIT = 20.0
+
+
+@pytest.fixture
+def daemons() -> Iterator[list[Daemon]]:
+    started: list[Daemon] = []
+    yield started
+    for daemon in started:
+        daemon.stop()
+
+
+def leader_panel(tmp_path: Path, broker: Any, plugins: dict[str, list[str]]) -> Instance:
+    return panel(tmp_path, "lead", {"role": "leader"}, broker, plugins,
+                 durations={p: 1 for p in plugins})
+
+
+def follower_panel(tmp_path: Path, broker: Any) -> Instance:
+    # Its own rotation starts with a plugin the leader does not have, for a long slot:
+    # whatever else it shows comes from the leader.
+    return panel(tmp_path, "follow", {"role": "follower", "leader": "lead"}, broker,
+                 FOLLOWER_PLUGINS, durations={"own": 600}, order=["own"])
+
+
+def follows(leader_bus: Bus, state: dict[str, Any] | None) -> bool:
+    """Whether a follower's state shows the leader's current switch."""
+    mine, theirs = sync_of(state), sync_of(leader_bus.read("display_state"))
+    return (mine.get("state") == "following" and mine.get("seq") is not None
+            and mine.get("seq") == theirs.get("seq")
+            and (state or {}).get("plugin_id") in LEADER_PLUGINS)
+
+
+def wait_following(follower: Instance, leader: Instance, seqs: int = 1) -> list[int]:
+    """Wait until the follower showed ``seqs`` different switches of the leader's."""
+    seen: list[int] = []
+    leader_bus, bus = Bus(leader.cache_dir), Bus(follower.cache_dir)
+
+    def next_one(state: dict[str, Any] | None) -> bool:
+        return follows(leader_bus, state) and sync_of(state)["seq"] not in seen
+
+    for _ in range(seqs):
+        state = bus.wait_for("display_state", next_one, WAIT)
+        assert next_one(state), (state, leader_bus.read("display_state"))
+        leader_state = leader_bus.read("display_state") or {}
+        assert state and (state["plugin_id"], state["mode"]) == (
+            leader_state.get("plugin_id"), leader_state.get("mode"))
+        seen.append(sync_of(state)["seq"])
+    return seen
+
+
+def test_a_follower_shows_each_switch_of_its_leader_and_ignores_garbage(
+        tmp_path: Path, mqtt_broker: Any, daemons: list[Daemon]) -> None:
+    leader = leader_panel(tmp_path, mqtt_broker, LEADER_PLUGINS)
+    follower = follower_panel(tmp_path, mqtt_broker)
+    daemons += [start_display(leader), start_display(follower)]
+    seqs = wait_following(follower, leader, seqs=3)
+    assert seqs == sorted(seqs)
+    state = Bus(follower.cache_dir).read("display_state") or {}
+    assert state["showing"] == "sync" and state["reason"] == "follower of panel lead"
+    assert sync_of(state)["leader"] == "lead"
+
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2)
+    client.connect(mqtt_broker.host, mqtt_broker.port)
+    client.loop_start()
+    try:
+        for payload in (b"\xff not json", b'{"v": 1, "seq": "x"}', b"[]"):
+            client.publish("ledpanel/sync/home/leader/lead/switch", payload, qos=1).wait_for_publish(5)
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    bus = Bus(follower.cache_dir)
+    ignored = bus.wait_for("display_state", lambda s: sync_of(s).get("ignored") == 3, WAIT)
+    assert sync_of(ignored).get("ignored") == 3, ignored
+    assert "sync: ignored a message on ledpanel/sync/home/leader/lead/switch" in daemons[1].output()
+    wait_following(follower, leader, seqs=2)  # the garbage changed nothing
+    assert "Traceback" not in daemons[1].output()
+
+
+def test_a_follower_goes_on_alone_when_its_leader_dies_and_follows_it_again(
+        tmp_path: Path, mqtt_broker: Any, daemons: list[Daemon]) -> None:
+    leader = leader_panel(tmp_path, mqtt_broker, LEADER_PLUGINS)
+    follower = follower_panel(tmp_path, mqtt_broker)
+    daemons += [start_display(leader), start_display(follower)]
+    wait_following(follower, leader)
+
+    daemons[0].process.kill()  # no goodbye: the heartbeats stop, the will follows
+    daemons[0].process.wait(10)
+    bus = Bus(follower.cache_dir)
+    alone = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "leader lost",
+                         WAIT)
+    assert sync_of(alone)["state"] == "leader lost", alone
+    assert alone and alone["plugin_id"] == "own" and alone["showing"] == "rotation"
+    assert "sync: leader lead lost" in daemons[1].output()
+
+    daemons.append(start_display(leader))
+    wait_following(follower, leader, seqs=2)
+    assert "sync: following leader lead" in daemons[1].output().split("leader lead lost")[-1]
+
+
+def test_a_follower_keeps_its_own_content_while_its_leader_shows_a_plugin_it_lacks(
+        tmp_path: Path, mqtt_broker: Any, daemons: list[Daemon]) -> None:
+    leader = leader_panel(tmp_path, mqtt_broker, {"alpha": ["alpha_one"], "gamma": ["g"]})
+    follower = follower_panel(tmp_path, mqtt_broker)
+    daemons += [start_display(leader), start_display(follower)]
+    bus = Bus(follower.cache_dir)
+
+    def lacking(state: dict[str, Any] | None) -> bool:
+        return sync_of(state).get("state") == "own content"
+
+    state = bus.wait_for("display_state", lacking, WAIT)
+    assert lacking(state), state
+    assert state and state["plugin_id"] in FOLLOWER_PLUGINS and state["showing"] == "rotation"
+    assert sync_of(state)["detail"] == (
+        "leader lead shows gamma/g, which this panel does not have")
+    assert "sync: own content: leader lead shows gamma/g" in daemons[1].output()
+    # When the leader comes to a plugin this panel has, it follows again.
+    back = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "following",
+                        WAIT)
+    assert back and back["plugin_id"] == "alpha", back
