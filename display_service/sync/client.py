@@ -46,6 +46,7 @@ class SyncClient:
         self._lock = threading.Lock()
         self._retained: dict[str, bytes] = {}  # topic -> payload, republished on connect
         self._garbage_logged = float("-inf")
+        self._closing = False
         self._client = self._make_client()
 
     # -- the render thread -----------------------------------------------------
@@ -83,6 +84,7 @@ class SyncClient:
                 info.wait_for_publish(timeout)
             except (RuntimeError, ValueError):
                 pass  # not connected any more: the will says it
+        self._closing = True
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -135,7 +137,7 @@ class SyncClient:
 
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any,
                        _properties: Any) -> None:
-        if self.state == CONNECTED:
+        if self.state == CONNECTED and not self._closing:
             logger.warning("sync: connection to the broker lost (%s); reconnecting", reason)
         self.state = CONNECTING
         self.notify()

@@ -171,6 +171,8 @@ class SyncLink:
 
     def _alone(self, leader: str | None, client: SyncClient) -> tuple[str, str | None]:
         assert self.follower is not None
+        if leader is not None and self.follower.switch(leader) is None:
+            return WAITING, f"leader {leader} has not said what it shows yet"
         if leader is not None:
             return OWN_CONTENT, f"leader {leader} shows no plugin mode"
         if self.follower.had_leader:

@@ -83,7 +83,8 @@ def test_a_follower_shows_each_switch_of_its_leader_and_ignores_garbage(
     client.loop_start()
     try:
         for payload in (b"\xff not json", b'{"v": 1, "seq": "x"}', b"[]"):
-            client.publish("ledpanel/sync/home/leader/lead/switch", payload, qos=1).wait_for_publish(5)
+            info = client.publish("ledpanel/sync/home/leader/lead/switch", payload, qos=1)
+            info.wait_for_publish(5)
     finally:
         client.loop_stop()
         client.disconnect()
@@ -124,7 +125,8 @@ def test_a_follower_keeps_its_own_content_while_its_leader_shows_a_plugin_it_lac
     bus = Bus(follower.cache_dir)
 
     def lacking(state: dict[str, Any] | None) -> bool:
-        return sync_of(state).get("state") == "own content"
+        return (sync_of(state).get("state") == "own content"
+                and "gamma" in str(sync_of(state).get("detail")))
 
     state = bus.wait_for("display_state", lacking, WAIT)
     assert lacking(state), state
