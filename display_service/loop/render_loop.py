@@ -8,10 +8,11 @@ applied at once, in this order: config reload, config changes held back for a pl
 whose update() was running (``lifecycle.py``; an update returning wakes the loop),
 plugin folders installed, updated or uninstalled (``plugin_changes.py``), on-demand
 requests, preview viewer, schedules (``schedules.py``), live priority
-(``live.py``), expiries, then the frame.
+(``live.py``), sync messages and heartbeats (``sync/link.py``), expiries, then the frame.
 
-What is drawn, by priority: on-demand, then live content, then the full-screen mode
-when one is set and active (``full_screen.py``), then the rotation (``controller.py``).
+What is drawn, by priority: on-demand, then a sync leader's entry on a follower panel
+(``display_service/sync/``), then live content, then the full-screen mode when one is
+set and active (``full_screen.py``), then the rotation (``controller.py``).
 While the power schedule says off, the panel is blank unless an on-demand request is
 active: an explicit request shows even at night. Updates keep running while off, so the
 panel shows fresh data when it comes back on.

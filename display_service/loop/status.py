@@ -2,9 +2,10 @@
 
 Fields: ``service`` (``running``/``stopped``), ``pid``, ``started_at``, ``updated_at``
 (when this record was written), ``plugin_id`` and ``mode`` of the entry shown (None
-while the panel is off), ``showing`` (``on_demand``, ``live``, ``full_screen``,
-``rotation``, or ``off`` while the power schedule blanks the panel), ``on_demand``
-(state block, wall-clock times), ``live_plugins``, ``power`` (``on`` or ``off``),
+while the panel is off), ``showing`` (``on_demand``, ``sync`` (a follower showing its
+leader's entry), ``live``, ``full_screen``, ``rotation``, or ``off`` while the power
+schedule blanks the panel), ``on_demand`` (state block, wall-clock times),
+``live_plugins``, ``power`` (``on`` or ``off``),
 ``power_cause`` (``hand`` when turned off, or on against the schedule, by hand;
 ``schedule`` when the power schedule keeps it off; None otherwise), ``reason`` (one
 sentence saying why the panel shows what it shows: ``reason.py``),

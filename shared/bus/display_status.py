@@ -23,7 +23,7 @@ from shared.bus.core import Bus
 from shared.bus.daemon_lock import DISPLAY, UNKNOWN_PID, lock_holder
 
 RUNNING, STARTING, STOPPED, NOT_RUNNING = "running", "starting", "stopped", "not_running"
-SHOWING = ("on_demand", "live", "full_screen", "rotation", "off")
+SHOWING = ("on_demand", "sync", "live", "full_screen", "rotation", "off")
 MAX_ERROR_TEXT = 300  # characters of a plugin's last error passed on
 
 
@@ -171,7 +171,8 @@ def describe_display(report: dict[str, Any]) -> str:
     elif report.get("plugin_id"):
         text = f"showing {report['plugin_id']} / {report.get('mode') or '-'}"
         text += {"on_demand": " (on-demand)", "live": " (live content)",
-                 "full_screen": " (Vegas ticker)"}.get(str(showing), "")
+                 "full_screen": " (Vegas ticker)",
+                 "sync": " (following its leader panel)"}.get(str(showing), "")
     elif showing == "full_screen":
         text = "Vegas ticker (between plugins)"
     else:

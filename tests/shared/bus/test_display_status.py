@@ -20,6 +20,8 @@ RUNNING = {"service": "running", "pid": 7, "on_demand": {"state": "idle"}}
      "showing clock / big (on-demand)"),
     ({"showing": "full_screen", "plugin_id": None, "mode": "vegas"},
      "Vegas ticker (between plugins)"),
+    ({"showing": "sync", "plugin_id": "clock", "mode": "big"},
+     "showing clock / big (following its leader panel)"),
     ({"showing": "rotation", "plugin_id": None}, "panel blank (no plugin has anything to show)"),
 ])
 def test_the_summary_says_what_the_panel_shows(state: dict[str, Any], summary: str) -> None:
