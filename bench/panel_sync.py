@@ -9,12 +9,14 @@ first frame). The skew of a switch is a follower's ``switched_at`` minus the lea
 Switches: the leader's own rotation with 1 s slots (the shortest a slot may be), then
 on-demand requests to the leader every ``REQUEST_GAP`` seconds (each one a switch the
 followers follow like any other). Recovery: the leader killed (SIGKILL) or stopped
-(SIGTERM), then started again; timed until the followers say ``leader lost`` and
+(SIGTERM), then started again, and frozen (SIGSTOP: its heartbeats stop while its
+connection stays open) then thawed; timed until the followers say ``leader lost`` and
 until both follow again. Target (issue 20): skew p95 < 50 ms on loopback.
 """
 
 from __future__ import annotations
 
+import signal
 import tempfile
 import threading
 import time
@@ -136,6 +138,20 @@ def recovery(panels: dict[str, Instance], leader: Daemon, how: str) -> tuple[Dae
                    "after the leader's start"
 
 
+def frozen(panels: dict[str, Instance], leader: Daemon) -> str:
+    """Freeze the leader (SIGSTOP: no heartbeat, the socket stays open), then thaw it."""
+    followers = [panels["left"], panels["right"]]
+    stopped = time.monotonic()
+    leader.process.send_signal(signal.SIGSTOP)
+    try:
+        lost = max(wait_state(f, "leader lost") for f in followers) - stopped
+    finally:
+        thawed = time.monotonic()
+        leader.process.send_signal(signal.SIGCONT)
+    back = max(wait_state(f, "following") for f in followers) - thawed
+    return f"lost after {lost * 1000:.0f} ms, following again {back * 1000:.0f} ms after SIGCONT"
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         broker = Broker(Path(tmp) / "broker").start()
@@ -150,6 +166,8 @@ def main() -> None:
                 daemons["lead"], line = recovery(panels, daemons["lead"], how)
                 print(f"leader {'killed (SIGKILL)' if how == 'kill' else 'stopped (SIGTERM)'} "
                       f"and restarted: {line}")
+            for _ in range(RESTARTS):
+                print(f"leader frozen (SIGSTOP) and thawed: {frozen(panels, daemons['lead'])}")
         finally:
             recorder.stop()
             for daemon in daemons.values():
