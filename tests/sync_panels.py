@@ -30,8 +30,30 @@ PLUGIN_CODE = textwrap.dedent(
 )
 
 
-def add_plugin(plugins_dir: Path, plugin_id: str, modes: list[str]) -> None:
-    """Write a plugin drawing its mode's name, with ``modes``."""
+# Red on the left half of the canvas, green on the right: a wall's parts told apart.
+HALVES_CODE = textwrap.dedent(
+    """
+    from shared.plugin_api.base_plugin import BasePlugin
+
+
+    class Plugin(BasePlugin):
+        def update(self):
+            pass
+
+        def display(self, force_clear=False, display_mode=None):
+            dm = self.display_manager
+            half = dm.width // 2
+            dm.draw.rectangle((0, 0, half - 1, dm.height - 1), fill=(255, 0, 0))
+            dm.draw.rectangle((half, 0, dm.width - 1, dm.height - 1), fill=(0, 255, 0))
+            dm.update_display()
+            return True
+    """
+)
+
+
+def add_plugin(plugins_dir: Path, plugin_id: str, modes: list[str],
+               code: str = PLUGIN_CODE) -> None:
+    """Write a plugin with ``modes``, drawing its mode's name unless ``code`` says else."""
     directory = plugins_dir / plugin_id
     directory.mkdir(parents=True)
     manifest = {"id": plugin_id, "name": plugin_id, "version": "1.0.0", "author": "tests",
@@ -39,16 +61,17 @@ def add_plugin(plugins_dir: Path, plugin_id: str, modes: list[str]) -> None:
                 "compatible_versions": [">=3.0.0"], "update_interval": 3600,
                 "display_modes": modes}
     (directory / "manifest.json").write_text(json.dumps(manifest))
-    (directory / "manager.py").write_text(PLUGIN_CODE)
+    (directory / "manager.py").write_text(code)
 
 
 def panel(base: Path, name: str, sync: dict[str, Any], broker: Any,
           plugins: dict[str, list[str]], durations: dict[str, float] | None = None,
-          order: list[str] | None = None) -> Instance:
+          order: list[str] | None = None, codes: dict[str, str] | None = None) -> Instance:
     """Return an instance folder for panel ``name`` (its mqtt base topic's last level)."""
     instance = Instance(base / name)
     for plugin_id, modes in plugins.items():
-        add_plugin(instance.plugins_dir, plugin_id, modes)
+        add_plugin(instance.plugins_dir, plugin_id, modes, (codes or {}).get(plugin_id,
+                                                                          PLUGIN_CODE))
     config: dict[str, Any] = {plugin_id: {"enabled": True} for plugin_id in plugins}
     config.update({
         "sync": {"follower_position": "none", **sync},

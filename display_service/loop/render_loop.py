@@ -52,6 +52,7 @@ from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
 from display_service.sync.link import SyncLink
 from display_service.sync.link import reason as sync_reason
+from display_service.sync.wall import WALL, WallView
 from shared.bus.core import (
     CONFIG_CHANGED,
     DISPLAY_ON_DEMAND_CONFIG,
@@ -70,7 +71,7 @@ from shared.bus.core import (
 
 logger = logging.getLogger(__name__)
 
-REASONS[SYNC] = sync_reason  # "follower of panel <name>"
+REASONS[SYNC] = REASONS[WALL] = sync_reason  # "follower of panel <name>"
 
 
 class RenderLoop:
@@ -129,13 +130,20 @@ class RenderLoop:
         self.fps = FpsMeter(clock(), LOOP_FPS_WINDOW)
         self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
                                     self.started_at, clock)
-        self.sync = SyncLink(self.controller, self.inbox, wall)
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
                                  on_switch=self._switched)
+        self.sync = self._sync_link(display, wall)
         self._stopping = False
         self.beat = time.monotonic()
         self._errors_version = -1
+
+    def _sync_link(self, display: DisplayManager, wall: Callable[[], float]) -> SyncLink:
+        """Several panels as one (``display_service/sync/``): the link and the wall layer."""
+        link = SyncLink(self.controller, self.inbox, wall, backend=display.backend,
+                        view=WallView(display))
+        self.frames.wall = link.view
+        return link
 
     # -- called from other threads: flags only -------------------------------
 
@@ -204,6 +212,9 @@ class RenderLoop:
         self._follow_live(now)
         if self.sync.apply(now):
             self.publisher.mark_dirty()
+        if self.sync.new_frame:  # a part of the leader's wall: drawn at once
+            self.sync.new_frame = False
+            self.frames.due = now
         for event in self.controller.tick(now):
             self.publisher.mark_dirty()
             if event == "expired":

@@ -3,9 +3,10 @@
 Fields: ``service`` (``running``/``stopped``), ``pid``, ``started_at``, ``updated_at``
 (when this record was written), ``plugin_id`` and ``mode`` of the entry shown (None
 while the panel is off), ``showing`` (``on_demand``, ``sync`` (a follower showing its
-leader's entry), ``live``, ``full_screen``, ``rotation``, or ``off`` while the power
-schedule blanks the panel), ``on_demand`` (state block, wall-clock times),
-``live_plugins``, ``power`` (``on`` or ``off``),
+leader's entry), ``wall`` (a follower showing its part of its leader's wall),
+``live``, ``full_screen``, ``rotation``, or ``off`` while the power schedule blanks the
+panel), ``on_demand`` (state block, wall-clock times), ``live_plugins``, ``power``
+(``on`` or ``off``),
 ``power_cause`` (``hand`` when turned off, or on against the schedule, by hand;
 ``schedule`` when the power schedule keeps it off; None otherwise), ``reason`` (one
 sentence saying why the panel shows what it shows: ``reason.py``),
@@ -34,7 +35,7 @@ import time
 from typing import Any, Protocol
 
 from display_service.control.controller import LIVE, ROTATION
-from display_service.loop.compose import FULL_SCREEN, OFF
+from display_service.loop.compose import FULL_SCREEN, OFF, WALL
 from display_service.loop.reason import Scene, reason
 
 
@@ -71,6 +72,8 @@ def shown(loop: RenderLoop, now: float) -> tuple[str, str | None, str | None, fl
     layer = loop.layer()
     entry = loop.controller.current(now) if layer != OFF else None
     fps = loop.fps.rate(now)  # read even when replaced: keeps its window current
+    if layer == WALL:
+        return layer, None, WALL, fps
     if layer == FULL_SCREEN:
         fields = _full_screen(loop.frames.full_screen, now, fps)
         return layer, fields["plugin_id"], fields["mode"], fields["fps"]

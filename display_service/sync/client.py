@@ -23,6 +23,7 @@ from typing import Any
 
 from display_service.sync import messages
 from display_service.sync.settings import LEADER, SyncSettings
+from display_service.sync.wall import decode_frame
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class SyncClient:
         self._retained: dict[str, bytes] = {}  # topic -> payload, republished on connect
         self._garbage_logged = float("-inf")
         self._closing = False
+        self.frame: Any = None  # the newest wall frame (``wall.Frame``) received
         self._client = self._make_client()
 
     # -- the render thread -----------------------------------------------------
@@ -56,6 +58,12 @@ class SyncClient:
         assert mqtt is not None
         self._client.connect_async(mqtt.host, mqtt.port, keepalive=KEEPALIVE)
         self._client.loop_start()
+
+    def take_frame(self) -> Any:
+        """Return the newest wall frame received since the last call, if any."""
+        with self._lock:
+            frame, self.frame = self.frame, None
+        return frame
 
     def take(self) -> list[Message]:
         """Return the messages received since the last call, oldest first."""
@@ -130,9 +138,11 @@ class SyncClient:
                 retained = dict(self._retained)
             for topic, payload in retained.items():
                 client.publish(topic, payload, qos=1, retain=True)
+
         else:
-            client.subscribe(messages.follow_topic(self.settings.group, self.settings.leader),
-                             qos=1)
+            topics = messages.follow_topics(self.settings.group, self.settings.leader,
+                                            self.settings.position)
+            client.subscribe([(topic, 1) for topic in topics])
         self.notify()
 
     def _on_disconnect(self, _client: Any, _userdata: Any, _flags: Any, reason: Any,
@@ -143,12 +153,18 @@ class SyncClient:
         self.notify()
 
     def _on_message(self, _client: Any, _userdata: Any, message: Any) -> None:
+        topic, payload = str(message.topic), bytes(message.payload)
         try:
-            parsed = messages.parse(message.topic, message.payload, self.settings.group)
+            leader, kind = messages.topic_kind(topic, self.settings.group)
+            if kind.startswith("frame-"):
+                frame = decode_frame(leader, kind.removeprefix("frame-"), payload)
+                with self._lock:
+                    self.frame = frame  # a wall's frame: only the newest matters
+            else:
+                self._received.append(messages.parse(topic, payload, self.settings.group))
         except messages.BadMessage as err:
-            self._refused(str(message.topic), str(err))
+            self._refused(topic, str(err))
             return
-        self._received.append(parsed)
         self.notify()
 
     def _refused(self, topic: str, why: str) -> None:

@@ -32,6 +32,7 @@ from display_service.sync.settings import (
     SyncSettings,
     read_sync_settings,
 )
+from display_service.sync.wall import WALL, Frame, WallBackend, WallView
 
 logger = logging.getLogger(__name__)
 
@@ -42,9 +43,13 @@ WAITING, CONNECTING, UNUSABLE = "waiting for a leader", "connecting", "no broker
 
 
 def reason(scene: Any) -> str:
-    """Return the ``reason`` sentence while a follower shows its leader's entry."""
+    """Return the ``reason`` sentence while a follower shows its leader's entry or its
+    part of the leader's wall."""
     link = getattr(scene.loop, "sync", None)
-    return f"follower of panel {getattr(link, 'leader', None) or 'unknown'}"
+    text = f"follower of panel {getattr(link, 'leader', None) or 'unknown'}"
+    if scene.layer == WALL and link is not None:
+        text += f" (the {link.settings.position} part of its picture)"
+    return text
 
 
 class SyncLink:
@@ -52,8 +57,13 @@ class SyncLink:
 
     def __init__(self, controller: Controller, inbox: Any,
                  wall: Callable[[], float] = time.time,
-                 client_factory: Callable[..., SyncClient] = SyncClient) -> None:
+                 client_factory: Callable[..., SyncClient] = SyncClient,
+                 backend: Any = None, view: WallView | None = None) -> None:
         self.controller = controller
+        self.backend = backend  # a leader's WallBackend, when it has a wall
+        self.view = view  # where a follower at a side shows its part of the wall
+        self.new_frame = False  # a wall frame to draw now
+        self._frame: Frame | None = None
         self.inbox = inbox
         self.wall = wall
         self.client_factory = client_factory
@@ -97,12 +107,12 @@ class SyncLink:
         self.state = CONNECTING
         if settings.role == FOLLOWER:
             self.follower = Follower(settings.leader)
-            if settings.position != "none":
-                logger.info("sync: follower_position %s: the leader's content is shown in "
-                            "step (its wide picture across panels is not done)",
-                            settings.position)
         else:
             self._heartbeat_due = now
+            if isinstance(self.backend, WallBackend):
+                client = self.client
+                self.backend.sink = lambda side, payload: client.publish(f"frame-{side}",
+                                                                         payload)
         logger.info("sync: %s %s of group %s%s", settings.role, settings.name, settings.group,
                     f", following {settings.leader}" if settings.leader else "")
         self.client.start()
@@ -110,8 +120,13 @@ class SyncLink:
     def close(self) -> None:
         """Leave the group: a leader says offline; a follower goes back to its rotation."""
         client, self.client = self.client, None
+        if isinstance(self.backend, WallBackend):
+            self.backend.sink = None
         if client is not None:
             client.close()
+        self._frame = None
+        if self.view is not None:
+            self.view.frame = None
         if self.follower is not None:
             self.follower = None
             self.controller.unfollow(self._now)
@@ -130,6 +145,7 @@ class SyncLink:
         if self.follower is not None:
             for message in client.take():
                 self.follower.take(message, now)
+            self._frame = client.take_frame() or self._frame
             self._follow(client, now)
         else:
             self._lead(client, now)
@@ -145,10 +161,32 @@ class SyncLink:
     def _follow(self, client: SyncClient, now: float) -> None:
         assert self.follower is not None
         leader = self.follower.choose(now)
-        state, detail = self._target(leader, client, now)
+        state: str
+        detail: str | None
+        if self._on_wall(leader):
+            self._following = None
+            self.controller.unfollow(now)
+            state, detail = FOLLOWING, f"the {self.settings.position} part of its picture"
+        else:
+            state, detail = self._target(leader, client, now)
         if (state, leader, detail) != (self.state, self.leader, self.detail):
             self._log(state, leader, detail)
         self.state, self.leader, self.detail = state, leader, detail
+
+    def _on_wall(self, leader: str | None) -> bool:
+        """Show the newest wall frame of ``leader`` when there is one; return whether the
+        panel shows its part of the leader's wall."""
+        view, frame = self.view, self._frame
+        if view is None or self.settings.position not in ("left", "right"):
+            return False
+        if leader is None:
+            self._frame = view.frame = None  # a leader back sends its picture again
+            return False
+        if frame is not None and frame.leader == leader and frame is not view.frame:
+            view.frame, self.new_frame = frame, True
+        if view.frame is not None and view.frame.leader != leader:
+            view.frame = None
+        return view.frame is not None
 
     def _target(self, leader: str | None, client: SyncClient,
                 now: float) -> tuple[str, str | None]:
@@ -183,7 +221,7 @@ class SyncLink:
 
     def _log(self, state: str, leader: str | None, detail: str | None) -> None:
         if state == FOLLOWING:
-            logger.info("sync: following leader %s", leader)
+            logger.info("sync: following leader %s%s", leader, f" ({detail})" if detail else "")
         elif state == LEADER_LOST:
             logger.warning("sync: %s (no heartbeat for %g s or offline); own rotation",
                            detail, HEARTBEAT * 3)
@@ -221,4 +259,6 @@ class SyncLink:
             "detail": self.detail, "seq": self.shown_seq, "switched_at": self.switched_at,
             "connection": self.client.state if self.client is not None else None,
             "ignored": self.client.refused if self.client is not None else 0,
+            "wall": (self.settings.position if self.view is not None and self.view.active()
+                     else None),
         }

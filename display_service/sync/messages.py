@@ -6,6 +6,8 @@ Under ``ledpanel/sync/<group>/leader/<name>/``:
   "sent_at"}``, published by the leader at every switch of what its panel shows;
   ``plugin_id`` and ``mode`` are null while it shows no plugin mode (off, blank, a
   full-screen mode). ``started_at`` is the slot's start on the leader's wall clock.
+- ``frame-left``, ``frame-right`` (retained, QoS 0): a wall's side parts of the
+  leader's picture, binary (``wall.py``).
 - ``status`` (retained, QoS 1): ``{"v": 1, "state": "online", "heartbeat", "at"}``
   every ``heartbeat`` seconds while the leader runs; ``{"v": 1, "state": "offline"}``
   when it stops, and as its last will when its connection is lost.
@@ -26,6 +28,8 @@ from shared.ids import is_plain_segment
 
 ROOT = "ledpanel/sync"
 SWITCH, STATUS = "switch", "status"
+FRAME_LEFT, FRAME_RIGHT = "frame-left", "frame-right"  # a wall's side parts (wall.py)
+KINDS = (SWITCH, STATUS, FRAME_LEFT, FRAME_RIGHT)
 ONLINE, OFFLINE = "online", "offline"
 VERSION = 1
 MAX_PAYLOAD = 2048
@@ -61,9 +65,11 @@ def leader_topic(group: str, name: str, kind: str) -> str:
     return f"{ROOT}/{group}/leader/{name}/{kind}"
 
 
-def follow_topic(group: str, leader: str) -> str:
-    """Return the subscription of a follower: one named leader, or any (``+``)."""
-    return f"{ROOT}/{group}/leader/{leader or '+'}/+"
+def follow_topics(group: str, leader: str, position: str) -> list[str]:
+    """Return a follower's subscriptions: one named leader, or any (``+``); its side of
+    a wall when it sits at one."""
+    kinds = [SWITCH, STATUS] + ([f"frame-{position}"] if position in ("left", "right") else [])
+    return [leader_topic(group, leader or "+", kind) for kind in kinds]
 
 
 def switch_payload(seq: int, plugin_id: str | None, mode: str | None, started_at: float,
@@ -83,16 +89,26 @@ def _encode(body: dict[str, Any]) -> bytes:
     return json.dumps({"v": VERSION, **body}, separators=(",", ":")).encode()
 
 
-def parse(topic: str, payload: bytes, group: str) -> Switch | Status:
-    """Return the message on ``topic``; raise BadMessage saying why it is not one."""
+def topic_kind(topic: str, group: str) -> tuple[str, str]:
+    """Return the leader and the kind (``switch``, ``status``, ``frame-left``, ...) of a
+    topic; raise BadMessage when it is none of the group's leader topics."""
     prefix = f"{ROOT}/{group}/leader/"
     levels = topic[len(prefix):].split("/") if topic.startswith(prefix) else []
-    if len(levels) != 2 or not levels[0] or levels[1] not in (SWITCH, STATUS):
+    if len(levels) != 2 or not levels[0] or levels[1] not in KINDS:
+        raise BadMessage(f"topic {topic[:120]!r} is not a leader's switch, status or frame")
+    return levels[0], levels[1]
+
+
+def parse(topic: str, payload: bytes, group: str) -> Switch | Status:
+    """Return the switch or status on ``topic``; raise BadMessage saying why it is not one
+    (frames are read by ``wall.decode_frame``)."""
+    leader, kind = topic_kind(topic, group)
+    if kind not in (SWITCH, STATUS):
         raise BadMessage(f"topic {topic[:120]!r} is not a leader's switch or status")
     body = _body(payload)
-    if levels[1] == SWITCH:
-        return _switch(levels[0], body)
-    return _status(levels[0], body)
+    if kind == SWITCH:
+        return _switch(leader, body)
+    return _status(leader, body)
 
 
 def _body(payload: bytes) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from shared.bus.core import Bus
 from shared.bus.daemon_lock import DISPLAY, UNKNOWN_PID, lock_holder
 
 RUNNING, STARTING, STOPPED, NOT_RUNNING = "running", "starting", "stopped", "not_running"
-SHOWING = ("on_demand", "sync", "live", "full_screen", "rotation", "off")
+SHOWING = ("on_demand", "sync", "wall", "live", "full_screen", "rotation", "off")
 MAX_ERROR_TEXT = 300  # characters of a plugin's last error passed on
 
 
@@ -175,6 +175,8 @@ def describe_display(report: dict[str, Any]) -> str:
                  "sync": " (following its leader panel)"}.get(str(showing), "")
     elif showing == "full_screen":
         text = "Vegas ticker (between plugins)"
+    elif showing == "wall":
+        text = "its part of the leader panel's picture (a wall)"
     else:
         text = "panel blank (no plugin has anything to show)"
     return text + (", dimmed" if report.get("dimmed") else "")

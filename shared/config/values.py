@@ -26,6 +26,7 @@ from shared.schedules import MODES, normalize_mode, parse_time
 
 FOLLOWER_POSITIONS = ("none", "left", "right")
 SYNC_ROLES = ("standalone", "leader", "follower")
+WALL_SIDES = ("none", "left", "right", "both")
 # RGBMatrixEmulator's outputs the display can open (display.emulator_adapter).
 EMULATOR_ADAPTERS = ("raw", "browser")
 
@@ -118,6 +119,7 @@ RULES: dict[str, Rule] = {
     "sync.role": _one_of(*SYNC_ROLES),
     "sync.group": _topic_safe(empty_allowed=False),
     "sync.leader": _topic_safe(empty_allowed=True),
+    "sync.wall": _one_of(*WALL_SIDES),
     "display.double_sided": _boolean,
     "display.emulator_adapter": _one_of(*EMULATOR_ADAPTERS),
     "timezone": _timezone,

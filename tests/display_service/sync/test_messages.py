@@ -25,8 +25,10 @@ def test_what_a_leader_publishes_reads_back() -> None:
 
 def test_topics_name_the_group_and_the_leader() -> None:
     assert messages.leader_topic("home", "hall", "switch") == SWITCH_TOPIC
-    assert messages.follow_topic("home", "") == "ledpanel/sync/home/leader/+/+"
-    assert messages.follow_topic("home", "hall") == "ledpanel/sync/home/leader/hall/+"
+    assert messages.follow_topics("home", "", "none") == [
+        "ledpanel/sync/home/leader/+/switch", "ledpanel/sync/home/leader/+/status"]
+    assert messages.follow_topics("home", "hall", "left")[2] == (
+        "ledpanel/sync/home/leader/hall/frame-left")
 
 
 @pytest.mark.parametrize(("topic", "payload", "why"), [
@@ -46,6 +48,7 @@ def test_topics_name_the_group_and_the_leader() -> None:
     (STATUS_TOPIC, b'{"v": 1, "state": "maybe"}', "state"),
     (STATUS_TOPIC, b'{"v": 1, "state": "online", "heartbeat": 0}', "heartbeat"),
     ("ledpanel/sync/home/leader/hall/other", b"{}", "topic"),
+    ("ledpanel/sync/home/leader/hall/frame-left", b"{}", "switch or status"),
     ("ledpanel/sync/home/leader/switch", b"{}", "topic"),
     ("ledpanel/sync/attic/leader/hall/switch", b"{}", "topic"),
 ])

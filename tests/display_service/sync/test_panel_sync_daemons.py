@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
 import pytest
+from PIL import Image
 
 from shared.bus.core import Bus
 from tests.daemons import Daemon, Instance, start_display
-from tests.sync_panels import panel, sync_of
+from tests.sync_panels import HALVES_CODE, panel, sync_of
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -175,3 +179,41 @@ def test_a_saved_role_applies_without_a_restart(
     alone = bus.wait_for("display_state", lambda s: sync_of(s).get("role") == "standalone",
                          WAIT)
     assert alone and alone["plugin_id"] == "own" and alone["showing"] == "rotation", alone
+
+
+def preview_colors(instance: Instance) -> set[tuple[int, int, int]]:
+    """Return the colours of the panel's picture (its preview frame, asked for here)."""
+    bus = Bus(instance.cache_dir)
+    bus.publish("preview_viewer", {"until": time.time() + 60})
+    frame = bus.wait_for("preview_frame", lambda f: bool(f and f.get("png_base64")), WAIT)
+    assert frame, "no preview frame"
+    image = Image.open(io.BytesIO(base64.b64decode(frame["png_base64"]))).convert("RGB")
+    return {color for _count, color in image.getcolors(1 << 16) or []}
+
+
+def test_a_follower_at_the_right_shows_the_right_part_of_its_leaders_wall(
+        tmp_path: Path, mqtt_broker: Any, daemons: list[Daemon]) -> None:
+    leader = panel(tmp_path, "lead", {"role": "leader", "wall": "right"}, mqtt_broker,
+                   {"halves": ["halves"]}, codes={"halves": HALVES_CODE})
+    follower = panel(tmp_path, "follow", {"role": "follower", "follower_position": "right"},
+                     mqtt_broker, FOLLOWER_PLUGINS, durations={"own": 600}, order=["own"])
+    daemons += [start_display(leader), start_display(follower)]
+    bus = Bus(follower.cache_dir)
+    state = bus.wait_for("display_state", lambda s: bool(s and s.get("showing") == "wall"),
+                         WAIT)
+    assert state and state["showing"] == "wall", (state, daemons[1].output())
+    assert sync_of(state)["wall"] == "right" and sync_of(state)["state"] == "following"
+    assert state["reason"] == "follower of panel lead (the right part of its picture)"
+    leader_state = Bus(leader.cache_dir).read("display_state") or {}
+    assert (leader_state["width"], state["width"]) == (2 * state["width"], state["width"])
+    assert preview_colors(follower) == {(0, 255, 0)}  # the canvas' right half
+    assert preview_colors(leader) == {(255, 0, 0), (0, 255, 0)}  # the whole wall
+
+    daemons[0].process.kill()
+    alone = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "leader lost",
+                         WAIT)
+    assert alone and alone["showing"] == "rotation" and alone["plugin_id"] == "own", alone
+    daemons.append(start_display(leader))
+    back = bus.wait_for("display_state", lambda s: bool(s and s.get("showing") == "wall"),
+                        WAIT)
+    assert back and back["showing"] == "wall", back
