@@ -32,6 +32,7 @@ from display_service.plugins.hang_watch import DEFAULT_HANG_SECONDS
 from display_service.plugins.safe_mode import SafeMode
 from shared.bus.core import (
     CONFIG_CHANGED,
+    DISPLAY_CONTROL,
     DISPLAY_ON_DEMAND_REQUEST,
     FONTS_CHANGED,
     HARDWARE_STATUS,
@@ -52,7 +53,7 @@ from shared.version import CORE_VERSION
 logger = logging.getLogger("ledpanel-display")
 
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
-WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, CONFIG_CHANGED, PREVIEW_VIEWER,
+WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, DISPLAY_CONTROL, CONFIG_CHANGED, PREVIEW_VIEWER,
                 PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED)
 
 

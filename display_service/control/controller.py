@@ -152,6 +152,18 @@ class Controller:
         self._start(cursor, cursor.index + 1, now)
         return True
 
+    def skip(self, now: float) -> bool:
+        """End the shown rotation or live entry now and start the next (a request).
+
+        Returns False while an on-demand request is in front or nothing is listed.
+        """
+        cursor = self._shown()
+        if self.on_demand is not None or not cursor.entries:
+            return False
+        cursor.empty_streak = 0
+        self._start(cursor, cursor.index + 1, now)
+        return True
+
     def no_content(self, now: float) -> float:
         """The shown entry had nothing to show; return seconds to wait before rendering."""
         cursor = self._shown()

@@ -1,8 +1,9 @@
 """Why the panel shows what it shows, in one sentence (``reason`` in ``display_state``).
 
 ``reason(scene)`` looks the shown layer up in ``REASONS`` (layer -> function returning
-the sentence), then adds what changes the whole panel: turned on by hand while the
-power schedule says off, and the dim schedule. A part that adds a layer to the
+the sentence), then adds what changes the whole panel: an on-demand request shown
+while the power schedule says off, turned on by hand while it says off, and the dim
+schedule. A part that adds a layer to the
 compositor adds its sentence here with ``REASONS[layer] = function``; the function
 gets the ``Scene`` (``scene.loop`` reaches whatever else it needs) and returns the
 sentence, e.g. "notification from mqtt" or "follower of panel hall".
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from display_service.loop.schedules import BY_HAND
+from display_service.loop.schedules import BY_HAND, BY_SCHEDULE
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,9 @@ def reason(scene: Scene) -> str:
     """Return the sentence for ``scene``: its layer's, then power by hand and dimming."""
     describe = REASONS.get(scene.layer)
     sentence = describe(scene) if describe is not None else f"showing {scene.layer}"
+    if scene.layer == "on_demand" and scene.power_cause == BY_SCHEDULE:
+        sentence += "; shown although the power schedule says off" + _until(
+            scene.power_until, scene)
     if scene.layer != "off" and scene.power_cause == BY_HAND:
         sentence += "; turned on by hand" + _until(scene.power_until, scene)
     if scene.dimmed:

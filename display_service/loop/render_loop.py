@@ -7,15 +7,17 @@ so watcher threads (which only set flags and call ``wake.set()``) get their chan
 applied at once, in this order: config reload, config changes held back for a plugin
 whose update() was running (``lifecycle.py``; an update returning wakes the loop),
 plugin folders installed, updated or uninstalled (``plugin_changes.py``), on-demand
-requests, preview viewer, schedules (``schedules.py``), live priority
-(``live.py``), sync messages and heartbeats (``sync/link.py``), expiries, then the frame.
+requests, display control requests (next, power by hand), preview viewer, schedules
+(``schedules.py``), live priority (``live.py``), sync messages and heartbeats
+(``sync/link.py``), expiries, then the frame.
 
 What is drawn, by priority: on-demand, then a sync leader's entry on a follower panel
 (``display_service/sync/``), then live content, then the full-screen mode when one is
 set and active (``full_screen.py``), then the rotation (``controller.py``).
 While the power schedule says off, the panel is blank unless an on-demand request is
-active: an explicit request shows even at night. Updates keep running while off, so the
-panel shows fresh data when it comes back on.
+active: an explicit request shows even at night; turned off by hand
+(``control/display_control.py``), it is blank whatever is active. Updates keep running
+while off, so the panel shows fresh data when it comes back on.
 
 The first frame is drawn once each plugin's first ``update()`` is scheduled, without
 waiting for it: a plugin with no data yet returns False (skipped) or draws a placeholder.
@@ -32,6 +34,7 @@ from typing import Any, ClassVar
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
 from display_service.control.controller import ACTIVE, SYNC, Controller
+from display_service.control.display_control import SKIPS, ControlHandler
 from display_service.control.on_demand import OnDemandHandler
 from display_service.loop.compose import OFF, Compositor
 from display_service.loop.frames import FramePainter
@@ -50,13 +53,15 @@ from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
 from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
-from display_service.sync.link import SyncLink
+from display_service.sync.link import SyncLink, refuse_next
 from display_service.sync.link import reason as sync_reason
 from display_service.sync.wall import WALL, WallView
 from shared.bus.core import (
     CONFIG_CHANGED,
+    DISPLAY_CONTROL,
     DISPLAY_ON_DEMAND_CONFIG,
     DISPLAY_ON_DEMAND_REQUEST,
+    DISPLAY_POWER,
     DISPLAY_STATE,
     FONTS_CHANGED,
     HARDWARE_STATUS,
@@ -72,6 +77,7 @@ from shared.bus.core import (
 logger = logging.getLogger(__name__)
 
 REASONS[SYNC] = REASONS[WALL] = sync_reason  # "follower of panel <name>"
+SKIPS[SYNC] = SKIPS[WALL] = refuse_next  # the leader decides what comes next
 
 
 class RenderLoop:
@@ -119,8 +125,7 @@ class RenderLoop:
         self.writer = BusWriter(bus)
         self.publisher = StatePublisher(bus, self.writer, clock)
         self.controller = Controller([], clock())
-        self.on_demand = OnDemandHandler(self.controller, self.writer, self.publisher,
-                                        wall)
+        self.on_demand = OnDemandHandler(self.controller, self.writer, self.publisher, wall)
         self.panel = PanelSchedule(wall)
         self.live = LiveWatch(self.errors)
         self.config_seq: Any = None
@@ -133,10 +138,11 @@ class RenderLoop:
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
                                  on_switch=self._switched)
-        self.sync = self._sync_link(display, wall)
-        self._stopping = False
-        self.beat = time.monotonic()
-        self._errors_version = -1
+        self.control = ControlHandler(self.controller, self.panel, self.writer, self.publisher,
+                                      self.layer, wall)
+        self._stopping, self._errors_version = False, -1
+        self.beat = time.monotonic()  # the hang watch's sign of life
+        self.sync = self._sync_link(display, wall)  # after the compositor: its wall layer
 
     def _sync_link(self, display: DisplayManager, wall: Callable[[], float]) -> SyncLink:
         """Several panels as one (``display_service/sync/``): the link and the wall layer."""
@@ -193,7 +199,9 @@ class RenderLoop:
         self._configure(now)
         # Left by a run that was killed; requests queued since then come after it.
         self.on_demand.resume(self.bus.read(DISPLAY_ON_DEMAND_CONFIG), now)
+        self.control.restore(self.bus.read(DISPLAY_POWER))  # the panel on or off by hand
         self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
+        self.inbox.notify(DISPLAY_CONTROL)
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.inbox.notify(PLUGIN_ERRORS_CLEAR)
         self.inbox.notify(PLUGINS_CHANGED)
@@ -241,6 +249,7 @@ class RenderLoop:
             logger.info("schedule: panel %s", self.panel.describe())
             self._apply_display_settings()
             self.publisher.mark_dirty()
+            self.control.sync()  # the schedule's boundary ends a panel turned on by hand
 
     def _follow_live(self, now: float) -> None:
         if self.live.due(now, self._updates_done):
@@ -252,6 +261,10 @@ class RenderLoop:
     def _handle_on_demand(self, now: float) -> None:
         for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
             self.on_demand.handle(request, now)
+
+    def _handle_control(self, now: float) -> None:
+        for request in self.bus.take_all(DISPLAY_CONTROL):
+            self.control.handle(request, now)
 
     def _clear_plugin_errors(self, now: float) -> None:
         for request in self.bus.take_all(PLUGIN_ERRORS_CLEAR):
@@ -275,6 +288,7 @@ class RenderLoop:
     # Applied in this order, each when its flag was set (the flag is taken either way).
     _REQUESTS: ClassVar[tuple[tuple[str, Callable[[RenderLoop, float], None]], ...]] = (
         (DISPLAY_ON_DEMAND_REQUEST, _handle_on_demand),
+        (DISPLAY_CONTROL, _handle_control),
         (PLUGIN_ERRORS_CLEAR, _clear_plugin_errors),
         (PLUGIN_SAFE_MODE_RELEASE, _release_safe_mode),
         (PREVIEW_VIEWER, _refresh_viewer),

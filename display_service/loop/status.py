@@ -54,6 +54,7 @@ class RenderLoop(Protocol):
     config_problem: Any
     config_seq: Any
     on_demand: Any
+    control: Any
     plugins: Any
     plugin_changes: Any
     display: Any
@@ -110,7 +111,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "fps": fps,
         "config_seq": loop.config_seq,
         "last_request_id": controller.last_request_id,
-        "requests": loop.on_demand.outcomes(),
+        "requests": {**loop.on_demand.outcomes(), **loop.control.outcomes()},
         "loaded_plugins": sorted(loop.plugins.instances),
         "load_errors": dict(getattr(loop.plugins, "load_errors", {}) or {}),
         "load_warnings": {plugin_id: list(lines) for plugin_id, lines in

@@ -52,6 +52,12 @@ def reason(scene: Any) -> str:
     return text
 
 
+def refuse_next(_handler: Any, _now: float) -> str:
+    """Return why a ``next`` request does nothing while a follower shows its leader."""
+    return ("this panel follows its leader panel, which decides what comes next; "
+            "ask the leader for next")
+
+
 class SyncLink:
     """This panel's part in its group, driven by the render loop."""
 

@@ -59,6 +59,13 @@ FONTS_CHANGED = "fonts_changed"  # web -> display: {seq, change, family}; rescan
 # web -> display (queued requests): {plugin_id, change}; a plugin folder was installed,
 # updated or uninstalled (shared.plugin_system.changes)
 PLUGINS_CHANGED = "plugins_changed"
+# web or the MQTT bridge -> display (queued requests, shared.bus.display_control):
+# {"action": "next"} or {"action": "power", "on": bool}, with request_id, source and
+# requested_at; each outcome is in display_state's ``requests.<request_id>``
+DISPLAY_CONTROL = "display_control"
+# display: the panel turned on or off by hand, kept across a restart
+# ({"on": bool, "until": wall time or null, "set_at", "request_id", "source"})
+DISPLAY_POWER = "display_power"
 # display (the starlark-apps plugin) -> web: each scripted app's last render
 # (shared.starlark.installed.render_status has the record's shape)
 STARLARK_APPS = "starlark_apps"

@@ -25,6 +25,7 @@ from shared.bus.daemon_lock import DISPLAY, UNKNOWN_PID, lock_holder
 RUNNING, STARTING, STOPPED, NOT_RUNNING = "running", "starting", "stopped", "not_running"
 SHOWING = ("on_demand", "sync", "wall", "live", "full_screen", "rotation", "off")
 MAX_ERROR_TEXT = 300  # characters of a plugin's last error passed on
+MAX_REASON = 300  # characters of the display's reason passed on
 
 
 def timestamp(value: Any) -> float | None:
@@ -152,8 +153,26 @@ def display_report(state: Any, holder: int | None, errors: Any = None,
         "plugin_errors": plugin_errors(errors) if live else None,
         "safe_mode": safe_mode(safe),
     }
+    report["power_cause"] = (record.get("power_cause") if live and record.get("power_cause")
+                             in ("hand", "schedule") else None)
     report["summary"] = describe_display(report)
+    report["reason"] = reason(record, report)
     return report
+
+
+def reason(record: dict[str, Any], report: dict[str, Any]) -> str:
+    """Return why the panel shows what it shows: the display's sentence while it runs.
+
+    While the display is not running (or a new one has not said anything yet), the
+    sentence says so: nothing that display said before is current.
+    """
+    service = report.get("service")
+    if service == STARTING:
+        return "display service starting: nothing is drawn yet"
+    if service != RUNNING:
+        return f"display service {describe_display(report)}: nothing drives the panel"
+    said = _text(record.get("reason"))
+    return said[:MAX_REASON] if said else describe_display(report)
 
 
 def describe_display(report: dict[str, Any]) -> str:
@@ -167,7 +186,8 @@ def describe_display(report: dict[str, Any]) -> str:
         return f"not running (stopped{when})" if service == STOPPED else "not running"
     showing = report.get("showing")
     if showing == "off":
-        text = "panel off (power schedule)"
+        by = "turned off by hand" if report.get("power_cause") == "hand" else "power schedule"
+        text = f"panel off ({by})"
     elif report.get("plugin_id"):
         text = f"showing {report['plugin_id']} / {report.get('mode') or '-'}"
         text += {"on_demand": " (on-demand)", "live": " (live content)",

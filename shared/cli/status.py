@@ -85,6 +85,8 @@ def _print_display(display: dict[str, Any]) -> None:
             f", up {_duration(time.time() - started)})" if started is not None else ")")
     _row("display service", service)
     _row("panel", str(display.get("summary") or "unknown"))
+    if isinstance(display.get("reason"), str):
+        _row("why", display["reason"][:300])  # shared.bus.display_status.reason
     if running:
         _row("on-demand", _on_demand(display.get("on_demand")))
         _row("brightness / fps", f"{_shown(display.get('brightness'))} / "

@@ -104,3 +104,14 @@ test("a plugin's load-time warnings come from the running display only", () => {
   assert.deepEqual(view.loadWarnings(down, "clock"), []);
   assert.deepEqual(view.loadWarnings(null, "clock"), []);
 });
+
+test("the Overview says why the panel shows what it shows, and offers the other power", () => {
+  const on = running({ power: "on" });
+  on.reason = "rotation: slot 2 of 5";
+  assert.equal(Object.fromEntries(view.displayRows(on))["Why"], "rotation: slot 2 of 5");
+  assert.deepEqual(view.powerButton(on), { label: "Panel off", on: false });
+  const off = running({ power: "off", showing: "off", power_cause: "hand" });
+  assert.deepEqual(view.powerButton(off), { label: "Panel on", on: true });
+  assert.equal(view.previewBlocked(off), "The panel is off (turned off by hand).");
+  assert.equal(view.powerButton(running({ service: "not_running" })), null);
+});

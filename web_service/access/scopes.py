@@ -2,7 +2,8 @@
 
 - ``read``: looks only: GET, HEAD and OPTIONS (a backup comes without its secrets).
 - ``control``: ``read``, plus driving the display: the ``CONTROL_ROUTES`` (on-demand start
-  and stop). Brightness and every other setting are config saves: ``admin``.
+  and stop, next, the panel on or off by hand). Brightness and every other setting are
+  config saves: ``admin``.
 - ``admin``: everything a signed-in browser may do, making and revoking tokens included.
 
 A browser session is ``admin``. Tokens made before scopes existed are ``admin``
@@ -17,7 +18,9 @@ from shared.sign_in.store import Identity
 API_PREFIX = "/api/v3"
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CONTROL_ROUTES = frozenset({("POST", f"{API_PREFIX}/display/on-demand/start"),
-                            ("POST", f"{API_PREFIX}/display/on-demand/stop")})
+                            ("POST", f"{API_PREFIX}/display/on-demand/stop"),
+                            ("POST", f"{API_PREFIX}/display/next"),
+                            ("POST", f"{API_PREFIX}/display/power")})
 RANK = {"read": 0, "control": 1, "admin": 2}
 
 

@@ -19,7 +19,9 @@ bp = Blueprint("system", __name__)
 def status() -> Reply:
     """Return what the panel shows, the hardware, config problems and host figures.
 
-    ``display`` says only what is true now: while the display service is not running
+    ``reason`` says in one sentence why the panel shows what it shows (the display's
+    own sentence while it runs; that it does not run otherwise). ``display`` says only
+    what is true now: while the display service is not running
     every panel field is null and ``summary`` says "not running". ``hardware``
     carries ``restart_required`` when the saved panel settings differ from the ones the
     running display started with; ``config`` lists every known config problem;
@@ -32,6 +34,7 @@ def status() -> Reply:
     display, hardware, config = svc.status.blocks()
     return ok({
         "version": CORE_VERSION,
+        "reason": display["reason"],
         "display": display,
         "hardware": hardware,
         "config": config,

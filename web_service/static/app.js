@@ -89,6 +89,9 @@ function makeStore() {
       return this.act("/display/on-demand/start", body);
     },
     stopOnDemand() { return this.act("/display/on-demand/stop", {}); },
+    nextEntry() { return this.act("/display/next", {}); },
+    setPower(on) { return this.act("/display/power", { on }); },
+    powerButton() { return view.powerButton(this.status); },
     toggle(pluginId, enabled) { return this.act("/plugins/toggle", { plugin_id: pluginId, enabled }); },
     release(pluginId) { return this.act("/plugins/safe-mode/release", { plugin_id: pluginId }); },
   };
@@ -140,6 +143,7 @@ function pluginManager() {
 function overview() {
   return {
     pluginId: "", session: null, note: { text: "", error: false },
+    panelNote: { text: "", error: false },
     follow() {
       const od = this.$store.ledpanel.onDemand();
       const session = od?.state === "active" ? `${od.plugin_id}|${od.request_id}` : null;
@@ -155,6 +159,17 @@ function overview() {
     start() { if (this.pluginId) this.run(this.$store.ledpanel.startOnDemand(this.pluginId)); },
     stop() { this.run(this.$store.ledpanel.stopOnDemand()); },
     release(pluginId) { this.run(this.$store.ledpanel.release(pluginId)); },
+    // Next and the power button answer on the Panel card's own line.
+    async panel(answer) {
+      const store = this.$store.ledpanel;
+      const before = store.message;
+      this.panelNote = noteOf(await answer, store, before);
+    },
+    next() { this.panel(this.$store.ledpanel.nextEntry()); },
+    power() {
+      const button = this.$store.ledpanel.powerButton();
+      if (button) this.panel(this.$store.ledpanel.setPower(button.on));
+    },
   };
 }
 

@@ -88,7 +88,8 @@ export function displayRows(data, plugins = [], nowMs = Date.now()) {
   const hw = data.hardware;
   const config = data.config || { problems: [] };
   const rows = [["Display service", serviceText(d)],
-                ["Panel", isRunning(data) ? headline(data, plugins) : d.summary]];
+                ["Panel", isRunning(data) ? headline(data, plugins) : d.summary],
+                ["Why", data.reason]];
   if (isRunning(data)) {
     rows.push(["On-demand", onDemandText(d.on_demand || {}, plugins, nowMs)]);
     rows.push(["Brightness", d.brightness]);
@@ -143,6 +144,17 @@ export function loadWarnings(data, pluginId) {
 export function previewBlocked(data) {
   if (!data) return "Waiting for the display service…";
   if (!isRunning(data)) return "No live picture: the display service is not running.";
-  if (isPanelOff(data)) return "The panel is off (power schedule).";
+  if (isPanelOff(data)) {
+    return data.display.power_cause === "hand" ? "The panel is off (turned off by hand)."
+      : "The panel is off (power schedule).";
+  }
   return null;
+}
+
+// The Overview's power button: what pressing it does, and the "on" it sends. While the
+// display is not running there is nothing to switch (null).
+export function powerButton(data) {
+  if (!isRunning(data)) return null;
+  const on = data.display.power === "on";
+  return { label: on ? "Panel off" : "Panel on", on: !on };
 }

@@ -104,3 +104,11 @@ def test_a_moment_on_another_day_names_the_weekday() -> None:
     scene = Scene(layer="rotation", wall=wall)
     assert clock_text(wall + 1800, scene) == "23:30"
     assert clock_text(wall + 8 * 3600, scene) == "Tue 07:00"
+
+
+def test_an_on_demand_at_night_says_the_schedule_is_overruled() -> None:
+    wall = datetime(2024, 6, 3, 23, 30, tzinfo=UTC).timestamp()
+    scene = Scene(layer="on_demand", until=wall + 600, power_cause="schedule",
+                  power_until=wall + 7.5 * 3600, wall=wall)
+    assert reason(scene) == ("on demand until 23:40; shown although the power schedule says "
+                             "off until Tue 07:00")

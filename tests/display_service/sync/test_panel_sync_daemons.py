@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from shared.bus.core import Bus
+from shared.bus.display_control import answer, request_next
 from tests.daemons import Daemon, Instance, start_display
 from tests.sync_panels import HALVES_CODE, panel, sync_of
 
@@ -82,6 +83,10 @@ def test_a_follower_shows_each_switch_of_its_leader_and_ignores_garbage(
     state = Bus(follower.cache_dir).read("display_state") or {}
     assert state["showing"] == "sync" and state["reason"] == "follower of panel lead"
     assert sync_of(state)["leader"] == "lead"
+    # "next" on a follower: the leader decides what comes next.
+    found, _state = answer(Bus(follower.cache_dir),
+                           request_next(Bus(follower.cache_dir), "http"), WAIT)
+    assert found and found["state"] == "error" and "ask the leader" in found["error"], found
 
     client = paho.Client(paho.CallbackAPIVersion.VERSION2)
     client.connect(mqtt_broker.host, mqtt_broker.port)

@@ -135,7 +135,7 @@ def test_status_falls_back_to_the_bus_when_the_web_is_unreachable(
     now = time.time()
     running_display.publish(keys.DISPLAY_STATE, _running_state(
         started_at=now - 3700, plugin_id="clock", mode="analog", showing="rotation",
-        power="on", brightness=80, fps=30))
+        power="on", brightness=80, fps=30, reason="rotation: slot 2 of 5"))
     running_display.publish(keys.HARDWARE_STATUS, {
         "ok": False, "backend": "headless", "cause": "settings",
         "error": "rows 7 is not supported", "hint": "use 16, 32 or 64",
@@ -146,6 +146,7 @@ def test_status_falls_back_to_the_bus_when_the_web_is_unreachable(
     assert "not running (cannot reach the web service" in out and "read the bus in" in out
     assert f"display service:   running (pid {os.getpid()}, up 1h 01m)" in out
     assert "panel:             showing clock / analog" in out
+    assert "why:               rotation: slot 2 of 5" in out
     assert "no panel output: panel settings refused: rows 7 is not supported" in out
 
 
@@ -174,12 +175,14 @@ def test_status_without_the_display_lock_says_not_running_and_nothing_stale(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     Bus(tmp_path).publish(keys.DISPLAY_STATE, _running_state(
-        plugin_id="clock", mode="clock", showing="rotation", fps=30.0))  # left by a crash
+        plugin_id="clock", mode="clock", showing="rotation", fps=30.0,
+        reason="rotation: slot 1 of 1"))  # left by a crash
     code = main(["status", "--url", closed_port_url(), "--cache-dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 3
     assert "display service:   not running" in out and "panel:             not running" in out
-    assert "clock" not in out and "30.0" not in out
+    assert "why:               display service not running: nothing drives the panel" in out
+    assert "clock" not in out and "30.0" not in out and "slot" not in out
 
 
 def test_on_demand_start_posts_the_request_and_prints_the_state(
