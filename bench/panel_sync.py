@@ -6,12 +6,13 @@ leader carries a ``seq``; each panel's ``display_state`` says the ``seq`` it sho
 ``switched_at``, the wall-clock moment its render loop switched (before drawing the
 first frame). The skew of a switch is a follower's ``switched_at`` minus the leader's.
 
-Switches: the leader's own rotation with 1 s slots (the shortest a slot may be), then
-on-demand requests to the leader every ``REQUEST_GAP`` seconds (each one a switch the
-followers follow like any other). Recovery: the leader killed (SIGKILL) or stopped
-(SIGTERM), then started again, and frozen (SIGSTOP: its heartbeats stop while its
-connection stays open) then thawed; timed until the followers say ``leader lost`` and
-until both follow again. Target (issue 20): skew p95 < 50 ms on loopback.
+Switches, after a warm-up of ``WARM_UP`` seconds: the leader's own rotation with 1 s
+slots (the shortest a slot may be), then on-demand requests to the leader every
+``REQUEST_GAP`` seconds (each one a switch the followers follow like any other).
+Recovery: the leader killed (SIGKILL) or stopped (SIGTERM), then started again, and
+frozen (SIGSTOP: its heartbeats stop while its connection stays open) then thawed;
+timed until the followers say ``leader lost`` and until both follow again.
+Target (issue 20): skew p95 < 50 ms on loopback.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ REQUESTS = 300
 REQUEST_GAP = 0.12
 RESTARTS = 3
 WAIT = 30.0
+WARM_UP = 5.0
 
 
 class Recorder:
@@ -161,6 +163,7 @@ def main() -> None:
         try:
             for name in ("left", "right"):
                 wait_state(panels[name], "following")
+            time.sleep(WARM_UP)  # past the first updates and imports of a fresh start
             switches(panels, recorder)
             for how in ["kill"] * RESTARTS + ["term"] * RESTARTS:
                 daemons["lead"], line = recovery(panels, daemons["lead"], how)
