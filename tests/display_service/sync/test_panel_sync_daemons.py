@@ -17,6 +17,7 @@ from PIL import Image
 from shared.bus.core import Bus
 from shared.bus.display_control import answer, request_next
 from tests.daemons import Daemon, Instance, start_display
+from tests.mqtt_broker import free_port
 from tests.sync_panels import HALVES_CODE, panel, sync_of
 
 pytestmark = pytest.mark.timeout(180)
@@ -222,3 +223,27 @@ def test_a_follower_at_the_right_shows_the_right_part_of_its_leaders_wall(
     back = bus.wait_for("display_state", lambda s: bool(s and s.get("showing") == "wall"),
                         WAIT)
     assert back and back["showing"] == "wall", back
+
+
+def test_a_follower_without_a_usable_broker_says_so_and_shows_its_own_rotation(
+        tmp_path: Path, daemons: list[Daemon]) -> None:
+    closed = free_port()  # nothing listens there
+    nowhere = type("Nowhere", (), {"host": "127.0.0.1", "port": closed})()
+    follower = panel(tmp_path, "follow", {"role": "follower"}, nowhere, FOLLOWER_PLUGINS,
+                     durations={"own": 600}, order=["own"])
+    config = json.loads((follower.config_dir / "config.json").read_text())
+    config["mqtt"]["enabled"] = False
+    follower.write_config(config)
+    daemons.append(start_display(follower))
+    bus = Bus(follower.cache_dir)
+    off = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "no broker", WAIT)
+    assert off and off["plugin_id"] == "own" and "mqtt.enabled" in sync_of(off)["detail"], off
+    assert "sync: follower but MQTT is off" in daemons[0].output()
+
+    config["mqtt"]["enabled"] = True
+    follower.write_config(config)
+    trying = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "connecting",
+                          WAIT)
+    assert trying and trying["plugin_id"] == "own", trying
+    assert sync_of(trying)["connection"] == "connecting"
+    assert "Traceback" not in daemons[0].output()
