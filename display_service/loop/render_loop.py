@@ -443,7 +443,7 @@ class RenderLoop:
         return display_state(self, service)
 
     def _shutdown(self) -> None:
-        self.sync.close()  # a leader says offline first: its followers go on alone
+        self.sync.close(final=True)  # a leader says offline first: its followers go on alone
         self.hooks.shutdown()
         try:
             self.backend.clear()

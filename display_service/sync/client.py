@@ -83,16 +83,28 @@ class SyncClient:
             self._retained[topic] = payload
         self._client.publish(topic, payload, qos=0, retain=True)
 
-    def close(self, timeout: float = 2.0) -> None:
-        """Say offline (a leader), disconnect and end the network thread."""
+    def close(self, wait: bool = True, timeout: float = 2.0) -> None:
+        """Say offline (a leader), disconnect and end the network thread.
+
+        ``wait=False`` (a config reload: the render loop must not wait for the network)
+        leaves the disconnect to a thread of its own; the offline status is queued
+        before it either way.
+        """
+        self._closing = True
         if self.settings.role == LEADER and self.state == CONNECTED:
             info = self._client.publish(self._status_topic(), messages.status_payload(
                 False, 0.0, time.time()), qos=1, retain=True)
             try:
-                info.wait_for_publish(timeout)
+                if wait:
+                    info.wait_for_publish(timeout)
             except (RuntimeError, ValueError):
                 pass  # not connected any more: the will says it
-        self._closing = True
+        if wait:
+            self._finish()
+        else:
+            threading.Thread(target=self._finish, name="sync-close", daemon=True).start()
+
+    def _finish(self) -> None:
         self._client.disconnect()
         self._client.loop_stop()
 

@@ -109,27 +109,34 @@ class SyncLink:
         return True
 
     def _start(self, settings: SyncSettings, now: float) -> None:
-        self.client = self.client_factory(settings, lambda: self.inbox.notify(SYNC_KEY))
-        self.state = CONNECTING
+        try:
+            client = self.client_factory(settings, lambda: self.inbox.notify(SYNC_KEY))
+            client.start()
+        except (ValueError, OSError) as err:  # a host paho refuses, a TLS setup it cannot make
+            self.state, self.detail = UNUSABLE, f"cannot connect to the broker: {err}"
+            logger.error("sync: %s", self.detail)
+            return
+        self.client, self.state = client, CONNECTING
         if settings.role == FOLLOWER:
             self.follower = Follower(settings.leader)
         else:
             self._heartbeat_due = now
             if isinstance(self.backend, WallBackend):
-                client = self.client
                 self.backend.sink = lambda side, payload: client.publish(f"frame-{side}",
                                                                          payload)
         logger.info("sync: %s %s of group %s%s", settings.role, settings.name, settings.group,
                     f", following {settings.leader}" if settings.leader else "")
-        self.client.start()
 
-    def close(self) -> None:
-        """Leave the group: a leader says offline; a follower goes back to its rotation."""
+    def close(self, final: bool = False) -> None:
+        """Leave the group: a leader says offline; a follower goes back to its rotation.
+
+        ``final`` (the daemon stops): wait for the goodbye to go out, within seconds.
+        """
         client, self.client = self.client, None
         if isinstance(self.backend, WallBackend):
             self.backend.sink = None
         if client is not None:
-            client.close()
+            client.close(wait=final)
         self._frame = None
         if self.view is not None:
             self.view.frame = None

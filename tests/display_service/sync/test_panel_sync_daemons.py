@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -247,3 +248,38 @@ def test_a_follower_without_a_usable_broker_says_so_and_shows_its_own_rotation(
     assert trying and trying["plugin_id"] == "own", trying
     assert sync_of(trying)["connection"] == "connecting"
     assert "Traceback" not in daemons[0].output()
+
+
+def retained(broker: Any, topic: str) -> bytes | None:
+    """Return the retained message of ``topic`` on ``broker`` (None when there is none)."""
+    got: list[bytes] = []
+    subscribed = threading.Event()
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2)
+    client.on_message = lambda _c, _u, message: got.append(bytes(message.payload))
+    client.on_subscribe = lambda *_args: subscribed.set()
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    try:
+        client.subscribe(topic, qos=1)
+        assert subscribed.wait(10)
+        # A retained message comes before the subscription's answer is handled; a ping
+        # round trip after it makes sure nothing retained is still on its way.
+        client.publish("ledpanel/test/ping", b"", qos=1).wait_for_publish(5)
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    return got[-1] if got else None
+
+
+def test_a_leader_stopping_cleanly_leaves_offline_and_its_last_switch_retained(
+        tmp_path: Path, mqtt_broker: Any, daemons: list[Daemon]) -> None:
+    leader = leader_panel(tmp_path, mqtt_broker, LEADER_PLUGINS)
+    daemons.append(start_display(leader))
+    bus = Bus(leader.cache_dir)
+    assert bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "connected", WAIT)
+    status = "ledpanel/sync/home/leader/lead/status"
+    assert json.loads(retained(mqtt_broker, status) or b"{}")["state"] == "online"
+    switch = json.loads(retained(mqtt_broker, "ledpanel/sync/home/leader/lead/switch") or b"{}")
+    assert switch["plugin_id"] in LEADER_PLUGINS and switch["seq"] > 0
+    assert daemons[0].stop() == 0
+    assert json.loads(retained(mqtt_broker, status) or b"{}") == {"v": 1, "state": "offline"}
