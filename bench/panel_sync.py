@@ -11,12 +11,16 @@ slots (the shortest a slot may be), then on-demand requests to the leader every
 ``REQUEST_GAP`` seconds (each one a switch the followers follow like any other).
 Recovery: the leader killed (SIGKILL) or stopped (SIGTERM), then started again, and
 frozen (SIGSTOP: its heartbeats stop while its connection stays open) then thawed;
-timed until the followers say ``leader lost`` and until both follow again.
+timed until the followers say ``leader lost`` and until both follow again. Wall: a
+leader with ``sync.wall`` ``both`` and followers at its left and right, its plugin
+drawing a new colour at every frame; frame latency from the leader's debug line
+"wall frame N sent" to the follower's "drawn" (both daemons at ``--log-level DEBUG``).
 Target (issue 20): skew p95 < 50 ms on loopback.
 """
 
 from __future__ import annotations
 
+import re
 import signal
 import tempfile
 import threading
@@ -24,12 +28,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.common import percentile, summary
+from bench.common import cpu_seconds, percentile, summary
 from shared.bus import core as keys
 from shared.bus.core import Bus
 from tests.daemons import Daemon, Instance, start_display
 from tests.mqtt_broker import Broker
-from tests.sync_panels import panel, sync_of
+from tests.sync_panels import FLICKER_CODE, panel, sync_of
 
 PLUGINS = {"alpha": ["alpha_one", "alpha_two"], "beta": ["beta_main"], "gamma": ["gamma"]}
 ROTATION_SECONDS = 30.0
@@ -154,6 +158,44 @@ def frozen(panels: dict[str, Instance], leader: Daemon) -> str:
     return f"lost after {lost * 1000:.0f} ms, following again {back * 1000:.0f} ms after SIGCONT"
 
 
+WALL_SECONDS = 10.0
+_WALL_LINE = re.compile(r"sync: wall frame (\d+) (left|right) (sent|drawn) at ([\d.]+)")
+
+
+def wall_latency(base: Path, broker: Broker) -> None:
+    """A leader with a wall on both sides, a new picture every frame: frame latency."""
+    lead = panel(base, "wall-lead", {"role": "leader", "wall": "both"}, broker,
+                 {"flicker": ["flicker"]}, codes={"flicker": FLICKER_CODE})
+    sides = {side: panel(base, f"wall-{side}", {"role": "follower", "leader": "wall-lead",
+                                                "follower_position": side}, broker, PLUGINS)
+             for side in ("left", "right")}
+    debug = ("--log-level", "DEBUG")
+    daemons = [start_display(lead, *debug)] + [start_display(i, *debug) for i in sides.values()]
+    try:
+        for instance in sides.values():
+            Bus(instance.cache_dir).wait_for(
+                keys.DISPLAY_STATE, lambda s: (s or {}).get("showing") == "wall", WAIT)
+        time.sleep(WARM_UP)
+        cpu_before, started = cpu_seconds(daemons[0].process.pid), time.time()
+        time.sleep(WALL_SECONDS)
+        ended = time.time()
+        cpu = (cpu_seconds(daemons[0].process.pid) - cpu_before) / (ended - started)
+    finally:
+        for daemon in daemons:
+            daemon.stop()
+    sent: dict[tuple[str, str], float] = {}
+    drawn: dict[tuple[str, str], float] = {}
+    for daemon in daemons:
+        for seq, side, what, at in _WALL_LINE.findall(daemon.output()):
+            (sent if what == "sent" else drawn)[(seq, side)] = float(at)
+    sent = {k: at for k, at in sent.items() if started <= at <= ended}
+    latency = [(drawn[k] - sent[k]) * 1000 for k in sent if k in drawn]
+    print(f"wall of 3 panels, a new picture every frame: frame latency {summary(latency)}; "
+          f"{len(sent) / WALL_SECONDS / 2:.0f} frames per side per s sent, "
+          f"{len(latency) / WALL_SECONDS / 2:.0f} drawn (a follower draws the newest); "
+          f"leader CPU {cpu * 100:.1f}% of one core")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         broker = Broker(Path(tmp) / "broker").start()
@@ -171,6 +213,9 @@ def main() -> None:
                       f"and restarted: {line}")
             for _ in range(RESTARTS):
                 print(f"leader frozen (SIGSTOP) and thawed: {frozen(panels, daemons['lead'])}")
+            for daemon in daemons.values():
+                daemon.stop()
+            wall_latency(Path(tmp), broker)
         finally:
             recorder.stop()
             for daemon in daemons.values():

@@ -51,6 +51,31 @@ HALVES_CODE = textwrap.dedent(
 )
 
 
+# A new colour over the whole canvas at every call, called at the fast content's rate:
+# every part of a wall changes with every frame.
+FLICKER_CODE = textwrap.dedent(
+    """
+    from shared.plugin_api.base_plugin import BasePlugin
+
+
+    class Plugin(BasePlugin):
+        enable_scrolling = True
+        calls = 0
+
+        def update(self):
+            pass
+
+        def display(self, force_clear=False, display_mode=None):
+            self.calls += 1
+            dm = self.display_manager
+            dm.draw.rectangle((0, 0, dm.width - 1, dm.height - 1),
+                              fill=(self.calls % 256, (self.calls // 256) % 256, 1))
+            dm.update_display()
+            return True
+    """
+)
+
+
 def add_plugin(plugins_dir: Path, plugin_id: str, modes: list[str],
                code: str = PLUGIN_CODE) -> None:
     """Write a plugin with ``modes``, drawing its mode's name unless ``code`` says else."""

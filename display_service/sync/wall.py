@@ -16,7 +16,9 @@ bytes, row by row. Anything else is refused (``messages.BadMessage``).
 
 from __future__ import annotations
 
+import logging
 import struct
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +34,7 @@ FRAME_HEADER = struct.Struct(">4sIHH")
 MAGIC = b"LPW1"
 MAX_WIDTH, MAX_HEIGHT = 512, 256
 MAX_FRAME = FRAME_HEADER.size + MAX_WIDTH * MAX_HEIGHT * 3
+logger = logging.getLogger(__name__)
 WALL = "wall"  # the compositor's layer while a follower shows its part of the wall
 
 
@@ -109,6 +112,9 @@ class WallBackend(BackendWrapper):
                 self._sent[side] = raw
                 self._seq += 1
                 sink(side, encode_frame(self._seq, part))
+                if logger.isEnabledFor(logging.DEBUG):  # bench/panel_sync.py reads these
+                    logger.debug("sync: wall frame %d %s sent at %.4f", self._seq, side,
+                                 time.time())
 
     def clear(self) -> None:
         self.show(Image.new("RGB", (self.width, self.height)))
@@ -149,6 +155,9 @@ class WallView:
             self.display.clear()
             self.display.image.paste(picture, (0, 0))
             self.display.update_display()
+            if logger.isEnabledFor(logging.DEBUG):
+                logger.debug("sync: wall frame %d %s drawn at %.4f", frame.seq, frame.side,
+                             time.time())
         return now + 1.0
 
     def status(self, now: float) -> dict[str, Any]:
