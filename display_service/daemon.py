@@ -29,6 +29,7 @@ from display_service.plugins import output as plugin_output
 from display_service.plugins.call_trail import Leftover
 from display_service.plugins.containment import Containment
 from display_service.plugins.hang_watch import DEFAULT_HANG_SECONDS
+from display_service.plugins.inboxes import PLUGIN_INBOXES
 from display_service.plugins.safe_mode import SafeMode
 from shared.bus.core import (
     CONFIG_CHANGED,
@@ -56,7 +57,7 @@ logger = logging.getLogger("ledpanel-display")
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
 WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, DISPLAY_CONTROL, CONFIG_CHANGED, PREVIEW_VIEWER,
                 PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED,
-                NOTIFY_REQUEST)
+                NOTIFY_REQUEST, *PLUGIN_INBOXES)
 
 
 class Stopper:

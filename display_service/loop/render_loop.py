@@ -37,6 +37,7 @@ from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader,
 from display_service.control.controller import ACTIVE, Controller
 from display_service.control.display_control import SKIPS, ControlHandler
 from display_service.control.on_demand import OnDemandHandler
+from display_service.loop import custom_app_reason
 from display_service.loop.compose import NOTIFICATION, OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
@@ -50,6 +51,7 @@ from display_service.plugins.changes import PluginChanges
 from display_service.plugins.display_manager import DisplayManager
 from display_service.plugins.errors import PluginErrors
 from display_service.plugins.host import PluginHost, rotation, update_interval
+from display_service.plugins.inboxes import PLUGIN_INBOXES
 from display_service.plugins.lifecycle import PluginHooks
 from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
@@ -83,6 +85,7 @@ REASONS[NOTIFICATION] = lambda scene: notification_reason(scene, scene.loop.noti
 SKIPS[NOTIFICATION] = lambda handler, now: (
     "a notification is showing; dismiss it (DELETE /api/v3/notify/<id>) to return to what "
     "it paused")
+custom_app_reason.install()  # the status's reason names a custom app and its source
 
 
 class RenderLoop:
@@ -146,7 +149,7 @@ class RenderLoop:
                                  on_switch=self.publisher.mark_dirty, notifications=self.notifier)
         self.control = ControlHandler(self.controller, self.panel, self.writer, self.publisher,
                                       self.layer, wall)
-        self._stopping, self._errors_version = False, -1
+        self._stopping, self._errors_version, self._modes_checked = False, -1, 0
         self.beat = time.monotonic()
 
     # -- called from other threads: flags only -------------------------------
@@ -207,6 +210,8 @@ class RenderLoop:
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.inbox.notify(PLUGIN_ERRORS_CLEAR)
         self.inbox.notify(PLUGINS_CHANGED)
+        for key in PLUGIN_INBOXES:
+            self.inbox.notify(key)
         self.writer.put(PLUGIN_ERRORS, {})
 
     def _apply_pending(self, now: float) -> None:
@@ -218,6 +223,10 @@ class RenderLoop:
         for key, handler in self._REQUESTS:
             if self._take(key):
                 handler(self, now)
+        for key, plugin_id in PLUGIN_INBOXES.items():
+            if self._take(key):
+                self.updates.request(plugin_id, now)
+        self._follow_modes(now)
         self._follow_schedule(now)
         self._follow_live(now)
         for event in self.controller.tick(now):
@@ -398,6 +407,20 @@ class RenderLoop:
             changed = self.plugin_changes.retry() + (self.plugin_changes.take() if took else [])
             if changed or took:
                 self._plugins_changed(changed, now)
+
+    def _follow_modes(self, now: float) -> None:
+        """After an update() returned, rebuild the rotation when a plugin's modes (or its
+        durations) changed there: a custom app pushed or expired, a scripted app installed.
+        ``_modes_checked`` is the update count when the rotation last met the modes.
+        """
+        done = self._updates_done
+        if done == self._modes_checked:
+            return
+        self._modes_checked = done
+        entries = rotation(self.plugins, self.config, self.errors, exclude=self.hooks.leaving)
+        if entries != self.controller.entries:
+            self._rebuild(now)
+            self.publisher.mark_dirty()
 
     def _set_blocked(self, released: list[str]) -> bool:
         if released and self.safe_mode is not None:

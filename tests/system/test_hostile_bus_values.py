@@ -39,6 +39,8 @@ QUEUED: dict[str, dict[str, Any]] = {
     keys.PLUGIN_ERRORS_CLEAR: {"plugin_id": "still"},
     keys.PLUGIN_SAFE_MODE_RELEASE: {"plugin_id": "still"},
     keys.PLUGINS_CHANGED: {"plugin_id": "still", "change": "updated"},
+    keys.CUSTOM_APP_REQUEST: {"action": "set", "name": "x", "app": {"text": "x"},
+                              "source": "http"},
 }
 # Files the web writes and the display reads while it runs.
 FROM_WEB: dict[str, dict[str, Any]] = {
@@ -50,16 +52,22 @@ FROM_WEB: dict[str, dict[str, Any]] = {
 # Files the display writes: the web reads them for the status; the display reads the
 # last two again when it starts (what a killed run left).
 FROM_DISPLAY = (keys.DISPLAY_STATE, keys.HARDWARE_STATUS, keys.PLUGIN_ERRORS,
-                keys.PREVIEW_FRAME, keys.STARLARK_APPS)
+                keys.PREVIEW_FRAME, keys.STARLARK_APPS, keys.CUSTOM_APPS)
 # The record of a display without scripted apps has none: one made the way the plugin does.
 MADE_UP: dict[str, dict[str, Any]] = {
     keys.STARLARK_APPS: {"runtime": "r", "updated_at": 1, "apps": {"clock": {
         "rendered_at": 1, "render_ms": 5, "frames": 2, "delay_ms": 50, "width": 64,
         "height": 32, "scale": "none", "error": None, "errors": 0, "next_render_at": 2,
         "held": False, "backoff_s": None, "skipped": False}}},
+    keys.CUSTOM_APPS: {"apps": [{"name": "x", "mode": "custom-x", "text": "x", "icon": None,
+                                 "color": [1, 2, 3], "duration": 10, "repeat": None,
+                                 "frames": 0, "frame_ms": 100, "lifetime": None,
+                                 "source": "http", "set_at": 1, "expires_at": None}],
+                       "requests": {"r": {"name": "x", "outcome": "set", "problem": None}},
+                       "updated_at": 1},
 }
 # Where the web answers from each record the display writes.
-READ_BY = {keys.STARLARK_APPS: "/api/v3/starlark/status"}
+READ_BY = {keys.STARLARK_APPS: "/api/v3/starlark/status", keys.CUSTOM_APPS: "/api/v3/custom"}
 READ_AT_START: dict[str, dict[str, Any]] = {
     keys.DISPLAY_ON_DEMAND_CONFIG: {"plugin_id": "still", "mode": "still", "duration": 60,
                                     "pinned": False, "request_id": "r", "started_at": 1,

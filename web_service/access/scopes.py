@@ -3,8 +3,8 @@
 - ``read``: looks only: GET, HEAD and OPTIONS (a backup comes without its secrets).
 - ``control``: ``read``, plus driving the display: the ``CONTROL_ROUTES`` (on-demand start
   and stop, next, the panel on or off by hand, posting a notification) and
-  ``CONTROL_PREFIXES`` (dismissing a notification). Brightness and every other setting
-  are config saves: ``admin``.
+  ``CONTROL_PREFIXES`` (dismissing a notification; custom apps set and removed).
+  Brightness and every other setting are config saves: ``admin``.
 - ``admin``: everything a signed-in browser may do, making and revoking tokens included.
 
 A browser session is ``admin``. Tokens made before scopes existed are ``admin``
@@ -23,8 +23,10 @@ CONTROL_ROUTES = frozenset({("POST", f"{API_PREFIX}/display/on-demand/start"),
                             ("POST", f"{API_PREFIX}/display/next"),
                             ("POST", f"{API_PREFIX}/display/power"),
                             ("POST", f"{API_PREFIX}/notify")})
-# (method, path prefix): routes with a name in the path, e.g. DELETE /notify/<id>.
-CONTROL_PREFIXES = (("DELETE", f"{API_PREFIX}/notify/"),)
+# (method, path prefix): routes with one name in the path after the prefix: dismissing
+# a notification (DELETE /notify/<id>), custom apps set and removed (/custom/<name>).
+CONTROL_PREFIXES = (("DELETE", f"{API_PREFIX}/notify/"), ("POST", f"{API_PREFIX}/custom/"),
+                    ("DELETE", f"{API_PREFIX}/custom/"))
 RANK = {"read": 0, "control": 1, "admin": 2}
 
 

@@ -68,6 +68,9 @@ def register_api(app: Flask) -> None:
     from web_service.api import display_control
 
     app.register_blueprint(display_control.bp, url_prefix=API_PREFIX)
+    from web_service.api import custom_apps
+
+    app.register_blueprint(custom_apps.bp, url_prefix=API_PREFIX)
 
 
 def _answer_options() -> Reply | None:
