@@ -29,6 +29,7 @@ from display_service.plugins import output as plugin_output
 from display_service.plugins.call_trail import Leftover
 from display_service.plugins.containment import Containment
 from display_service.plugins.hang_watch import DEFAULT_HANG_SECONDS
+from display_service.plugins.inboxes import PLUGIN_INBOXES
 from display_service.plugins.safe_mode import SafeMode
 from shared.bus.core import (
     CONFIG_CHANGED,
@@ -36,6 +37,7 @@ from shared.bus.core import (
     DISPLAY_ON_DEMAND_REQUEST,
     FONTS_CHANGED,
     HARDWARE_STATUS,
+    NOTIFY_REQUEST,
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
     PLUGINS_CHANGED,
@@ -54,7 +56,8 @@ logger = logging.getLogger("ledpanel-display")
 
 EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
 WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, DISPLAY_CONTROL, CONFIG_CHANGED, PREVIEW_VIEWER,
-                PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED)
+                PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED,
+                NOTIFY_REQUEST, *PLUGIN_INBOXES)
 
 
 class Stopper:
@@ -195,9 +198,10 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
         display=display, plugins=plugins, bus=bus, config=config, reader=source, inbox=inbox,
         started_at=started_at,
         full_screen=LazyMode(vegas_enabled, lambda current: vegas_mode(loop, current)),
-        safe_mode=safe_mode, hardware=hardware,
+        safe_mode=safe_mode, hardware=hardware, assets_dir=paths.assets_dir,
     )
     loop.errors.on_event = history.plugin_event
+    loop.notifier.on_event = history.notification_event
     log_start(backend, hardware, plugins, paths)
     return loop
 

@@ -17,8 +17,9 @@ updater process), so two processes never write one file:
 
 An entry: ``id`` (nanoseconds since the epoch, increasing per writer; the paging
 cursor), ``at`` (Unix time), ``source`` (``web``/``display``/``updater``), ``kind`` (``api``/
-``plugin``/``store``: a finished store job; ``core_update``), ``what``, ``result`` (``success``/
-``error``), ``plugin_id`` (or null) and the fields of its kind (``FIELDS``).
+``plugin``/``store``: a finished store job; ``core_update``; ``notify``), ``what``,
+``result`` (``success``/``error``), ``plugin_id`` (or null) and the fields of its kind
+(``FIELDS``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ HISTORY_DIR = "history"
 WEB, DISPLAY, UPDATER = "web", "display", "updater"
 SOURCES = (WEB, DISPLAY, UPDATER)
 API, PLUGIN, STORE, CORE_UPDATE = "api", "plugin", "store", "core_update"
-KINDS = (API, PLUGIN, STORE, CORE_UPDATE)
+NOTIFY = "notify"
+KINDS = (API, PLUGIN, STORE, CORE_UPDATE, NOTIFY)
 SUCCESS, ERROR = "success", "error"
 MAX_BYTES = 512 * 1024
 MAX_LINE = 2048
@@ -64,7 +66,13 @@ FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     # A core update (the updater's own file): ``what`` is who started it, ``detail`` the
     # verdict's message.
     CORE_UPDATE: {"update_result": str, "from_commit": str, "to_commit": str, "detail": str},
+    # A notification (the display's): ``what`` is what happened to it (``NOTIFY_EVENTS``),
+    # ``origin`` where it came from (http, mqtt), ``detail`` its text or the reason.
+    NOTIFY: {"notification_id": str, "origin": str, "detail": str},
 }
+# What happens to a notification, and how it went.
+NOTIFY_EVENTS = {"queued": SUCCESS, "shown": SUCCESS, "dismissed": SUCCESS,
+                 "expired": ERROR, "dropped": ERROR, "refused": ERROR}
 
 MAX_ID = 2**63 - 1  # ids are nanosecond times: a signed 64-bit number
 MAX_AT = 2**33  # seconds: beyond the year 2200, still a date every clock can show
@@ -132,6 +140,12 @@ class HistoryWriter:
         """Record a plugin lifecycle event (``LIFECYCLE``); the ``PluginEvent`` callback."""
         self.record(PLUGIN, what, LIFECYCLE.get(what, SUCCESS), plugin_id=plugin_id,
                     detail=detail or None)
+
+    def notification_event(self, notification_id: str, what: str, origin: str,
+                           detail: str = "") -> None:
+        """Record what happened to a notification (``NOTIFY_EVENTS``)."""
+        self.record(NOTIFY, what, NOTIFY_EVENTS.get(what, SUCCESS),
+                    notification_id=notification_id, origin=origin, detail=detail or None)
 
     def _append(self, line: bytes) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)

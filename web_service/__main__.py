@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import errno
 import functools
+import gc
 import logging
 import os
 import signal
@@ -76,7 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     lock = _take_lock(paths)
     if isinstance(lock, int):
         return lock
-    built = _build_app(args, paths)
+    # No collector passes while the imports and the app build their long-lived objects
+    # (cycles it would walk again and again for nothing); frozen and on again after.
+    gc.disable()
+    try:
+        built = _build_app(args, paths)
+    finally:
+        gc.freeze()
+        gc.enable()
     if isinstance(built, int):
         return built
     app, port, config = built

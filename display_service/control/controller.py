@@ -27,11 +27,17 @@ once; after a whole round with nothing to show the caller waits ``NO_CONTENT_BAC
 ``starts`` counts rotation and live slots that began afresh once shown (a resumed
 entry does not count again), so the caller knows when ``reset_cycle_state()`` is due.
 
+Holding (``hold``/``release``): a notification shown above every layer freezes the
+controller. While held nothing expires or advances; on release the rotation or live
+entry and the on-demand request continue with the time they had left (the rotation
+entry at least ``MIN_RESUME`` seconds), as the rotation does after an on-demand request.
+
 On-demand states and the request record: ``on_demand_record.py``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -76,6 +82,7 @@ class Controller:
         self.last_request_id: str | None = None
         self.starts = 0
         self._paused_remaining: float | None = None
+        self.held_at: float | None = None  # held by a notification since then
         self._count_start()
 
     # -- queries -------------------------------------------------------------
@@ -104,6 +111,8 @@ class Controller:
 
     def next_deadline(self) -> float | None:
         """Return when the shown entry or on-demand ends by itself, if it does."""
+        if self.held_at is not None:
+            return None
         if self.on_demand is not None:
             return self.on_demand.ends_at
         if self.followed is not None:
@@ -127,6 +136,8 @@ class Controller:
     def tick(self, now: float) -> list[str]:
         """Apply expiries due at ``now``; return what happened (``expired``, ``advanced``)."""
         events: list[str] = []
+        if self.held_at is not None:
+            return events
         od = self.on_demand
         if od is not None and od.ends_at is not None and now >= od.ends_at:
             self._end_on_demand(now, IDLE)
@@ -144,7 +155,8 @@ class Controller:
         """
         cursor = self._shown()
         entry = cursor.current()
-        if not self._own_rotation() or entry is None or not entry.dynamic:
+        if (not self._own_rotation() or entry is None or not entry.dynamic
+                or self.held_at is not None):
             return False
         if now < cursor.started + MIN_DYNAMIC_SLOT:
             cursor.ends = min(cursor.ends, cursor.started + MIN_DYNAMIC_SLOT)
@@ -326,6 +338,31 @@ class Controller:
             self.rotation.started = now
             self.rotation.ends = now + limit
         self._count_start()  # an entry started while hidden has not begun its cycle yet
+
+    # -- held under a notification ------------------------------------------
+
+    def hold(self, now: float) -> None:
+        """Freeze every layer's time (a notification is shown above them)."""
+        if self.held_at is None:
+            self.held_at = now
+
+    def release(self, now: float) -> None:
+        """Continue every layer with the time it had left when held."""
+        held_at, self.held_at = self.held_at, None
+        if held_at is None:
+            return
+        for cursor in (self.rotation, self.live):
+            if not cursor.entries:
+                continue
+            paused = now - max(held_at, cursor.started)
+            cursor.started += paused
+            cursor.ends += paused
+            if cursor is self.rotation and self.layer() == ROTATION:
+                cursor.ends = max(cursor.ends, now + min(MIN_RESUME, cursor.limit()))
+        od = self.on_demand
+        if od is not None and od.ends_at is not None:
+            paused = now - max(held_at, od.started_at)
+            self.on_demand = dataclasses.replace(od, ends_at=od.ends_at + paused)
 
     # -- config reload -------------------------------------------------------
 

@@ -1,10 +1,13 @@
 """What the next frame shows, and drawing it: the layers above the plugin call.
 
-By priority: an on-demand request, live content, the full-screen mode when one is set
-and active (``full_screen.py``), then the rotation (``controller.py``). While the power
-schedule says off, the panel is blank unless an on-demand request is active: an
-explicit request shows even at night. Turned off by hand (a ``display_control`` power
-request), the panel is blank whatever is active, until turned on.
+By priority: a notification (``display_service.notify``: it holds the controller, so
+every layer below keeps its time left), an on-demand request, live content, the
+full-screen mode when one is set and active (``full_screen.py``), then the rotation
+(``controller.py``). While the power schedule says off, the panel is blank unless an
+on-demand request is active (an explicit request shows even at night) or a critical
+notification may wake it (``notifications.critical_wakes_panel``). Turned off by hand
+(a ``display_control`` power request), the panel is blank whatever is active, a
+critical notification too, until turned on.
 
 A frame is drawn when its time has come or when what should be shown changed (another
 entry, a new slot of the same entry, another request, power on or off), so a change is
@@ -35,7 +38,7 @@ from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.schedules import PanelSchedule
 from display_service.plugins.display_manager import DisplayManager
 
-FULL_SCREEN, OFF, WALL = "full_screen", "off", "wall"
+FULL_SCREEN, OFF, NOTIFICATION, WALL = "full_screen", "off", "notification", "wall"
 Key = tuple[Any, ...]
 _START: Key = ("<start>",)  # differs from every real key: the first frame always draws
 
@@ -45,8 +48,9 @@ class Compositor:
 
     def __init__(self, *, controller: Controller, panel: PanelSchedule, painter: FramePainter,
                  display: DisplayManager, full_screen: FullScreenMode | None,
-                 on_switch: Callable[[], None]) -> None:
+                 on_switch: Callable[[], None], notifications: Any = None) -> None:
         self.controller = controller
+        self.notifications = notifications  # a NotificationLayer, or None
         self.panel = panel
         self.painter = painter
         self.display = display
@@ -60,8 +64,20 @@ class Compositor:
         self._starts_seen = -1
         self._blanked = False  # the panel was blanked under the shown plugin: redraw it all
 
+    @property
+    def blanked(self) -> bool:
+        """Return whether the panel was blanked because the shown entry drew nothing."""
+        return self._blanked
+
     def layer(self) -> str:
-        """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
+        """Return what the panel shows: notification, on_demand, live, full_screen,
+        rotation or off."""
+        if self.notifications is not None and self.notifications.showing() is not None:
+            return NOTIFICATION
+        return self.base_layer()
+
+    def base_layer(self) -> str:
+        """Return what the layers below notifications show (``layer`` without them)."""
         layer = self.controller.layer()
         panel = self.panel
         if not panel.power_on and (layer != ON_DEMAND or panel.manual is False):
@@ -79,7 +95,14 @@ class Compositor:
 
     def key(self, now: float) -> Key | None:
         """Return what identifies the shown slot; None when the panel is blank."""
-        layer = self.layer()
+        shown = self.notifications.showing() if self.notifications is not None else None
+        if shown is not None:
+            return (NOTIFICATION, shown.id, shown.seq, shown.shown_at)
+        return self.base_key(now)
+
+    def base_key(self, now: float) -> Key | None:
+        """Return what identifies the slot of the layers below notifications."""
+        layer = self.base_layer()
         entry = self.controller.current(now)
         if layer in (FULL_SCREEN, WALL):
             return (layer,)
@@ -102,14 +125,17 @@ class Compositor:
             self.display.set_scrolling_state(False)
             self.on_switch()
         entry = self.controller.current(now)
-        if key is None or entry is None:
+        if key is not None and key[0] == NOTIFICATION and self.notifications is not None:
+            self.due = self.notifications.render(now)
+            self._blanked = False  # the notification covers the whole panel
+        elif self.wall is not None and key == (WALL,):  # needs no entry of its own
+            self.due = self.wall.render(now, force)
+        elif key is None or entry is None:
             if force:
                 self.display.blank()
             self.due = now + STATIC_INTERVAL
         elif self.full_screen is not None and key == (FULL_SCREEN,):
             self.due = self.full_screen.render(now, force)
-        elif self.wall is not None and key == (WALL,):
-            self.due = self.wall.render(now, force)
         else:
             self._render_entry(entry, now, force)
 

@@ -30,7 +30,9 @@ class Scene:
     ``until`` is when the shown layer ends by itself (wall clock; None: until stopped);
     ``power_cause`` says who keeps the panel off (``hand``/``schedule``) or, with the
     panel on, ``hand`` when it was turned on by hand against the schedule;
-    ``power_until`` and ``dim_until`` are the power and dim schedules' next boundaries.
+    ``power_until`` and ``dim_until`` are the power and dim schedules' next boundaries;
+    ``blank``: the panel is blank because the shown entry (and every other one tried)
+    drew nothing.
     """
 
     layer: str
@@ -43,6 +45,7 @@ class Scene:
     power_until: float | None = None
     dimmed: bool = False
     dim_until: float | None = None
+    blank: bool = False
     wall: float = 0.0
     zone: tzinfo = UTC
     loop: Any = field(default=None, compare=False, repr=False)
@@ -98,6 +101,8 @@ def reason(scene: Scene) -> str:
     """Return the sentence for ``scene``: its layer's, then power by hand and dimming."""
     describe = REASONS.get(scene.layer)
     sentence = describe(scene) if describe is not None else f"showing {scene.layer}"
+    if scene.blank and scene.layer != "off":
+        sentence += "; the panel is blank: nothing had anything to draw, trying again"
     if scene.layer == "on_demand" and scene.power_cause == BY_SCHEDULE:
         sentence += "; shown although the power schedule says off" + _until(
             scene.power_until, scene)

@@ -7,11 +7,13 @@ so watcher threads (which only set flags and call ``wake.set()``) get their chan
 applied at once, in this order: config reload, config changes held back for a plugin
 whose update() was running (``lifecycle.py``; an update returning wakes the loop),
 plugin folders installed, updated or uninstalled (``plugin_changes.py``), on-demand
-requests, display control requests (next, power by hand), preview viewer, schedules
-(``schedules.py``), live priority (``live.py``), sync messages and heartbeats
-(``sync/link.py``), expiries, then the frame.
+requests, notification requests, display control requests (next, power by hand),
+preview viewer, schedules (``schedules.py``), live priority (``live.py``), sync
+messages and heartbeats (``sync/link.py``), expiries, the notifications (what shows:
+``notify/layer.py``), then the frame.
 
-What is drawn, by priority: on-demand, then a sync leader's entry on a follower panel
+What is drawn, by priority: a notification (``display_service.notify``), on-demand,
+then on a follower panel its part of the leader's wall or the leader's entry
 (``display_service/sync/``), then live content, then the full-screen mode when one is
 set and active (``full_screen.py``), then the rotation (``controller.py``).
 While the power schedule says off, the panel is blank unless an on-demand request is
@@ -30,13 +32,15 @@ import itertools
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
 from display_service.control.controller import ACTIVE, SYNC, Controller
 from display_service.control.display_control import SKIPS, ControlHandler
 from display_service.control.on_demand import OnDemandHandler
-from display_service.loop.compose import OFF, Compositor
+from display_service.loop import custom_app_reason
+from display_service.loop.compose import NOTIFICATION, OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.inbox import Inbox
@@ -44,10 +48,12 @@ from display_service.loop.reason import REASONS
 from display_service.loop.schedules import PanelSchedule
 from display_service.loop.status import display_state, shown
 from display_service.matrix.select import configured_brightness
+from display_service.notify.layer import NotificationLayer, notification_reason
 from display_service.plugins.changes import PluginChanges
 from display_service.plugins.display_manager import DisplayManager
 from display_service.plugins.errors import PluginErrors
 from display_service.plugins.host import PluginHost, rotation, update_interval
+from display_service.plugins.inboxes import PLUGIN_INBOXES
 from display_service.plugins.lifecycle import PluginHooks
 from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
@@ -65,6 +71,8 @@ from shared.bus.core import (
     DISPLAY_STATE,
     FONTS_CHANGED,
     HARDWARE_STATUS,
+    NOTIFICATIONS,
+    NOTIFY_REQUEST,
     PLUGIN_ERRORS,
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
@@ -78,6 +86,13 @@ logger = logging.getLogger(__name__)
 
 REASONS[SYNC] = REASONS[WALL] = sync_reason  # "follower of panel <name>"
 SKIPS[SYNC] = SKIPS[WALL] = refuse_next  # the leader decides what comes next
+# What a notification adds to the reason, and to "next" (refused: a notification is
+# dismissed by its id, and the layers below continue).
+REASONS[NOTIFICATION] = lambda scene: notification_reason(scene, scene.loop.notifier.showing())
+SKIPS[NOTIFICATION] = lambda handler, now: (
+    "a notification is showing; dismiss it (DELETE /api/v3/notify/<id>) to return to what "
+    "it paused")
+custom_app_reason.install()  # the status's reason names a custom app and its source
 
 
 class RenderLoop:
@@ -100,15 +115,14 @@ class RenderLoop:
         full_screen: FullScreenMode | None = None,
         safe_mode: SafeMode | None = None,
         hardware: dict[str, Any] | None = None,
+        assets_dir: Path | None = None,
     ) -> None:
         self.display = display
         # The ``hardware_status`` record published at start; its brightness follows.
         self.hardware = hardware
         self.backend = display.backend
-        self.plugins = plugins
-        self.bus = bus
-        self.safe_mode = safe_mode
-        self.config = config
+        self.plugins, self.bus = plugins, bus
+        self.safe_mode, self.config = safe_mode, config
         self.reader = reader or CallableReader(load_config or (lambda: config))
         self.clock = clock
         self.inbox = inbox or Inbox()
@@ -116,8 +130,7 @@ class RenderLoop:
         self._file_due: float | None = None  # a config file changed: read it then
         self.errors = PluginErrors(clock=clock)  # the breaker's rests are on the loop's clock
         display.on_plugin_error = self.errors.record
-        self._update_counter = itertools.count(1)
-        self._updates_done = 0
+        self._update_counter, self._updates_done = itertools.count(1), 0
         self.updates = UpdateScheduler(self.errors, clock, update_budget,
                                        on_done=self._update_returned)
         self.hooks = PluginHooks(plugins, self.updates)
@@ -133,14 +146,16 @@ class RenderLoop:
         # Why the running config is not config.json (unreadable at start or reload).
         self.config_problem: str | None = None
         self.fps = FpsMeter(clock(), LOOP_FPS_WINDOW)
+        self.notifier = NotificationLayer(display, self.controller, self.writer, (clock, wall),
+                                          assets_dir)
         self.painter = FramePainter(display, plugins, self.errors, self.updates, self.fps,
                                     self.started_at, clock)
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
-                                 on_switch=self._switched)
+                                 on_switch=self._switched, notifications=self.notifier)
         self.control = ControlHandler(self.controller, self.panel, self.writer, self.publisher,
                                       self.layer, wall)
-        self._stopping, self._errors_version = False, -1
+        self._stopping, self._errors_version, self._modes_checked = False, -1, 0
         self.beat = time.monotonic()  # the hang watch's sign of life
         self.sync = self._sync_link(display, wall)  # after the compositor: its wall layer
 
@@ -175,7 +190,9 @@ class RenderLoop:
             self._startup(self.clock())
             # Everything loaded so far lives as long as the daemon: keep it out of the
             # collector's full passes, which would otherwise walk it again and again.
+            # The daemon's start runs with the collector off (``__main__``): on again.
             gc.freeze()
+            gc.enable()
             while not self._stopping:
                 self.wake.clear()
                 self.beat = time.monotonic()  # the hang watch's sign of life
@@ -199,12 +216,16 @@ class RenderLoop:
         self._configure(now)
         # Left by a run that was killed; requests queued since then come after it.
         self.on_demand.resume(self.bus.read(DISPLAY_ON_DEMAND_CONFIG), now)
+        self.notifier.restore(self.bus.read(NOTIFICATIONS), now)
         self.control.restore(self.bus.read(DISPLAY_POWER))  # the panel on or off by hand
         self.inbox.notify(DISPLAY_ON_DEMAND_REQUEST)  # one queued before the watch began
+        self.inbox.notify(NOTIFY_REQUEST)
         self.inbox.notify(DISPLAY_CONTROL)
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.inbox.notify(PLUGIN_ERRORS_CLEAR)
         self.inbox.notify(PLUGINS_CHANGED)
+        for key in PLUGIN_INBOXES:
+            self.inbox.notify(key)
         self.writer.put(PLUGIN_ERRORS, {})
 
     def _apply_pending(self, now: float) -> None:
@@ -216,6 +237,10 @@ class RenderLoop:
         for key, handler in self._REQUESTS:
             if self._take(key):
                 handler(self, now)
+        for key, plugin_id in PLUGIN_INBOXES.items():
+            if self._take(key):
+                self.updates.request(plugin_id, now)
+        self._follow_modes(now)
         self._follow_schedule(now)
         self._follow_live(now)
         if self.sync.apply(now):
@@ -227,6 +252,11 @@ class RenderLoop:
             self.publisher.mark_dirty()
             if event == "expired":
                 self.on_demand.expired(now)
+        # A critical notification may wake a panel the schedule keeps off, never one
+        # turned off by hand.
+        if self.notifier.step(now, self.frames.base_key(now), self.panel.power_on,
+                              may_wake=self.panel.manual is not False):
+            self.publisher.mark_dirty()
 
     def _follow_config(self, now: float) -> None:
         """Reload the config after a save, or after a quiet spell once the file changed."""
@@ -241,8 +271,7 @@ class RenderLoop:
     def _switched(self) -> None:
         """What the panel shows changed (the compositor, before drawing it)."""
         self.publisher.mark_dirty()
-        key = self.frames.key(self.clock()) or ()
-        self.sync.switched(*(key[:2] if len(key) > 1 else (None, None)))
+        self.sync.switched(self.frames.base_key(self.clock()))  # what is under a notification
 
     def _follow_schedule(self, now: float) -> None:
         if self.panel.due(now) and self.panel.evaluate(now):
@@ -261,6 +290,10 @@ class RenderLoop:
     def _handle_on_demand(self, now: float) -> None:
         for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
             self.on_demand.handle(request, now)
+
+    def _handle_notify(self, now: float) -> None:
+        for request in self.bus.take_all(NOTIFY_REQUEST):
+            self.notifier.handle(request, now)
 
     def _handle_control(self, now: float) -> None:
         for request in self.bus.take_all(DISPLAY_CONTROL):
@@ -288,6 +321,7 @@ class RenderLoop:
     # Applied in this order, each when its flag was set (the flag is taken either way).
     _REQUESTS: ClassVar[tuple[tuple[str, Callable[[RenderLoop, float], None]], ...]] = (
         (DISPLAY_ON_DEMAND_REQUEST, _handle_on_demand),
+        (NOTIFY_REQUEST, _handle_notify),
         (DISPLAY_CONTROL, _handle_control),
         (PLUGIN_ERRORS_CLEAR, _clear_plugin_errors),
         (PLUGIN_SAFE_MODE_RELEASE, _release_safe_mode),
@@ -296,10 +330,15 @@ class RenderLoop:
     )
 
     def _run_deferred(self) -> None:
-        """Run plugins' deferred work; a frame presented from another thread waits while off."""
+        """Run plugins' deferred work; a frame presented from another thread waits while off
+        or while a notification shows."""
         pushed = self.display.frames_pushed
         self.display.process_deferred_updates()
-        if self.layer() != OFF:
+        layer = self.layer()
+        if layer == NOTIFICATION:
+            if self.display.frames_pushed != pushed:
+                self.frames.due = self.clock()  # deferred work drew over it: paint it again
+        elif layer != OFF:
             self.display.flush_pending()
         elif self.display.frames_pushed != pushed:
             self.display.blank()  # deferred work drew while the panel is off
@@ -316,7 +355,8 @@ class RenderLoop:
                 logger.info("live content: %s", ", ".join(sorted(self.controller.live_modes)))
 
     def layer(self) -> str:
-        """Return what the panel shows: on_demand, live, full_screen, rotation or off."""
+        """Return what the panel shows: notification, on_demand, live, full_screen, rotation
+        or off."""
         return self.frames.layer()
 
     def _publish(self, now: float) -> None:
@@ -332,7 +372,7 @@ class RenderLoop:
         deadlines = [self.frames.due]
         more = (self.publisher.next_due(), self.controller.next_deadline(),
                 self.updates.next_due(), self.panel.next_due(), self.live.next_due(),
-                self._file_due, self.sync.next_due())
+                self._file_due, self.notifier.next_due(), self.sync.next_due())
         deadlines += [d for d in more if d is not None]
         timeout = min(deadlines) - now
         if timeout > 0:
@@ -370,6 +410,7 @@ class RenderLoop:
         """Apply the config's schedules, brightness and full-screen mode."""
         self.panel.configure(self.config)
         self.panel.evaluate(now)
+        self.notifier.configure(self.config)
         self._apply_display_settings()
         self.live.reset()
         if self.frames.full_screen is not None:
@@ -392,6 +433,20 @@ class RenderLoop:
             changed = self.plugin_changes.retry() + (self.plugin_changes.take() if took else [])
             if changed or took:
                 self._plugins_changed(changed, now)
+
+    def _follow_modes(self, now: float) -> None:
+        """After an update() returned, rebuild the rotation when a plugin's modes (or its
+        durations) changed there: a custom app pushed or expired, a scripted app installed.
+        ``_modes_checked`` is the update count when the rotation last met the modes.
+        """
+        done = self._updates_done
+        if done == self._modes_checked:
+            return
+        self._modes_checked = done
+        entries = rotation(self.plugins, self.config, self.errors, exclude=self.hooks.leaving)
+        if entries != self.controller.entries:
+            self._rebuild(now)
+            self.publisher.mark_dirty()
 
     def _set_blocked(self, released: list[str]) -> bool:
         if released and self.safe_mode is not None:

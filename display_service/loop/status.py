@@ -2,11 +2,12 @@
 
 Fields: ``service`` (``running``/``stopped``), ``pid``, ``started_at``, ``updated_at``
 (when this record was written), ``plugin_id`` and ``mode`` of the entry shown (None
-while the panel is off), ``showing`` (``on_demand``, ``sync`` (a follower showing its
-leader's entry), ``wall`` (a follower showing its part of its leader's wall),
-``live``, ``full_screen``, ``rotation``, or ``off`` while the power schedule blanks the
-panel), ``on_demand`` (state block, wall-clock times), ``live_plugins``, ``power``
-(``on`` or ``off``),
+while the panel is off or a notification shows), ``showing`` (``notification``,
+``on_demand``, ``sync`` (a follower showing its leader's entry), ``wall`` (a follower
+showing its part of its leader's wall), ``live``, ``full_screen``, ``rotation``, or
+``off`` while the power schedule blanks the panel), ``notification`` (the one shown:
+``id``, ``text``, ``source``, ``priority``; None when none is), ``on_demand``
+(state block, wall-clock times), ``live_plugins``, ``power`` (``on`` or ``off``),
 ``power_cause`` (``hand`` when turned off, or on against the schedule, by hand;
 ``schedule`` when the power schedule keeps it off; None otherwise), ``reason`` (one
 sentence saying why the panel shows what it shows: ``reason.py``),
@@ -35,7 +36,7 @@ import time
 from typing import Any, Protocol
 
 from display_service.control.controller import LIVE, ROTATION
-from display_service.loop.compose import FULL_SCREEN, OFF, WALL
+from display_service.loop.compose import FULL_SCREEN, NOTIFICATION, OFF, WALL
 from display_service.loop.reason import Scene, reason
 
 
@@ -59,6 +60,7 @@ class RenderLoop(Protocol):
     plugin_changes: Any
     display: Any
     painter: Any
+    notifier: Any
     sync: Any
 
     def layer(self) -> str: ...
@@ -71,7 +73,7 @@ def shown(loop: RenderLoop, now: float) -> tuple[str, str | None, str | None, fl
     the entry paused underneath is not what the panel shows.
     """
     layer = loop.layer()
-    entry = loop.controller.current(now) if layer != OFF else None
+    entry = loop.controller.current(now) if layer not in (OFF, NOTIFICATION) else None
     fps = loop.fps.rate(now)  # read even when replaced: keeps its window current
     if layer == WALL:
         return layer, None, WALL, fps
@@ -99,6 +101,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "plugin_id": plugin_id,
         "mode": mode,
         "showing": showing,
+        "notification": _notification(loop) if running else None,
         "on_demand": on_demand,
         "live_plugins": sorted(controller.live_modes),
         "power": "on" if loop.panel.power_on else "off",
@@ -125,6 +128,15 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
     }
 
 
+def _notification(loop: RenderLoop) -> dict[str, Any] | None:
+    """Return the notification on the panel, as the status names it, or None."""
+    shown = loop.notifier.showing()
+    if shown is None:
+        return None
+    return {"id": shown.id, "text": shown.fields.get("text"), "source": shown.source,
+            "priority": shown.priority}
+
+
 def scene(loop: RenderLoop, layer: str, plugin_id: str | None, mode: str | None,
           now: float) -> Scene:
     """Return what the reason is told from (``reason.py``), as of ``now``."""
@@ -139,7 +151,7 @@ def scene(loop: RenderLoop, layer: str, plugin_id: str | None, mode: str | None,
         slot=cursor.index + 1 if listed and cursor.entries else None,
         slots=len(cursor.entries) if listed else None,
         until=until, power_cause=panel.power_cause, power_until=panel.power_until(),
-        dimmed=panel.dimmed, dim_until=panel.dim_until(), wall=wall,
+        dimmed=panel.dimmed, dim_until=panel.dim_until(), blank=loop.frames.blanked, wall=wall,
         zone=panel.zone, loop=loop)
 
 

@@ -58,6 +58,7 @@ class _Slot:
     call: _Call | None = None  # the call in flight, if any
     overrun: bool = False
     runs: int = 0
+    again: bool = False  # asked for while a call was in flight: run again when it returns
 
 
 class UpdateScheduler:
@@ -99,6 +100,7 @@ class UpdateScheduler:
             slot = self._slots.get(plugin_id)
             if slot is not None:
                 slot.due = min(slot.due, now)
+                slot.again = slot.call is not None
 
     def poll(self, now: float, hold: Collection[str] = ()) -> None:
         """Start the updates that are due (not those in ``hold``); mark the ones over budget."""
@@ -154,7 +156,8 @@ class UpdateScheduler:
                 slot.overrun = False
                 slot.call = None
                 slot.runs += 1
-                slot.due = finished + slot.interval
+                slot.due = finished if slot.again else finished + slot.interval
+                slot.again = False
             call.done.set()
             if self.on_done is not None:
                 self.on_done()

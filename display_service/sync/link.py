@@ -86,6 +86,7 @@ class SyncLink:
         self._following: tuple[str, int, float] | None = None
         self._heartbeat_due: float | None = None
         self._now = 0.0
+        self._last_key: tuple[Any, ...] | None = ("<start>",)
 
     # -- configuration -----------------------------------------------------------
 
@@ -243,8 +244,17 @@ class SyncLink:
 
     # -- switches, deadlines, the record ------------------------------------------
 
-    def switched(self, plugin_id: str | None, mode: str | None) -> None:
-        """The panel switched to ``plugin_id``/``mode`` (None: no plugin mode) just now."""
+    def switched(self, key: tuple[Any, ...] | None) -> None:
+        """The panel may have switched: ``key`` is the compositor's for the layers below
+        notifications (``(plugin_id, mode, ...)``, a one-word layer, or None when blank).
+
+        A notification shown or gone above the same slot is no switch: followers keep
+        the leader's content underneath.
+        """
+        if key == self._last_key:
+            return
+        self._last_key = key
+        plugin_id, mode = (key[0], key[1]) if key is not None and len(key) > 1 else (None, None)
         self.switched_at = self.wall()
         if self.settings.role == LEADER and self.client is not None:
             self.seq += 1

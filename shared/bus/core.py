@@ -69,6 +69,19 @@ DISPLAY_POWER = "display_power"
 # display (the starlark-apps plugin) -> web: each scripted app's last render
 # (shared.starlark.installed.render_status has the record's shape)
 STARLARK_APPS = "starlark_apps"
+# web or mqtt -> display (queued requests, shared.notify.requests): {"action": "add",
+# "id", "notification", "source"} or {"action": "dismiss", "id", "source"}
+NOTIFY_REQUEST = "notify_request"
+# display -> web and mqtt: {"queue": [...], "recent": [...]}, the notifications waiting
+# or showing and the last finished (display_service.notify.record has the shape)
+NOTIFICATIONS = "notifications"
+# web or mqtt -> display (queued requests, taken by the custom-apps plugin):
+# {action: "set"|"remove", name, app (checked: shared.notify.custom_fields), source,
+# requested_at}
+CUSTOM_APP_REQUEST = "custom_app_request"
+# display (the custom-apps plugin) -> web and mqtt: the custom apps it holds (no pixels)
+# and the outcome of its last requests (shared.notify.custom_record has the shape)
+CUSTOM_APPS = "custom_apps"
 
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"

@@ -23,7 +23,8 @@ from shared.bus.core import Bus
 from shared.bus.daemon_lock import DISPLAY, UNKNOWN_PID, lock_holder
 
 RUNNING, STARTING, STOPPED, NOT_RUNNING = "running", "starting", "stopped", "not_running"
-SHOWING = ("on_demand", "sync", "wall", "live", "full_screen", "rotation", "off")
+SHOWING = ("notification", "on_demand", "sync", "wall", "live", "full_screen", "rotation",
+           "off")
 MAX_ERROR_TEXT = 300  # characters of a plugin's last error passed on
 MAX_REASON = 300  # characters of the display's reason passed on
 
@@ -152,12 +153,27 @@ def display_report(state: Any, holder: int | None, errors: Any = None,
         "config_problem": _text(record.get("config_problem")) if live else None,
         "plugin_errors": plugin_errors(errors) if live else None,
         "safe_mode": safe_mode(safe),
+        "notification": shown_notification(record.get("notification"))
+        if showing == "notification" else None,
     }
     report["power_cause"] = (record.get("power_cause") if live and record.get("power_cause")
                              in ("hand", "schedule") else None)
     report["summary"] = describe_display(report)
     report["reason"] = reason(record, report)
     return report
+
+
+MAX_NOTIFICATION_TEXT = 120  # characters of a shown notification's text in the status
+
+
+def shown_notification(record: Any) -> dict[str, Any] | None:
+    """Return the ``notification`` of ``display_state`` (``id``, ``text``, ``source``,
+    ``priority``: the one on the panel), None when absent or malformed."""
+    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+        return None
+    text = _text(record.get("text"))
+    return {"id": record["id"][:64], "text": text[:MAX_NOTIFICATION_TEXT] if text else None,
+            "source": _text(record.get("source")), "priority": _text(record.get("priority"))}
 
 
 def reason(record: dict[str, Any], report: dict[str, Any]) -> str:
@@ -185,9 +201,13 @@ def describe_display(report: dict[str, Any]) -> str:
         when = time.strftime(" at %H:%M:%S", time.localtime(stopped)) if stopped else ""
         return f"not running (stopped{when})" if service == STOPPED else "not running"
     showing = report.get("showing")
+    notification = report.get("notification")
     if showing == "off":
         by = "turned off by hand" if report.get("power_cause") == "hand" else "power schedule"
         text = f"panel off ({by})"
+    elif showing == "notification" and isinstance(notification, dict):
+        text = (f"showing a notification from {notification.get('source') or 'somewhere'}: "
+                f"{notification.get('text') or ''}")
     elif report.get("plugin_id"):
         text = f"showing {report['plugin_id']} / {report.get('mode') or '-'}"
         text += {"on_demand": " (on-demand)", "live": " (live content)",

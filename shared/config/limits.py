@@ -58,6 +58,7 @@ LIMITS: dict[str, Limit] = {
     "dim_schedule.dim_brightness": Limit(1, 100),
     "web.port": Limit(1, 65535),
     "web.sign_in.session_days": Limit(1, 365),
+    "notifications.max_wait_seconds": Limit(10, 86400),
     "display_durations.*": DISPLAY_SECONDS,
     # Every plugin section's own durations (``*`` is the plugin id; no core key has these).
     "*.display_duration": DISPLAY_SECONDS,

@@ -35,6 +35,7 @@ RESERVED_KEYS: frozenset[str] = frozenset(
         "timezone",
         "target_fps",
         "web",
+        "notifications",
     }
 )
 

@@ -132,6 +132,7 @@ RULES: dict[str, Rule] = {
     "plugin_system.store_sources": sources_problem,
     "web.sign_in.enabled": _boolean,
     "web.host_check": _boolean,
+    "notifications.critical_wakes_panel": _boolean,
     "web.allowed_hosts": _host_names,
     ROTATION_ORDER: order_problem,
 }

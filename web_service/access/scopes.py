@@ -2,8 +2,9 @@
 
 - ``read``: looks only: GET, HEAD and OPTIONS (a backup comes without its secrets).
 - ``control``: ``read``, plus driving the display: the ``CONTROL_ROUTES`` (on-demand start
-  and stop, next, the panel on or off by hand). Brightness and every other setting are
-  config saves: ``admin``.
+  and stop, next, the panel on or off by hand, posting a notification) and
+  ``CONTROL_PREFIXES`` (dismissing a notification; custom apps set and removed).
+  Brightness and every other setting are config saves: ``admin``.
 - ``admin``: everything a signed-in browser may do, making and revoking tokens included.
 
 A browser session is ``admin``. Tokens made before scopes existed are ``admin``
@@ -20,7 +21,12 @@ READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CONTROL_ROUTES = frozenset({("POST", f"{API_PREFIX}/display/on-demand/start"),
                             ("POST", f"{API_PREFIX}/display/on-demand/stop"),
                             ("POST", f"{API_PREFIX}/display/next"),
-                            ("POST", f"{API_PREFIX}/display/power")})
+                            ("POST", f"{API_PREFIX}/display/power"),
+                            ("POST", f"{API_PREFIX}/notify")})
+# (method, path prefix): routes with one name in the path after the prefix: dismissing
+# a notification (DELETE /notify/<id>), custom apps set and removed (/custom/<name>).
+CONTROL_PREFIXES = (("DELETE", f"{API_PREFIX}/notify/"), ("POST", f"{API_PREFIX}/custom/"),
+                    ("DELETE", f"{API_PREFIX}/custom/"))
 RANK = {"read": 0, "control": 1, "admin": 2}
 
 
@@ -30,6 +36,9 @@ def needed(method: str, path: str) -> str:
     if method in READ_METHODS:
         return "read"
     if (method, path.rstrip("/")) in CONTROL_ROUTES:
+        return "control"
+    if any(method == m and path.startswith(p) and "/" not in path[len(p):].strip("/")
+           for m, p in CONTROL_PREFIXES):
         return "control"
     return "admin"
 

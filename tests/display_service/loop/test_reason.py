@@ -9,6 +9,7 @@ from typing import Any
 from display_service.loop.reason import REASONS, Scene, clock_text, reason
 from tests.display_service.helpers import (
     ColorPlugin,
+    EmptyPlugin,
     FakeHost,
     make_display,
     running_loop,
@@ -38,6 +39,16 @@ def test_the_rotation_says_which_slot_of_how_many(tmp_path: Path) -> None:
     assert first["reason"] == "rotation: slot 1 of 2"
     assert second["reason"] == "rotation: slot 2 of 2"
     assert first["power_cause"] is None
+
+
+def test_a_blank_panel_says_nothing_had_anything_to_draw(tmp_path: Path) -> None:
+    display = make_display()
+    host = FakeHost({"a": EmptyPlugin("a", {}, display), "b": EmptyPlugin("b", {}, display)})
+    with running_loop(tmp_path, display, host) as (_l, bus):
+        blank = wait_until(lambda: "blank" in (state(bus).get("reason") or "") and state(bus))
+    assert blank["reason"].startswith("rotation: slot ")
+    assert blank["reason"].endswith("; the panel is blank: nothing had anything to draw, "
+                                    "trying again")
 
 
 def test_live_content_names_its_plugin(tmp_path: Path) -> None:

@@ -239,3 +239,20 @@ def test_stop_unloads_plugins_blanks_and_says_stopped(tmp_path: Path) -> None:
     assert final["service"] == "stopped"
     assert host.unloaded
     assert display.backend.closed  # type: ignore[attr-defined]
+
+
+def test_the_loop_turns_the_collector_back_on_after_the_start(tmp_path: Path) -> None:
+    # The daemon starts with the collector off (display_service/__main__.py); a loop
+    # that forgot to turn it on again would leak every cycle a plugin makes.
+    import gc
+
+    display = make_display()
+    host = FakeHost({"good": ColorPlugin("good", {}, display)})
+    gc.disable()
+    try:
+        with running_loop(tmp_path, display, host) as (_loop, bus):
+            wait_until(lambda: state(bus).get("plugin_id") == "good")
+            assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -11,6 +11,10 @@ def test_the_least_scope_each_request_needs() -> None:
     assert scopes.needed("head", "/api/v3/backup/download") == "read"
     assert scopes.needed("POST", "/api/v3/display/on-demand/start") == "control"
     assert scopes.needed("POST", "/api/v3/display/on-demand/stop/") == "control"
+    assert scopes.needed("POST", "/api/v3/notify") == "control"
+    assert scopes.needed("DELETE", "/api/v3/notify/3f9c2a7d81b04e65") == "control"
+    assert scopes.needed("DELETE", "/api/v3/notify/a/b") == "admin"
+    assert scopes.needed("PUT", "/api/v3/notify") == "admin"
     for method, path in (("POST", "/api/v3/config/main"), ("POST", "/api/v3/auth/tokens"),
                          ("DELETE", "/api/v3/auth/tokens/x"), ("PUT", "/api/v3/display/"
                                                                        "on-demand/start")):

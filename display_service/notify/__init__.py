@@ -1,0 +1,1 @@
+"""Notifications in the display: the stack, its layer above the others, the record."""
