@@ -17,6 +17,8 @@ from PIL import Image
 
 from shared.bus.core import Bus
 from shared.bus.display_control import answer, request_next
+from shared.notify.fields import parse_notification
+from shared.notify.requests import submit_notification
 from tests.daemons import Daemon, Instance, start_display
 from tests.mqtt_broker import free_port
 from tests.sync_panels import HALVES_CODE, panel, sync_of
@@ -283,3 +285,27 @@ def test_a_leader_stopping_cleanly_leaves_offline_and_its_last_switch_retained(
     assert switch["plugin_id"] in LEADER_PLUGINS and switch["seq"] > 0
     assert daemons[0].stop() == 0
     assert json.loads(retained(mqtt_broker, status) or b"{}") == {"v": 1, "state": "offline"}
+
+
+def test_a_notification_on_the_leader_is_no_switch_for_its_followers(
+        tmp_path: Path, mqtt_broker: Any, daemons: list[Daemon]) -> None:
+    # Long slots: nothing but the notification could change what the leader shows.
+    leader = panel(tmp_path, "lead", {"role": "leader"}, mqtt_broker, LEADER_PLUGINS,
+                   durations={p: 600 for p in LEADER_PLUGINS})
+    follower = follower_panel(tmp_path, mqtt_broker)
+    daemons += [start_display(leader), start_display(follower)]
+    (seq,) = wait_following(follower, leader)
+    leader_bus, bus = Bus(leader.cache_dir), Bus(follower.cache_dir)
+    checked, problem = parse_notification({"text": "Door open", "duration": 2,
+                                           "behavior": "now"})
+    assert checked is not None, problem
+    submit_notification(leader_bus, checked, "http")
+    shown = leader_bus.wait_for("display_state",
+                                lambda s: (s or {}).get("showing") == "notification", WAIT)
+    assert shown and shown["showing"] == "notification", shown
+    over = leader_bus.wait_for("display_state",
+                               lambda s: (s or {}).get("showing") == "rotation", WAIT)
+    assert over and over["showing"] == "rotation", over
+    assert sync_of(over)["seq"] == seq  # no switch was published for the notification
+    state = bus.read("display_state") or {}
+    assert sync_of(state)["seq"] == seq and state["showing"] == "sync", state
