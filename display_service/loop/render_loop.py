@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
-from display_service.control.controller import ACTIVE, SYNC, Controller
+from display_service.control.controller import ACTIVE, LIVE, ROTATION, SYNC, Controller
 from display_service.control.display_control import SKIPS, ControlHandler
 from display_service.control.on_demand import OnDemandHandler
 from display_service.loop import custom_app_reason
@@ -59,7 +59,7 @@ from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
 from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
-from display_service.sync.link import SyncLink, refuse_next
+from display_service.sync.link import SyncLink, refuse_next, with_sync_note
 from display_service.sync.link import reason as sync_reason
 from display_service.sync.wall import WALL, WallView
 from shared.bus.core import (
@@ -93,6 +93,8 @@ SKIPS[NOTIFICATION] = lambda handler, now: (
     "a notification is showing; dismiss it (DELETE /api/v3/notify/<id>) to return to what "
     "it paused")
 custom_app_reason.install()  # the status's reason names a custom app and its source
+for _layer in (ROTATION, LIVE):  # a follower on its own content says why
+    REASONS[_layer] = with_sync_note(REASONS[_layer])
 
 
 class RenderLoop:

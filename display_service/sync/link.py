@@ -16,6 +16,7 @@ rotation, and ``state``/``detail`` say which.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -50,6 +51,24 @@ def reason(scene: Any) -> str:
     if scene.layer == WALL and link is not None:
         text += f" (the {link.settings.position} part of its picture)"
     return text
+
+
+_NOTED = "_ledpanel_sync_note"
+
+
+def with_sync_note(describe: Callable[[Any], str]) -> Callable[[Any], str]:
+    """Wrap a layer's reason (rotation, live): a follower on its own content says why."""
+    if getattr(describe, _NOTED, False):
+        return describe
+
+    @functools.wraps(describe)  # keeps what other wrappers marked on it
+    def described(scene: Any) -> str:
+        link = getattr(scene.loop, "sync", None)
+        note = link.note() if isinstance(link, SyncLink) else None
+        return describe(scene) + (f"; {note}" if note else "")
+
+    setattr(described, _NOTED, True)
+    return described
 
 
 def refuse_next(_handler: Any, _now: float) -> str:
@@ -264,6 +283,15 @@ class SyncLink:
         elif self.follower is not None:
             followed = self.controller.layer() == SYNC
             self.shown_seq = self.pending_seq if followed else None
+
+    def note(self) -> str | None:
+        """Return why a follower shows its own content (None while it follows, or for
+        a panel that is no follower)."""
+        if self.settings.role != FOLLOWER or self.state in (None, FOLLOWING):
+            return None
+        said = {WAITING: self.detail or "waiting for a leader panel",
+                CONNECTING: "connecting to the broker"}.get(self.state or "", self.detail)
+        return f"follower, {said}" if said else None
 
     def next_due(self) -> float | None:
         """Return when the link needs the loop again (heartbeat, a leader's loss)."""

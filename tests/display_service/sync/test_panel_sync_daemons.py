@@ -124,6 +124,7 @@ def test_a_follower_goes_on_alone_when_its_leader_dies_and_follows_it_again(
                          WAIT)
     assert sync_of(alone)["state"] == "leader lost", alone
     assert alone and alone["plugin_id"] == "own" and alone["showing"] == "rotation"
+    assert alone["reason"] == "rotation: slot 1 of 4; follower, leader lead lost", alone
     assert "sync: leader lead lost" in daemons[1].output()
 
     daemons.append(start_display(leader))
@@ -147,6 +148,8 @@ def test_a_follower_keeps_its_own_content_while_its_leader_shows_a_plugin_it_lac
     assert state and state["plugin_id"] in FOLLOWER_PLUGINS and state["showing"] == "rotation"
     assert sync_of(state)["detail"] == (
         "leader lead shows gamma/g, which this panel does not have")
+    assert state["reason"].endswith(
+        "; follower, leader lead shows gamma/g, which this panel does not have"), state
     assert "sync: own content: leader lead shows gamma/g" in daemons[1].output()
     # When the leader comes to a plugin this panel has, it follows again.
     back = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "following",
