@@ -419,6 +419,7 @@ class RenderLoop:
             self.frames.full_screen.configure(self.config)
         if self.sync.configure(self.config, now):
             self.publisher.mark_dirty()
+            self.sync.switched(self.frames.base_key(now))  # a new leader says what it shows
 
     def _plugins_changed(self, changed: list[str], now: float) -> None:
         self._rebuild(now)

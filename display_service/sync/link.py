@@ -141,6 +141,7 @@ class SyncLink:
             self.follower = Follower(settings.leader)
         else:
             self._heartbeat_due = now
+            self._last_key = ("<start>",)  # the next ``switched`` publishes what it shows
             if isinstance(self.backend, WallBackend):
                 self.backend.sink = lambda side, payload: client.publish(f"frame-{side}",
                                                                          payload)

@@ -216,7 +216,9 @@ def test_a_follower_at_the_right_shows_the_right_part_of_its_leaders_wall(
     assert state and state["showing"] == "wall", (state, daemons[1].output())
     assert sync_of(state)["wall"] == "right" and sync_of(state)["state"] == "following"
     assert state["reason"] == "follower of panel lead (the right part of its picture)"
-    leader_state = Bus(leader.cache_dir).read("display_state") or {}
+    # Its frames may reach the follower before its own record reaches the disk.
+    leader_state = Bus(leader.cache_dir).wait_for(
+        "display_state", lambda s: bool(s and s.get("width")), WAIT) or {}
     assert (leader_state["width"], state["width"]) == (2 * state["width"], state["width"])
     assert preview_colors(follower) == {(0, 255, 0)}  # the canvas' right half
     assert preview_colors(leader) == {(255, 0, 0), (0, 255, 0)}  # the whole wall
@@ -312,3 +314,21 @@ def test_a_notification_on_the_leader_is_no_switch_for_its_followers(
     assert sync_of(over)["seq"] == seq  # no switch was published for the notification
     state = bus.read("display_state") or {}
     assert sync_of(state)["seq"] == seq and state["showing"] == "sync", state
+
+
+def test_a_panel_made_leader_while_it_runs_says_at_once_what_it_shows(
+        tmp_path: Path, mqtt_broker: Any, daemons: list[Daemon]) -> None:
+    # Slots of ten minutes: only the change of role can tell the follower what to show.
+    leader = panel(tmp_path, "lead", {"role": "standalone"}, mqtt_broker, LEADER_PLUGINS,
+                   durations={p: 600 for p in LEADER_PLUGINS})
+    follower = follower_panel(tmp_path, mqtt_broker)
+    daemons += [start_display(leader), start_display(follower)]
+    bus = Bus(follower.cache_dir)
+    waiting = "waiting for a leader"
+    assert bus.wait_for("display_state", lambda s: sync_of(s).get("state") == waiting, WAIT)
+    config = json.loads((leader.config_dir / "config.json").read_text())
+    config["sync"]["role"] = "leader"
+    leader.write_config(config)
+    state = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "following",
+                         WAIT)
+    assert state and (state["plugin_id"], state["mode"]) == ("alpha", "alpha_one"), state
