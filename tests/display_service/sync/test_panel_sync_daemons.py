@@ -52,11 +52,14 @@ def follower_panel(tmp_path: Path, broker: Any) -> Instance:
 
 
 def follows(leader_bus: Bus, state: dict[str, Any] | None) -> bool:
-    """Whether a follower's state shows the leader's current switch."""
-    mine, theirs = sync_of(state), sync_of(leader_bus.read("display_state"))
+    """Whether a follower's state shows the leader's current switch: its seq, plugin and
+    mode (one record of each, read together)."""
+    leader_state = leader_bus.read("display_state") or {}
+    mine, theirs = sync_of(state), sync_of(leader_state)
+    shown = ((state or {}).get("plugin_id"), (state or {}).get("mode"))
     return (mine.get("state") == "following" and mine.get("seq") is not None
-            and mine.get("seq") == theirs.get("seq")
-            and (state or {}).get("plugin_id") in LEADER_PLUGINS)
+            and mine.get("seq") == theirs.get("seq") and shown[0] in LEADER_PLUGINS
+            and shown == (leader_state.get("plugin_id"), leader_state.get("mode")))
 
 
 def wait_following(follower: Instance, leader: Instance, seqs: int = 1) -> list[int]:
@@ -70,9 +73,6 @@ def wait_following(follower: Instance, leader: Instance, seqs: int = 1) -> list[
     for _ in range(seqs):
         state = bus.wait_for("display_state", next_one, WAIT)
         assert next_one(state), (state, leader_bus.read("display_state"))
-        leader_state = leader_bus.read("display_state") or {}
-        assert state and (state["plugin_id"], state["mode"]) == (
-            leader_state.get("plugin_id"), leader_state.get("mode"))
         seen.append(sync_of(state)["seq"])
     return seen
 
