@@ -62,18 +62,28 @@ def follows(leader_bus: Bus, state: dict[str, Any] | None) -> bool:
             and shown == (leader_state.get("plugin_id"), leader_state.get("mode")))
 
 
+def next_switch(bus: Bus, leader_bus: Bus, seen: list[int]) -> int:
+    """Wait until the follower shows a switch of the leader's not in ``seen``; return its
+    seq (from the record that matched, not a later read)."""
+    matched: list[dict[str, Any]] = []
+
+    def new_one(state: dict[str, Any] | None) -> bool:
+        if state and follows(leader_bus, state) and sync_of(state)["seq"] not in seen:
+            matched.append(state)
+        return bool(matched)
+
+    state = bus.wait_for("display_state", new_one, WAIT)
+    assert matched, (state, leader_bus.read("display_state"))
+    seq: int = sync_of(matched[0])["seq"]
+    return seq
+
+
 def wait_following(follower: Instance, leader: Instance, seqs: int = 1) -> list[int]:
     """Wait until the follower showed ``seqs`` different switches of the leader's."""
     seen: list[int] = []
     leader_bus, bus = Bus(leader.cache_dir), Bus(follower.cache_dir)
-
-    def next_one(state: dict[str, Any] | None) -> bool:
-        return follows(leader_bus, state) and sync_of(state)["seq"] not in seen
-
     for _ in range(seqs):
-        state = bus.wait_for("display_state", next_one, WAIT)
-        assert next_one(state), (state, leader_bus.read("display_state"))
-        seen.append(sync_of(state)["seq"])
+        seen.append(next_switch(bus, leader_bus, seen))
     return seen
 
 
