@@ -8,9 +8,9 @@ Under ``ledpanel/sync/<group>/leader/<name>/``:
   full-screen mode). ``started_at`` is the slot's start on the leader's wall clock.
 - ``frame-left``, ``frame-right`` (retained, QoS 0): a wall's side parts of the
   leader's picture, binary (``wall.py``).
-- ``status`` (retained, QoS 1): ``{"v": 1, "state": "online", "heartbeat", "at"}``
-  every ``heartbeat`` seconds while the leader runs; ``{"v": 1, "state": "offline"}``
-  when it stops, and as its last will when its connection is lost.
+- ``status`` (retained): ``{"v": 1, "state": "online", "heartbeat", "at"}`` every
+  ``heartbeat`` seconds while the leader runs (QoS 0); ``{"v": 1, "state": "offline"}``
+  when it stops, and as its last will when its connection is lost (QoS 1).
 
 A message that is not one of these (too long, not JSON, a field of the wrong type, a
 topic of another shape) is refused with the reason, which the follower logs.
