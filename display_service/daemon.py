@@ -155,6 +155,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     from display_service.matrix.orientation import wrap_backend
     from display_service.matrix.select import open_backend
     from display_service.plugins.display_manager import DisplayManager
+    from display_service.sync.wall import wrap_wall
     from shared.fonts import FontManager
     from shared.fonts.uploads import font_dirs
     from shared.history import DISPLAY as DISPLAY_SOURCE
@@ -171,6 +172,8 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     )
     # Plugins draw on the panel halved (display.double_sided), then turned (orientation).
     surface = wrap_backend(backend, config, hardware)
+    # A sync leader with a wall draws as wide as the wall; its panel shows its part.
+    surface = wrap_wall(surface, config)
     # The panel is open: no plugin (imported from here on) runs as root.
     hardware["privileges"] = privileges.drop_root()
     bus_folder.publish(bus, HARDWARE_STATUS, hardware)  # rewritten on every start

@@ -3,8 +3,8 @@
 No threads, no I/O. Times are seconds on the caller's monotonic clock. Entries and
 how they are built are in ``rotation.py``.
 
-Priority: on-demand > live priority > rotation. The layer below the one shown is
-paused, not advanced.
+Priority: on-demand > sync > live priority > rotation. The layer below the one shown
+is paused, not advanced.
 
 - **Rotation**: each entry is shown for its duration, then the next (wrapping). A
   dynamic-duration entry ends on ``cycle_complete()``, at the latest after its cap,
@@ -12,6 +12,9 @@ paused, not advanced.
   once keeps the slot that long, so such plugins cannot make the rotation spin).
 - **Live priority** (``set_live``): while plugins report live content, their live
   modes are shown in rotation order instead; then the rotation resumes.
+- **Sync** (``follow``): a follower panel shows the rotation entry its leader shows,
+  until the next ``follow`` or ``unfollow`` (``display_service/sync/``); its own
+  rotation and live content wait underneath.
 - **On-demand**: one plugin mode, for ``duration`` seconds unless pinned (default: the
   entry's rotation duration). Afterwards live content comes back, else the rotation.
 
@@ -62,7 +65,7 @@ NO_CONTENT_BACKOFF = 1.0
 MIN_RESUME = 3.0
 MIN_DYNAMIC_SLOT = 1.0
 
-ROTATION, LIVE, ON_DEMAND = "rotation", "live", "on_demand"
+ROTATION, LIVE, ON_DEMAND, SYNC = "rotation", "live", "on_demand", "sync"
 
 
 class Controller:
@@ -73,6 +76,7 @@ class Controller:
         self.live = Cursor([], now)
         self.live_modes: dict[str, list[str]] = {}  # live plugin id -> requested modes
         self.on_demand: OnDemand | None = None
+        self.followed: Entry | None = None  # a follower panel: the leader's entry
         self.state = IDLE
         self.error: str | None = None
         self.last_request_id: str | None = None
@@ -89,9 +93,11 @@ class Controller:
         return self.rotation.entries
 
     def layer(self) -> str:
-        """Return what is shown: ``on_demand``, ``live`` or ``rotation``."""
+        """Return what is shown: ``on_demand``, ``sync``, ``live`` or ``rotation``."""
         if self.on_demand is not None:
             return ON_DEMAND
+        if self.followed is not None:
+            return SYNC
         return LIVE if self.live.entries else ROTATION
 
     def current(self, now: float) -> Entry | None:
@@ -99,6 +105,8 @@ class Controller:
         od = self.on_demand
         if od is not None:
             return Entry(od.plugin_id, od.mode, od.ends_at - od.started_at if od.ends_at else 0.0)
+        if self.followed is not None:
+            return self.followed
         return self._shown().current()
 
     def next_deadline(self) -> float | None:
@@ -107,6 +115,8 @@ class Controller:
             return None
         if self.on_demand is not None:
             return self.on_demand.ends_at
+        if self.followed is not None:
+            return None  # the leader says when
         cursor = self._shown()
         return cursor.ends if cursor.entries else None
 
@@ -116,6 +126,10 @@ class Controller:
 
     def _shown(self) -> Cursor:
         return self.live if self.live.entries else self.rotation
+
+    def _own_rotation(self) -> bool:
+        """Return whether the rotation or live list is shown (no on-demand, no leader)."""
+        return self.on_demand is None and self.followed is None
 
     # -- time ----------------------------------------------------------------
 
@@ -129,7 +143,7 @@ class Controller:
             self._end_on_demand(now, IDLE)
             events.append("expired")
         cursor = self._shown()
-        if self.on_demand is None and cursor.entries and now >= cursor.ends:
+        if self._own_rotation() and cursor.entries and now >= cursor.ends:
             self._start(cursor, cursor.index + 1, now)
             events.append("advanced")
         return events
@@ -141,7 +155,7 @@ class Controller:
         """
         cursor = self._shown()
         entry = cursor.current()
-        if (self.on_demand is not None or entry is None or not entry.dynamic
+        if (not self._own_rotation() or entry is None or not entry.dynamic
                 or self.held_at is not None):
             return False
         if now < cursor.started + MIN_DYNAMIC_SLOT:
@@ -165,7 +179,7 @@ class Controller:
     def no_content(self, now: float) -> float:
         """The shown entry had nothing to show; return seconds to wait before rendering."""
         cursor = self._shown()
-        if self.on_demand is not None or not cursor.entries:
+        if not self._own_rotation() or not cursor.entries:
             return NO_CONTENT_BACKOFF
         cursor.empty_streak += 1
         if cursor.empty_streak >= len(cursor.entries):
@@ -189,7 +203,7 @@ class Controller:
     def _count_start(self) -> None:
         """Count a fresh start of the shown list's entry (once it is actually shown)."""
         cursor = self._shown()
-        if self.on_demand is None and cursor.fresh:
+        if self._own_rotation() and cursor.fresh:
             cursor.fresh = False
             self.starts += 1
 
@@ -270,6 +284,37 @@ class Controller:
             return
         self.on_demand = None
         self.state = state
+        if self.followed is not None:
+            return  # the leader's entry comes back; the rotation stays paused
+        if self.live.entries:
+            self._start(self.live, self.live.index, now)
+        else:
+            self._resume_rotation(now, False)
+
+    # -- sync: a follower shows its leader's entry -----------------------------
+
+    def follow(self, plugin_id: str, mode: str, now: float) -> bool:
+        """Show the rotation entry ``plugin_id``/``mode`` from now, as a new slot.
+
+        Returns False (and stops following) when the rotation has no such entry.
+        """
+        entry = next((e for e in self.rotation.entries if e.key == (plugin_id, mode)), None)
+        if entry is None:
+            self.unfollow(now)
+            return False
+        was_rotation = self.layer() == ROTATION
+        self.followed = entry
+        self.starts += 1  # a new slot: drawn afresh even when the entry is the same
+        self._pause_rotation(now, was_rotation)
+        return True
+
+    def unfollow(self, now: float) -> None:
+        """Stop showing the leader's entry: live content or the rotation resumes."""
+        if self.followed is None:
+            return
+        self.followed = None
+        if self.on_demand is not None:
+            return
         if self.live.entries:
             self._start(self.live, self.live.index, now)
         else:
@@ -342,6 +387,10 @@ class Controller:
             self._start(rotation, keys.index(later[0]) if later else 0, now)
             if self._paused_remaining is not None:
                 self._paused_remaining = rotation.limit()
+        if self.followed is not None:
+            self.followed = next((e for e in entries if e.key == self.followed.key), None)
+            if self.followed is None:
+                self._resume_rotation(now, False)
         od = self.on_demand
         if od is not None and od.mode not in self.modes_of(od.plugin_id):
             self._end_on_demand(now, IDLE)

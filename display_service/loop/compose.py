@@ -38,7 +38,7 @@ from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.schedules import PanelSchedule
 from display_service.plugins.display_manager import DisplayManager
 
-FULL_SCREEN, OFF, NOTIFICATION = "full_screen", "off", "notification"
+FULL_SCREEN, OFF, NOTIFICATION, WALL = "full_screen", "off", "notification", "wall"
 Key = tuple[Any, ...]
 _START: Key = ("<start>",)  # differs from every real key: the first frame always draws
 
@@ -56,6 +56,9 @@ class Compositor:
         self.display = display
         self.full_screen = full_screen
         self.on_switch = on_switch
+        # A follower's part of its leader's wall (``sync.wall.WallView``): above live
+        # content and the rotation, below an on-demand request; set by the loop.
+        self.wall: FullScreenMode | None = None
         self.due = 0.0
         self._last_key: Key | None = _START
         self._starts_seen = -1
@@ -79,6 +82,8 @@ class Compositor:
         panel = self.panel
         if not panel.power_on and (layer != ON_DEMAND or panel.manual is False):
             return OFF  # an on-demand shows at night, not when turned off by hand
+        if layer != ON_DEMAND and self.wall is not None and self.wall.active():
+            return WALL  # a follower's part of its leader's wall (display_service/sync)
         fs = self.full_screen
         if fs is not None and fs.active():
             # Live content outranks the full-screen mode only when the mode allows it
@@ -99,8 +104,8 @@ class Compositor:
         """Return what identifies the slot of the layers below notifications."""
         layer = self.base_layer()
         entry = self.controller.current(now)
-        if layer == FULL_SCREEN:
-            return (FULL_SCREEN,)
+        if layer in (FULL_SCREEN, WALL):
+            return (layer,)
         if layer == OFF or entry is None:
             return None
         od = self.controller.on_demand
@@ -123,6 +128,8 @@ class Compositor:
         if key is not None and key[0] == NOTIFICATION and self.notifications is not None:
             self.due = self.notifications.render(now)
             self._blanked = False  # the notification covers the whole panel
+        elif self.wall is not None and key == (WALL,):  # needs no entry of its own
+            self.due = self.wall.render(now, force)
         elif key is None or entry is None:
             if force:
                 self.display.blank()

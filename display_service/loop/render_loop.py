@@ -8,12 +8,14 @@ applied at once, in this order: config reload, config changes held back for a pl
 whose update() was running (``lifecycle.py``; an update returning wakes the loop),
 plugin folders installed, updated or uninstalled (``plugin_changes.py``), on-demand
 requests, notification requests, display control requests (next, power by hand),
-preview viewer, schedules (``schedules.py``), live priority (``live.py``), expiries, the
-notifications (what shows: ``notify/layer.py``), then the frame.
+preview viewer, schedules (``schedules.py``), live priority (``live.py``), sync
+messages and heartbeats (``sync/link.py``), expiries, the notifications (what shows:
+``notify/layer.py``), then the frame.
 
 What is drawn, by priority: a notification (``display_service.notify``), on-demand,
-then live content, then the full-screen mode when one is set and active
-(``full_screen.py``), then the rotation (``controller.py``).
+then on a follower panel its part of the leader's wall or the leader's entry
+(``display_service/sync/``), then live content, then the full-screen mode when one is
+set and active (``full_screen.py``), then the rotation (``controller.py``).
 While the power schedule says off, the panel is blank unless an on-demand request is
 active: an explicit request shows even at night; turned off by hand
 (``control/display_control.py``), it is blank whatever is active. Updates keep running
@@ -34,7 +36,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
-from display_service.control.controller import ACTIVE, Controller
+from display_service.control.controller import ACTIVE, LIVE, ROTATION, SYNC, Controller
 from display_service.control.display_control import SKIPS, ControlHandler
 from display_service.control.on_demand import OnDemandHandler
 from display_service.loop import custom_app_reason
@@ -57,6 +59,9 @@ from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
 from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
+from display_service.sync.link import SyncLink, refuse_next, with_sync_note
+from display_service.sync.link import reason as sync_reason
+from display_service.sync.wall import WALL, WallView
 from shared.bus.core import (
     CONFIG_CHANGED,
     DISPLAY_CONTROL,
@@ -79,6 +84,8 @@ from shared.bus.core import (
 
 logger = logging.getLogger(__name__)
 
+REASONS[SYNC] = REASONS[WALL] = sync_reason  # "follower of panel <name>"
+SKIPS[SYNC] = SKIPS[WALL] = refuse_next  # the leader decides what comes next
 # What a notification adds to the reason, and to "next" (refused: a notification is
 # dismissed by its id, and the layers below continue).
 REASONS[NOTIFICATION] = lambda scene: notification_reason(scene, scene.loop.notifier.showing())
@@ -86,6 +93,8 @@ SKIPS[NOTIFICATION] = lambda handler, now: (
     "a notification is showing; dismiss it (DELETE /api/v3/notify/<id>) to return to what "
     "it paused")
 custom_app_reason.install()  # the status's reason names a custom app and its source
+for _layer in (ROTATION, LIVE):  # a follower on its own content says why
+    REASONS[_layer] = with_sync_note(REASONS[_layer])
 
 
 class RenderLoop:
@@ -115,8 +124,7 @@ class RenderLoop:
         self.hardware = hardware
         self.backend = display.backend
         self.plugins, self.bus = plugins, bus
-        self.safe_mode = safe_mode
-        self.config = config
+        self.safe_mode, self.config = safe_mode, config
         self.reader = reader or CallableReader(load_config or (lambda: config))
         self.clock = clock
         self.inbox = inbox or Inbox()
@@ -146,11 +154,19 @@ class RenderLoop:
                                     self.started_at, clock)
         self.frames = Compositor(controller=self.controller, panel=self.panel,
                                  painter=self.painter, display=display, full_screen=full_screen,
-                                 on_switch=self.publisher.mark_dirty, notifications=self.notifier)
+                                 on_switch=self._switched, notifications=self.notifier)
         self.control = ControlHandler(self.controller, self.panel, self.writer, self.publisher,
                                       self.layer, wall)
         self._stopping, self._errors_version, self._modes_checked = False, -1, 0
-        self.beat = time.monotonic()
+        self.beat = time.monotonic()  # the hang watch's sign of life
+        self.sync = self._sync_link(display, wall)  # after the compositor: its wall layer
+
+    def _sync_link(self, display: DisplayManager, wall: Callable[[], float]) -> SyncLink:
+        """Several panels as one (``display_service/sync/``): the link and the wall layer."""
+        link = SyncLink(self.controller, self.inbox, wall, backend=display.backend,
+                        view=WallView(display))
+        self.frames.wall = link.view
+        return link
 
     # -- called from other threads: flags only -------------------------------
 
@@ -229,6 +245,11 @@ class RenderLoop:
         self._follow_modes(now)
         self._follow_schedule(now)
         self._follow_live(now)
+        if self.sync.apply(now):
+            self.publisher.mark_dirty()
+        if self.sync.new_frame:  # a part of the leader's wall: drawn at once
+            self.sync.new_frame = False
+            self.frames.due = now
         for event in self.controller.tick(now):
             self.publisher.mark_dirty()
             if event == "expired":
@@ -248,6 +269,11 @@ class RenderLoop:
         elif self._file_due is not None and now >= self._file_due:
             self._file_due = None
             self._reload_config(now, "file changed")
+
+    def _switched(self) -> None:
+        """What the panel shows changed (the compositor, before drawing it)."""
+        self.publisher.mark_dirty()
+        self.sync.switched(self.frames.base_key(self.clock()))  # what is under a notification
 
     def _follow_schedule(self, now: float) -> None:
         if self.panel.due(now) and self.panel.evaluate(now):
@@ -348,7 +374,7 @@ class RenderLoop:
         deadlines = [self.frames.due]
         more = (self.publisher.next_due(), self.controller.next_deadline(),
                 self.updates.next_due(), self.panel.next_due(), self.live.next_due(),
-                self._file_due, self.notifier.next_due())
+                self._file_due, self.notifier.next_due(), self.sync.next_due())
         deadlines += [d for d in more if d is not None]
         timeout = min(deadlines) - now
         if timeout > 0:
@@ -391,6 +417,9 @@ class RenderLoop:
         self.live.reset()
         if self.frames.full_screen is not None:
             self.frames.full_screen.configure(self.config)
+        if self.sync.configure(self.config, now):
+            self.publisher.mark_dirty()
+            self.sync.switched(self.frames.base_key(now))  # a new leader says what it shows
 
     def _plugins_changed(self, changed: list[str], now: float) -> None:
         self._rebuild(now)
@@ -472,6 +501,7 @@ class RenderLoop:
         return display_state(self, service)
 
     def _shutdown(self) -> None:
+        self.sync.close(final=True)  # a leader says offline first: its followers go on alone
         self.hooks.shutdown()
         try:
             self.backend.clear()

@@ -3,9 +3,10 @@
 Fields: ``service`` (``running``/``stopped``), ``pid``, ``started_at``, ``updated_at``
 (when this record was written), ``plugin_id`` and ``mode`` of the entry shown (None
 while the panel is off or a notification shows), ``showing`` (``notification``,
-``on_demand``, ``live``, ``full_screen``, ``rotation``, or ``off`` while the power
-schedule blanks the panel), ``notification`` (the one shown: ``id``, ``text``,
-``source``, ``priority``; None when none is), ``on_demand``
+``on_demand``, ``sync`` (a follower showing its leader's entry), ``wall`` (a follower
+showing its part of its leader's wall), ``live``, ``full_screen``, ``rotation``, or
+``off`` while the power schedule blanks the panel), ``notification`` (the one shown:
+``id``, ``text``, ``source``, ``priority``; None when none is), ``on_demand``
 (state block, wall-clock times), ``live_plugins``, ``power`` (``on`` or ``off``),
 ``power_cause`` (``hand`` when turned off, or on against the schedule, by hand;
 ``schedule`` when the power schedule keeps it off; None otherwise), ``reason`` (one
@@ -15,7 +16,8 @@ sentence saying why the panel shows what it shows: ``reason.py``),
 ``load_errors``, ``load_warnings`` (per loaded plugin, the warnings it logged while it
 loaded: ``shared.plugin_system.load_warnings``), ``plugins_applied`` (outcomes of the
 last ``plugins_changed`` requests by request id: ``shared.plugin_system.changes``),
-``backend``, ``width``, ``height``, ``first_frame_ms``.
+``backend``, ``width``, ``height``, ``first_frame_ms``, ``sync`` (this panel's part in
+its group: ``role``, ``state``, ``leader``, ... ``display_service.sync.link``).
 
 The record is written when its content changes, not on a timer; nothing in it counts
 frames. ``fps`` is republished when it moves noticeably (``state.FPS_TOLERANCE``).
@@ -34,7 +36,7 @@ import time
 from typing import Any, Protocol
 
 from display_service.control.controller import LIVE, ROTATION
-from display_service.loop.compose import FULL_SCREEN, NOTIFICATION, OFF
+from display_service.loop.compose import FULL_SCREEN, NOTIFICATION, OFF, WALL
 from display_service.loop.reason import Scene, reason
 
 
@@ -59,6 +61,7 @@ class RenderLoop(Protocol):
     display: Any
     painter: Any
     notifier: Any
+    sync: Any
 
     def layer(self) -> str: ...
 
@@ -72,6 +75,8 @@ def shown(loop: RenderLoop, now: float) -> tuple[str, str | None, str | None, fl
     layer = loop.layer()
     entry = loop.controller.current(now) if layer not in (OFF, NOTIFICATION) else None
     fps = loop.fps.rate(now)  # read even when replaced: keeps its window current
+    if layer == WALL:
+        return layer, None, WALL, fps
     if layer == FULL_SCREEN:
         fields = _full_screen(loop.frames.full_screen, now, fps)
         return layer, fields["plugin_id"], fields["mode"], fields["fps"]
@@ -119,6 +124,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "width": loop.display.width,
         "height": loop.display.height,
         "first_frame_ms": loop.painter.first_frame_ms,
+        "sync": loop.sync.snapshot(),
     }
 
 

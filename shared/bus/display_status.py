@@ -23,7 +23,8 @@ from shared.bus.core import Bus
 from shared.bus.daemon_lock import DISPLAY, UNKNOWN_PID, lock_holder
 
 RUNNING, STARTING, STOPPED, NOT_RUNNING = "running", "starting", "stopped", "not_running"
-SHOWING = ("notification", "on_demand", "live", "full_screen", "rotation", "off")
+SHOWING = ("notification", "on_demand", "sync", "wall", "live", "full_screen", "rotation",
+           "off")
 MAX_ERROR_TEXT = 300  # characters of a plugin's last error passed on
 MAX_REASON = 300  # characters of the display's reason passed on
 
@@ -154,12 +155,30 @@ def display_report(state: Any, holder: int | None, errors: Any = None,
         "safe_mode": safe_mode(safe),
         "notification": shown_notification(record.get("notification"))
         if showing == "notification" else None,
+        "sync": sync_block(record.get("sync")) if live else None,
     }
     report["power_cause"] = (record.get("power_cause") if live and record.get("power_cause")
                              in ("hand", "schedule") else None)
     report["summary"] = describe_display(report)
     report["reason"] = reason(record, report)
     return report
+
+
+SYNC_TEXTS = ("role", "name", "group", "position", "state", "leader", "detail", "wall")
+MAX_SYNC_TEXT = 200
+
+
+def sync_block(record: Any) -> dict[str, Any] | None:
+    """Return the ``sync`` block of ``display_state`` (this panel's part in a group of
+    panels: ``role``, ``state``, ``leader``, ``detail``...), None when absent or
+    malformed; texts bounded, anything else left out."""
+    if not isinstance(record, dict) or record.get("role") not in (
+            "standalone", "leader", "follower"):
+        return None
+    block: dict[str, Any] = {key: (text[:MAX_SYNC_TEXT] if (text := _text(record.get(key)))
+                                   else None) for key in SYNC_TEXTS}
+    block["switched_at"] = timestamp(record.get("switched_at"))
+    return block
 
 
 MAX_NOTIFICATION_TEXT = 120  # characters of a shown notification's text in the status
@@ -210,9 +229,12 @@ def describe_display(report: dict[str, Any]) -> str:
     elif report.get("plugin_id"):
         text = f"showing {report['plugin_id']} / {report.get('mode') or '-'}"
         text += {"on_demand": " (on-demand)", "live": " (live content)",
-                 "full_screen": " (Vegas ticker)"}.get(str(showing), "")
+                 "full_screen": " (Vegas ticker)",
+                 "sync": " (following its leader panel)"}.get(str(showing), "")
     elif showing == "full_screen":
         text = "Vegas ticker (between plugins)"
+    elif showing == "wall":
+        text = "its part of the leader panel's picture (a wall)"
     else:
         text = "panel blank (no plugin has anything to show)"
     return text + (", dimmed" if report.get("dimmed") else "")

@@ -20,10 +20,13 @@ from shared.config.rotation_order import order_problem
 from shared.config.store_urls import sources_problem, url_problem
 from shared.errors import ValidationError
 from shared.host_names import host_name_problem
+from shared.mqtt.settings import topic_name
 from shared.paths import ROOT
 from shared.schedules import MODES, normalize_mode, parse_time
 
 FOLLOWER_POSITIONS = ("none", "left", "right")
+SYNC_ROLES = ("standalone", "leader", "follower")
+WALL_SIDES = ("none", "left", "right", "both")
 # RGBMatrixEmulator's outputs the display can open (display.emulator_adapter).
 EMULATOR_ADAPTERS = ("raw", "browser")
 
@@ -75,6 +78,17 @@ def _host_names(value: Any) -> str | None:
     return None
 
 
+def _topic_safe(empty_allowed: bool) -> Rule:
+    def rule(value: Any) -> str | None:
+        if isinstance(value, str) and (value == "" and empty_allowed or (
+                value and topic_name(value) == value)):
+            return None
+        what = "empty or " if empty_allowed else ""
+        return (f"must be {what}a name of lower-case letters, digits, _ and - "
+                "(at most 64 characters)")
+    return rule
+
+
 # Where plugin code may live: these folders of the install tree, or folders inside them.
 # Not any folder of the tree: config/ and the cache hold files the web writes.
 PLUGIN_HOMES = ("plugin-repos", "plugins")
@@ -102,6 +116,10 @@ def _inside_install_tree(value: Any) -> str | None:
 # Dotted path (``*`` matches one key) -> rule.
 RULES: dict[str, Rule] = {
     "sync.follower_position": _one_of(*FOLLOWER_POSITIONS),
+    "sync.role": _one_of(*SYNC_ROLES),
+    "sync.group": _topic_safe(empty_allowed=False),
+    "sync.leader": _topic_safe(empty_allowed=True),
+    "sync.wall": _one_of(*WALL_SIDES),
     "display.double_sided": _boolean,
     "display.emulator_adapter": _one_of(*EMULATOR_ADAPTERS),
     "timezone": _timezone,

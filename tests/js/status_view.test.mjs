@@ -57,6 +57,8 @@ test("the header names the plugin and adds its mode only when it says something"
   assert.equal(shown("multi-mode", "mm_news"), "showing Multi Mode / mm_news");
   assert.equal(shown("clock", "clock", { showing: "on_demand", dimmed: true }),
                "showing Clock (on-demand), dimmed");
+  assert.equal(shown("clock", "clock", { showing: "sync" }),
+               "showing Clock (following its leader panel)");
   // A plugin the list does not know (yet): its id, as the server said it.
   assert.equal(shown("gone", "gone"), "showing gone");
   assert.equal(shown("gone", "big"), "showing gone / big");

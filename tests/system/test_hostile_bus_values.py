@@ -41,6 +41,9 @@ QUEUED: dict[str, dict[str, Any]] = {
     keys.PLUGINS_CHANGED: {"plugin_id": "still", "change": "updated"},
     keys.CUSTOM_APP_REQUEST: {"action": "set", "name": "x", "app": {"text": "x"},
                               "source": "http"},
+    keys.NOTIFY_REQUEST: {"action": "add", "id": "n1", "notification": {"text": "x"},
+                          "source": "http"},
+    keys.DISPLAY_CONTROL: {"action": "next", "source": "http"},
 }
 # Files the web writes and the display reads while it runs.
 FROM_WEB: dict[str, dict[str, Any]] = {
@@ -52,7 +55,7 @@ FROM_WEB: dict[str, dict[str, Any]] = {
 # Files the display writes: the web reads them for the status; the display reads the
 # last two again when it starts (what a killed run left).
 FROM_DISPLAY = (keys.DISPLAY_STATE, keys.HARDWARE_STATUS, keys.PLUGIN_ERRORS,
-                keys.PREVIEW_FRAME, keys.STARLARK_APPS, keys.CUSTOM_APPS)
+                keys.PREVIEW_FRAME, keys.STARLARK_APPS, keys.CUSTOM_APPS, keys.NOTIFICATIONS)
 # The record of a display without scripted apps has none: one made the way the plugin does.
 MADE_UP: dict[str, dict[str, Any]] = {
     keys.STARLARK_APPS: {"runtime": "r", "updated_at": 1, "apps": {"clock": {
@@ -65,15 +68,22 @@ MADE_UP: dict[str, dict[str, Any]] = {
                                  "source": "http", "set_at": 1, "expires_at": None}],
                        "requests": {"r": {"name": "x", "outcome": "set", "problem": None}},
                        "updated_at": 1},
+    keys.NOTIFICATIONS: {"queue": [{"text": "x", "priority": "normal", "behavior": "queue",
+                                    "id": "n1", "state": "waiting", "source": "http",
+                                    "added_at": 1}],
+                         "recent": [{"id": "n0", "state": "shown", "reason": None}]},
 }
 # Where the web answers from each record the display writes.
-READ_BY = {keys.STARLARK_APPS: "/api/v3/starlark/status", keys.CUSTOM_APPS: "/api/v3/custom"}
+READ_BY = {keys.STARLARK_APPS: "/api/v3/starlark/status", keys.CUSTOM_APPS: "/api/v3/custom",
+           keys.NOTIFICATIONS: "/api/v3/notify"}
 READ_AT_START: dict[str, dict[str, Any]] = {
     keys.DISPLAY_ON_DEMAND_CONFIG: {"plugin_id": "still", "mode": "still", "duration": 60,
                                     "pinned": False, "request_id": "r", "started_at": 1,
                                     "ends_at": 2, "resumed_at": 1},
     keys.PLUGIN_SAFE_MODE: {"plugins": {"still": {"reason": "x", "where": "update",
                                                   "since": 1}}},
+    keys.DISPLAY_POWER: {"on": False, "until": None, "set_at": 1, "request_id": "r",
+                         "source": "http"},
 }
 COMMON = ("request_id", "requested_at")  # every queued request carries them
 
@@ -146,6 +156,7 @@ def test_every_bus_field_with_hostile_values_leaves_both_daemons_running_and_tru
                                   [*base, *COMMON]):
                 prober.queue(key, text)
             prober.probe(f"hostile {key} requests")
+        dismiss_all(url)  # the valid notifications among the hostile ones: shown above all
         for key, base in FROM_WEB.items():
             for text in documents(base, base):
                 write(instance.cache_dir / f"{key}.json", text)
@@ -164,6 +175,17 @@ def test_every_bus_field_with_hostile_values_leaves_both_daemons_running_and_tru
         assert_panel_works(instance, display, url)
         assert web.process.poll() is None
         assert "Traceback" not in display.output() + web.output()
+
+
+def dismiss_all(url: str) -> None:
+    """Dismiss every notification the display holds and wait until none shows."""
+    def held() -> list[Any]:
+        data = requests.get(f"{url}/api/v3/notify", timeout=5).json()["data"]
+        return list(data.get("queue") or [])
+
+    for item in held():
+        requests.delete(f"{url}/api/v3/notify/{item['id']}", timeout=5)
+    wait_for(lambda: not held(), timeout=10)
 
 
 @pytest.mark.parametrize("literal", ["1" * 400, "NaN", "1e400", "[[[]]]", '"x"'])

@@ -23,8 +23,8 @@ CONTROL_ROUTES = frozenset({("POST", f"{API_PREFIX}/display/on-demand/start"),
                             ("POST", f"{API_PREFIX}/display/next"),
                             ("POST", f"{API_PREFIX}/display/power"),
                             ("POST", f"{API_PREFIX}/notify")})
-# (method, path prefix): routes with a name in the path, e.g. DELETE /notify/<id>, and
-# custom apps pushed from outside (set and remove).
+# (method, path prefix): routes with one name in the path after the prefix: dismissing
+# a notification (DELETE /notify/<id>), custom apps set and removed (/custom/<name>).
 CONTROL_PREFIXES = (("DELETE", f"{API_PREFIX}/notify/"), ("POST", f"{API_PREFIX}/custom/"),
                     ("DELETE", f"{API_PREFIX}/custom/"))
 RANK = {"read": 0, "control": 1, "admin": 2}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 from flask import Flask, request
 from flask.globals import request_ctx
 
@@ -10,65 +12,22 @@ from web_service.envelope import Reply, ok
 API_PREFIX = "/api/v3"
 
 
+# Every blueprint module, in registration order (the order routes are matched in).
+BLUEPRINTS = (
+    "index", "health", "auth", "system", "config", "schedules", "display", "plugins",
+    "safe_mode", "errors", "plugin_actions", "plugin_assets", "plugin_calendar",
+    "of_the_day", "fonts", "cache", "history", "logs", "backup", "store", "notify",
+    "store_jobs", "auto_update", "store_ops", "system_actions", "system_update", "wifi",
+    "starlark", "starlark_repository", "display_control", "custom_apps", "mqtt",
+)
+
+
 def register_api(app: Flask) -> None:
     """Register every API blueprint on ``app``."""
     app.before_request(_answer_options)
-    from web_service.api import (
-        auth,
-        backup,
-        cache,
-        config,
-        custom_apps,
-        display,
-        display_control,
-        errors,
-        fonts,
-        health,
-        history,
-        index,
-        logs,
-        mqtt,
-        notify,
-        of_the_day,
-        plugin_actions,
-        plugin_assets,
-        plugin_calendar,
-        plugins,
-        safe_mode,
-        schedules,
-        store,
-        system,
-    )
-
-    for module in (index, health, auth, system, config, schedules, display, plugins,
-                   safe_mode, errors, plugin_actions, plugin_assets, plugin_calendar,
-                   of_the_day, fonts, cache, history, logs, backup, store, notify, mqtt,
-                   display_control, custom_apps):
+    for name in BLUEPRINTS:
+        module = importlib.import_module(f"web_service.api.{name}")
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
-    from web_service.api import store_jobs
-
-    app.register_blueprint(store_jobs.bp, url_prefix=API_PREFIX)
-    from web_service.api import auto_update
-
-    app.register_blueprint(auto_update.bp, url_prefix=API_PREFIX)
-    from web_service.api import store_ops
-
-    app.register_blueprint(store_ops.bp, url_prefix=API_PREFIX)
-    from web_service.api import system_actions
-
-    app.register_blueprint(system_actions.bp, url_prefix=API_PREFIX)
-    from web_service.api import system_update
-
-    app.register_blueprint(system_update.bp, url_prefix=API_PREFIX)
-    from web_service.api import wifi
-
-    app.register_blueprint(wifi.bp, url_prefix=API_PREFIX)
-    from web_service.api import starlark
-
-    app.register_blueprint(starlark.bp, url_prefix=API_PREFIX)
-    from web_service.api import starlark_repository
-
-    app.register_blueprint(starlark_repository.bp, url_prefix=API_PREFIX)
 
 
 def _answer_options() -> Reply | None:

@@ -1,7 +1,7 @@
 """GET/POST /mqtt (the MQTT bridge's settings and its connection) and POST /mqtt/test.
 
 The settings are config.json's ``mqtt`` section with the username and password in the
-secrets file (``shared.mqtt.settings_save``); the bridge (``ledpanel-mqtt``) follows
+secrets file (``shared.config.mqtt_save``); the bridge (``ledpanel-mqtt``) follows
 the files and reports its connection on the bus (``mqtt_state``). The test connects
 once from this process: paho is imported only inside that request, so the web starts
 without it.
@@ -15,10 +15,10 @@ from flask import Blueprint
 
 from shared.bus import core as keys
 from shared.bus.daemon_lock import MQTT, lock_holder
+from shared.config.mqtt_save import check_body, plan_mqtt_save, settings_view
 from shared.config.secrets import SECRET_MASK
 from shared.errors import ValidationError
 from shared.mqtt.settings import SECTION, read_settings
-from shared.mqtt.settings_save import check_body, plan_mqtt_save, settings_view
 from web_service.api.requests import body_object
 from web_service.envelope import Reply, ok
 from web_service.services import WebServices, services

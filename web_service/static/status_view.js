@@ -24,7 +24,7 @@ export function pluginLabel(plugins, pluginId, mode) {
 }
 
 const SHOWING_WORDS = { on_demand: " (on-demand)", live: " (live content)",
-                        full_screen: " (Vegas ticker)" };
+                        full_screen: " (Vegas ticker)", sync: " (following its leader panel)" };
 
 // The header's one line: said only while the display runs, since a panel nobody drives
 // shows nothing, whatever the last file said. A plugin shown is named as in its tab.

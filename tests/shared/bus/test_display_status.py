@@ -20,6 +20,8 @@ RUNNING = {"service": "running", "pid": 7, "on_demand": {"state": "idle"}}
      "showing clock / big (on-demand)"),
     ({"showing": "full_screen", "plugin_id": None, "mode": "vegas"},
      "Vegas ticker (between plugins)"),
+    ({"showing": "sync", "plugin_id": "clock", "mode": "big"},
+     "showing clock / big (following its leader panel)"),
     ({"showing": "rotation", "plugin_id": None}, "panel blank (no plugin has anything to show)"),
 ])
 def test_the_summary_says_what_the_panel_shows(state: dict[str, Any], summary: str) -> None:
@@ -58,3 +60,18 @@ def test_load_warnings_pass_on_only_well_formed_lines_of_a_running_display() -> 
     assert display_report({**RUNNING, "load_warnings": []}, 7)["load_warnings"] == {}
     # A display that is not running warns about nothing now.
     assert display_report({**RUNNING, "load_warnings": warnings}, None)["load_warnings"] is None
+
+
+@pytest.mark.parametrize(("record", "block"), [
+    ({"role": "follower", "state": "leader lost", "leader": "hall", "detail": "x" * 500,
+      "switched_at": 12.5, "seq": 3, "evil": {"a": 1}},
+     {"role": "follower", "name": None, "group": None, "position": None,
+      "state": "leader lost", "leader": "hall", "detail": "x" * 200, "wall": None,
+      "switched_at": 12.5}),
+    ({"role": "boss"}, None),
+    ("following", None),
+    (None, None),
+])
+def test_the_sync_block_passes_on_only_what_it_knows(record: Any, block: Any) -> None:
+    assert display_report({**RUNNING, "showing": "rotation", "sync": record}, 7)["sync"] == block
+    assert display_report({**RUNNING, "sync": record}, None)["sync"] is None  # not running

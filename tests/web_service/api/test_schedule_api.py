@@ -163,6 +163,10 @@ def test_a_save_that_changes_nothing_writes_nothing(web):
      "dim_schedule.days.monday.end_time"),
     ({"dim_schedule": {"mode": "sometimes"}}, "dim_schedule.mode"),
     ({"sync": {"follower_position": "above"}}, "sync.follower_position"),
+    ({"sync": {"role": "boss"}}, "sync.role"),
+    ({"sync": {"group": "Living Room"}}, "sync.group"),
+    ({"sync": {"leader": "hall/2"}}, "sync.leader"),
+    ({"sync": {"wall": "above"}}, "sync.wall"),
     ({"display": {"double_sided": "both"}}, "display.double_sided"),
 ])
 def test_main_config_saves_check_schedule_and_sync_values(web, body, field):
@@ -174,11 +178,13 @@ def test_main_config_saves_check_schedule_and_sync_values(web, body, field):
 
 
 def test_main_config_accepts_good_sync_and_double_sided_values(web):
+    sync = {"follower_position": "left", "role": "follower", "group": "wall-1",
+            "leader": "hall", "wall": "both"}
     response = web.client.post("/api/v3/config/main", json={
-        "sync": {"follower_position": "left"}, "display": {"double_sided": True}})
+        "sync": sync, "display": {"double_sided": True}})
     assert response.status_code == 200, response.get_json()
     config = web.config()
-    assert config["sync"]["follower_position"] == "left"
+    assert config["sync"] == sync
     assert config["display"]["double_sided"] is True
 
 

@@ -1,0 +1,1 @@
+"""Several panels as one: a leader publishes its switches over MQTT, followers show them."""
