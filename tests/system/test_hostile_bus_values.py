@@ -56,6 +56,8 @@ FROM_WEB: dict[str, dict[str, Any]] = {
 # last two again when it starts (what a killed run left).
 FROM_DISPLAY = (keys.DISPLAY_STATE, keys.HARDWARE_STATUS, keys.PLUGIN_ERRORS,
                 keys.PREVIEW_FRAME, keys.STARLARK_APPS, keys.CUSTOM_APPS, keys.NOTIFICATIONS)
+# Files the MQTT bridge writes: the web reads them for GET /api/v3/mqtt.
+FROM_BRIDGE = (keys.MQTT_STATE,)
 # The record of a display without scripted apps has none: one made the way the plugin does.
 MADE_UP: dict[str, dict[str, Any]] = {
     keys.STARLARK_APPS: {"runtime": "r", "updated_at": 1, "apps": {"clock": {
@@ -72,10 +74,11 @@ MADE_UP: dict[str, dict[str, Any]] = {
                                     "id": "n1", "state": "waiting", "source": "http",
                                     "added_at": 1}],
                          "recent": [{"id": "n0", "state": "shown", "reason": None}]},
+    keys.MQTT_STATE: {"state": "connected", "since": 1, "broker": "broker.lan:1883"},
 }
 # Where the web answers from each record the display writes.
 READ_BY = {keys.STARLARK_APPS: "/api/v3/starlark/status", keys.CUSTOM_APPS: "/api/v3/custom",
-           keys.NOTIFICATIONS: "/api/v3/notify"}
+           keys.NOTIFICATIONS: "/api/v3/notify", keys.MQTT_STATE: "/api/v3/mqtt"}
 READ_AT_START: dict[str, dict[str, Any]] = {
     keys.DISPLAY_ON_DEMAND_CONFIG: {"plugin_id": "still", "mode": "still", "duration": 60,
                                     "pinned": False, "request_id": "r", "started_at": 1,
@@ -145,7 +148,8 @@ class Prober:
 
 def test_every_bus_field_with_hostile_values_leaves_both_daemons_running_and_truthful(
         tmp_path: Path) -> None:
-    covered = set(QUEUED) | set(FROM_WEB) | set(FROM_DISPLAY) | set(READ_AT_START)
+    covered = (set(QUEUED) | set(FROM_WEB) | set(FROM_DISPLAY) | set(FROM_BRIDGE)
+               | set(READ_AT_START))
     assert covered == bus_keys(), "a bus key without hostile values: add it above"
     instance = make_instance(tmp_path)
     with running(instance) as (display, web, url):
@@ -161,7 +165,7 @@ def test_every_bus_field_with_hostile_values_leaves_both_daemons_running_and_tru
             for text in documents(base, base):
                 write(instance.cache_dir / f"{key}.json", text)
                 prober.probe(f"{key}.json = {text[:60]}")
-        for key in FROM_DISPLAY:
+        for key in (*FROM_DISPLAY, *FROM_BRIDGE):
             fields = Path(instance.cache_dir / f"{key}.json")
             real = json.loads(fields.read_text()) if fields.exists() else MADE_UP.get(key, {})
             for text in documents(real, list(real)[:8]):

@@ -125,6 +125,23 @@ def test_the_state_comes_from_the_running_bridge(web) -> None:
         lock.release()
 
 
+@pytest.mark.parametrize("record", [
+    {"state": "x" * 5000}, {"state": None}, {"state": 1e308}, {"state": {"a": [1]}},
+    {"since": "NaN"}, {},
+])
+def test_a_hostile_bridge_record_answers_a_short_state(web, record: dict) -> None:
+    _post(web, {"enabled": True, "host": "broker.lan"})
+    lock = DaemonLock.acquire(web.paths.cache_dir, MQTT)
+    try:
+        web.bus.publish(keys.MQTT_STATE, record)
+        answer = web.client.get("/api/v3/mqtt")
+        assert answer.status_code == 200
+        state = answer.get_json()["data"]["state"]
+        assert isinstance(state, str) and 0 < len(state) <= 300
+    finally:
+        lock.release()
+
+
 def test_the_test_route_needs_a_host(web) -> None:
     answer = _post(web, {}, "/api/v3/mqtt/test")
     assert answer.status_code == 400 and answer.get_json()["details"]["field"] == "host"
