@@ -66,7 +66,7 @@ def forget(settings: MqttSettings, timeout: float = TIMEOUT) -> str | None:
     took them all, else a sentence saying what went wrong."""
     if not settings.host:
         return "no broker host is set (mqtt.host in config.json)"
-    client = make_client(settings, identity=client_id("-forget"), will=False,
+    client = make_client(settings, identity=client_id(settings.base_topic, "-forget"), will=False,
                          persistent=False)
     try:
         problem = _connect(client, settings, timeout)

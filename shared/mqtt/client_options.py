@@ -15,15 +15,23 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from shared.mqtt import topics
-from shared.mqtt.settings import MqttSettings, device_name
+from shared.mqtt.settings import MqttSettings, device_name, topic_name
 
 KEEPALIVE = 30  # seconds; the broker notices a dead bridge within 1.5 times this
 RECONNECT_MIN, RECONNECT_MAX = 1, 30  # seconds, doubling in between
 
 
-def client_id(suffix: str = "") -> str:
-    """Return the client id: ``ledpanel-<device name>``, plus ``suffix`` (a test connect)."""
-    return f"ledpanel-{device_name()}{suffix}"
+def client_id(base_topic: str | None = None, suffix: str = "") -> str:
+    """Return the client id: ``ledpanel-`` and the base topic made one safe level
+    (``ledpanel/kitchen`` gives ``ledpanel-kitchen``), plus ``suffix`` (a test connect).
+
+    Named by the base topic, not the host: two panels sharing a host (or a broker, by a
+    copied SD card) have different base topics, and a broker drops the older of two
+    clients with one id, so they would push each other off without end.
+    """
+    name = base_topic or f"ledpanel/{device_name()}"
+    name = name.removeprefix("ledpanel/")
+    return f"ledpanel-{topic_name(name)}{suffix}"
 
 
 def make_client(settings: MqttSettings, *, identity: str | None = None,
@@ -33,7 +41,8 @@ def make_client(settings: MqttSettings, *, identity: str | None = None,
     ``persistent``: the broker keeps the session (subscriptions, unacknowledged
     commands) across reconnects; a one-off test connection asks for a clean one.
     """
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=identity or client_id(),
+    client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                         client_id=identity or client_id(settings.base_topic),
                          protocol=mqtt.MQTTv311, clean_session=not persistent,
                          manual_ack=True)
     if settings.username:

@@ -23,7 +23,8 @@ TIMEOUT = 5.0  # seconds for the whole attempt
 def probe(settings: MqttSettings, timeout: float = TIMEOUT) -> tuple[bool, str]:
     """Connect once; return whether it worked and a sentence saying what happened."""
     where = f"{settings.host}:{settings.port}"
-    client = make_client(settings, identity=client_id("-test"), will=False, persistent=False)
+    client = make_client(settings, identity=client_id(settings.base_topic, "-test"),
+                         will=False, persistent=False)
     client.connect_timeout = timeout
     answered = threading.Event()
     outcome: list[Any] = []

@@ -27,7 +27,7 @@ def test_login_will_identity_and_session() -> None:
                             base_topic="home/panel")
     client = make_client(settings)
     assert client._username == b"u" and client._password == b"p"
-    assert client._client_id == f"ledpanel-{device_name()}".encode() == client_id().encode()
+    assert client._client_id == b"ledpanel-home-panel" == client_id("home/panel").encode()
     assert client._will and client._will_topic == b"home/panel/availability"
     assert client._will_payload == b"offline" and client._will_retain
     assert client._clean_session is False and client._manual_ack
@@ -35,10 +35,17 @@ def test_login_will_identity_and_session() -> None:
 
 
 def test_a_test_connection_leaves_no_will_and_no_session() -> None:
-    client = make_client(MqttSettings(enabled=True, host="b"), identity=client_id("-test"),
+    client = make_client(MqttSettings(enabled=True, host="b"), identity=client_id(None, "-test"),
                          will=False, persistent=False)
     assert not client._will and client._clean_session is True
     assert client._client_id.endswith(b"-test")
+
+
+def test_two_panels_on_one_host_have_their_own_client_ids() -> None:
+    # The broker drops the older of two clients with one id: they would take turns.
+    assert client_id("ledpanel/hall") == "ledpanel-hall"
+    assert client_id("ledpanel/kitchen") == "ledpanel-kitchen"
+    assert client_id(None) == f"ledpanel-{device_name()}"
 
 
 def test_no_login_without_a_username() -> None:
