@@ -14,10 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
-from typing import Any
-
-import paho.mqtt.client as mqtt
 
 from mqtt_service.discovery import clear_messages
 from mqtt_service.ha_announcer import publish_all
@@ -27,7 +23,8 @@ from shared.config.store import ConfigStore
 from shared.errors import LedpanelError
 from shared.history import ERROR, MQTT_COMMAND, SUCCESS, HistoryWriter, history_dir
 from shared.history import MQTT as MQTT_SOURCE
-from shared.mqtt.client_options import KEEPALIVE, client_id, make_client
+from shared.mqtt.client_options import client_id, make_client
+from shared.mqtt.probe import connect_once
 from shared.mqtt.settings import MqttSettings, read_settings
 from shared.paths import resolve_paths
 
@@ -36,40 +33,15 @@ BRIDGE_RUNS = ("the MQTT bridge is running with MQTT switched on: switch MQTT of
                "web UI instead, which removes the panel from Home Assistant")
 
 
-def _connect(client: mqtt.Client, settings: MqttSettings, timeout: float) -> str | None:
-    """Connect; return None when connected, else what went wrong."""
-    where = f"{settings.host}:{settings.port}"
-    answered = threading.Event()
-    outcome: list[Any] = []
-
-    def on_connect(_client: mqtt.Client, _userdata: Any, _flags: Any, reason: Any,
-                   _properties: Any) -> None:
-        outcome.append(reason)
-        answered.set()
-
-    client.on_connect = on_connect
-    client.connect_timeout = timeout
-    try:
-        client.connect(settings.host, settings.port, KEEPALIVE)
-    except (OSError, ValueError) as err:
-        return f"cannot reach the broker at {where}: {err}"
-    client.loop_start()
-    if not answered.wait(timeout):
-        return f"the broker at {where} did not answer within {timeout:g} s"
-    if outcome[0].is_failure:
-        return f"the broker at {where} refused the connection: {outcome[0]}"
-    return None
-
-
 def forget(settings: MqttSettings, timeout: float = TIMEOUT) -> str | None:
     """Clear the panel's discovery configs on the broker; return None when the broker
     took them all, else a sentence saying what went wrong."""
     if not settings.host:
         return "no broker host is set (mqtt.host in config.json)"
-    client = make_client(settings, identity=client_id(settings.base_topic, "-forget"), will=False,
-                         persistent=False)
+    client = make_client(settings, identity=client_id(settings.base_topic, "-forget"),
+                         will=False, persistent=False)
     try:
-        problem = _connect(client, settings, timeout)
+        problem = connect_once(client, settings, timeout)
         if problem is None and not publish_all(client, clear_messages(settings), timeout):
             problem = "the broker did not take every empty config in time"
         return problem

@@ -20,11 +20,12 @@ from shared.mqtt.settings import MqttSettings
 TIMEOUT = 5.0  # seconds for the whole attempt
 
 
-def probe(settings: MqttSettings, timeout: float = TIMEOUT) -> tuple[bool, str]:
-    """Connect once; return whether it worked and a sentence saying what happened."""
+def connect_once(client: mqtt.Client, settings: MqttSettings,
+                 timeout: float = TIMEOUT) -> str | None:
+    """Connect ``client`` and start its network thread; return None once the broker
+    accepted it, else a sentence saying what went wrong. The caller disconnects and
+    stops the loop in either case."""
     where = f"{settings.host}:{settings.port}"
-    client = make_client(settings, identity=client_id(settings.base_topic, "-test"),
-                         will=False, persistent=False)
     client.connect_timeout = timeout
     answered = threading.Event()
     outcome: list[Any] = []
@@ -38,15 +39,24 @@ def probe(settings: MqttSettings, timeout: float = TIMEOUT) -> tuple[bool, str]:
     try:
         client.connect(settings.host, settings.port, KEEPALIVE)
     except (OSError, ValueError) as err:
-        return False, _unreachable(where, err)
+        return _unreachable(where, err)
     client.loop_start()
+    if not answered.wait(timeout):
+        return f"the broker at {where} did not answer within {timeout:g} s"
+    if outcome[0].is_failure:
+        return f"the broker at {where} refused the connection: {outcome[0]}"
+    return None
+
+
+def probe(settings: MqttSettings, timeout: float = TIMEOUT) -> tuple[bool, str]:
+    """Connect once; return whether it worked and a sentence saying what happened."""
+    client = make_client(settings, identity=client_id(settings.base_topic, "-test"),
+                         will=False, persistent=False)
     try:
-        if not answered.wait(timeout):
-            return False, f"the broker at {where} did not answer within {timeout:g} s"
-        reason = outcome[0]
-        if reason.is_failure:
-            return False, f"the broker at {where} refused the connection: {reason}"
-        return True, f"connected to the broker at {where}"
+        problem = connect_once(client, settings, timeout)
+        if problem is not None:
+            return False, problem
+        return True, f"connected to the broker at {settings.host}:{settings.port}"
     finally:
         client.disconnect()
         client.loop_stop()
