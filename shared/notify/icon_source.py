@@ -11,9 +11,10 @@ from __future__ import annotations
 import io
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image
+if TYPE_CHECKING:  # Pillow is loaded on first drawing: listing stored icons needs none
+    from PIL import Image
 
 from shared.files.regular_file import read_regular
 from shared.notify.fields import ASSET_NAME, MAX_ICON_SIDE, MAX_IMAGE_BYTES
@@ -72,6 +73,8 @@ def _stored(assets_dir: Path, name: str) -> Image.Image | None:
 
 
 def _decode(name: str, data: bytes) -> Image.Image | None:
+    from PIL import Image
+
     try:
         with Image.open(io.BytesIO(data)) as image:
             if image.width > MAX_ICON_SIDE * 2 or image.height > MAX_ICON_SIDE * 2:
@@ -89,6 +92,8 @@ def _pixels(spec: dict[str, Any]) -> Image.Image | None:
             or not 1 <= width <= MAX_ICON_SIDE or not 1 <= height <= MAX_ICON_SIDE
             or not isinstance(pixels, list) or len(pixels) != width * height):
         return None
+    from PIL import Image
+
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     for index, pixel in enumerate(pixels):
         if (isinstance(pixel, list) and len(pixel) == 3

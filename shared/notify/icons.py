@@ -9,8 +9,10 @@ the names the notification fields accept.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from PIL import Image
+if TYPE_CHECKING:  # Pillow is loaded on first drawing: the web's start checks bodies only
+    from PIL import Image
 
 PALETTE: dict[str, tuple[int, int, int]] = {
     "Y": (255, 200, 0),
@@ -100,6 +102,8 @@ BUILTIN_NAMES: tuple[str, ...] = tuple(sorted(_GRIDS))
 
 def _image(grid: tuple[str, ...]) -> Image.Image:
     """Return the RGBA image of a character grid (unknown characters stay unlit)."""
+    from PIL import Image
+
     image = Image.new("RGBA", (len(grid[0]), len(grid)), (0, 0, 0, 0))
     for y, row in enumerate(grid):
         for x, char in enumerate(row):
