@@ -18,10 +18,12 @@ from shared.bus import core as keys
 from shared.bus import display_control
 from shared.bus.config_signal import announce_config_change
 from shared.bus.core import Bus
+from shared.bus.display_status import read_display
 from shared.config.reserved import plugin_sections
 from shared.config.save_rules import plan_main_save
 from shared.config.store import ConfigStore
 from shared.errors import LedpanelError
+from shared.ids import is_plain_segment
 from shared.supervision import dev_control, privileged
 from shared.supervision.supervisor import DEV, SYSTEMD, supervisor_kind
 
@@ -31,10 +33,21 @@ SOURCE = "mqtt"
 DEV_ANSWER_TIMEOUT = 30.0  # seconds, as the web waits for scripts/dev
 
 
-def enabled_plugins(config: Mapping[str, Any]) -> list[str]:
-    """Return the ids of the plugins config.json enables, sorted."""
+MAX_PLUGINS = 200  # options of Home Assistant's select, at most
+
+
+def enabled_plugins(config: Mapping[str, Any], bus: Bus | None = None) -> list[str]:
+    """Return the ids of the plugins the panel can show, sorted: those the running
+    display has loaded (bundled plugins enabled by default included), else, while no
+    display runs, those config.json enables."""
+    if bus is not None:
+        record, holder = read_display(bus)
+        loaded = record.get("loaded_plugins") if isinstance(record, dict) else None
+        if holder is not None and isinstance(loaded, list):
+            ids = {p for p in loaded if isinstance(p, str) and is_plain_segment(p)}
+            return sorted(ids)[:MAX_PLUGINS]
     return sorted(plugin_id for plugin_id, section in plugin_sections(config).items()
-                  if section.get("enabled") is True)
+                  if section.get("enabled") is True)[:MAX_PLUGINS]
 
 
 class Actions:
@@ -49,7 +62,7 @@ class Actions:
 
     def enabled(self) -> list[str]:
         try:
-            return enabled_plugins(self.store.main_snapshot().data)
+            return enabled_plugins(self.store.main_snapshot().data, self.bus)
         except LedpanelError:
             return []
 

@@ -119,7 +119,7 @@ class Bridge:
             return
         self._published.clear()
         self.ha = HaBridge(settings, config, self.bus.directory,
-                           state_topic.plugins_payload(config))
+                           state_topic.plugins_payload(self.bus, config))
         self.link = Link(settings, self.record, Outbox(), self._command, self._connected,
                          self._other)
         self.link.start()
@@ -139,7 +139,7 @@ class Bridge:
     def _connected(self, link: Link) -> None:
         ha = self.ha
         if ha is not None:
-            ha.connected(link.client, state_topic.plugins_payload(self._config() or {}))
+            ha.connected(link.client, state_topic.plugins_payload(self.bus, self._config() or {}))
 
     def _other(self, client: Any, topic: str, payload: bytes) -> None:
         ha = self.ha
@@ -153,7 +153,7 @@ class Bridge:
         assert link is not None
         state = state_topic.panel_state(self.bus, config, self._cpu_temperature())
         self._put(link, topics.STATE, state_topic.encode(state))
-        plugins = state_topic.plugins_payload(config)
+        plugins = state_topic.plugins_payload(self.bus, config)
         if self._put(link, topics.PLUGINS, state_topic.encode(plugins)) \
                 and self.ha is not None and link.connected.is_set():
             self.ha.plugins_changed(link.client, plugins, config)

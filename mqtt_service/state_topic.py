@@ -65,9 +65,9 @@ def cpu_temperature() -> float | None:
     return None
 
 
-def plugins_payload(config: Mapping[str, Any]) -> list[str]:
-    """Return the enabled plugin ids: the options of Home Assistant's select."""
-    return enabled_plugins(config)
+def plugins_payload(bus: Bus, config: Mapping[str, Any]) -> list[str]:
+    """Return the plugins the panel can show: the options of Home Assistant's select."""
+    return enabled_plugins(config, bus)
 
 
 def encode(value: Any) -> bytes:

@@ -23,6 +23,7 @@ from tests.display_service.helpers import wait_until
 from tests.mqtt_broker import Broker
 from tests.mqtt_service.conftest import Panel, mqtt_section, set_mqtt, wait_mqtt_state
 from tests.mqtt_service.ha_watch import Client, ha_watcher, latest, parsed, wait_configs
+from tests.sync_panels import add_plugin
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.daemons]
 
@@ -78,6 +79,7 @@ def test_a_changed_plugin_list_updates_the_selects_options(panel: Panel) -> None
     watcher = ha_watcher(panel.broker)
     try:
         watcher.wait_json(SELECT, lambda config: config["options"] == ["still"])
+        add_plugin(panel.instance.plugins_dir, "other", ["other"])
         config = _config(panel)
         config["other"] = {"enabled": True}
         (panel.instance.config_dir / "config.json").write_text(json.dumps(config, indent=2))

@@ -147,12 +147,19 @@ def test_home_assistant_discovery_is_published_on_connect_and_removed_when_switc
 
 def test_a_new_enabled_plugin_updates_the_select(panel: Panel) -> None:
     from tests.mqtt_client import Watcher
+    from tests.sync_panels import add_plugin
     ha = Watcher(panel.broker.host, panel.broker.port, "homeassistant/#")
     try:
         ha.wait_json(SELECT_CONFIG, lambda c: c["options"] == ["still"])
+        # Enabled by its manifest, with no section in config.json (as the bundled
+        # plugins are): the options are what the display loaded, not config.json's list.
+        add_plugin(panel.instance.plugins_dir, "other", ["other"])
+        manifest = panel.instance.plugins_dir / "other" / "manifest.json"
+        manifest.write_text(json.dumps({**json.loads(manifest.read_text()),
+                                        "enabled_by_default": True}))
         path = panel.instance.config_dir / "config.json"
         config = json.loads(path.read_text())
-        config["other"] = {"enabled": True}
+        config["ghost"] = {"enabled": True}  # no such plugin: never an option
         path.write_text(json.dumps(config))
         ha.wait_json(SELECT_CONFIG, lambda c: c["options"] == ["other", "still"])
         panel.watcher.wait_json(panel.topic("plugins"), lambda p: p == ["other", "still"])
