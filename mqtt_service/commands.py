@@ -15,6 +15,7 @@ from mqtt_service.payloads import CommandError
 from shared.notify.custom_fields import name_problem, parse_custom_app
 from shared.notify.custom_requests import remove_custom_app, set_custom_app
 from shared.notify.fields import parse_notification
+from shared.notify.icon_source import missing_icon
 from shared.notify.requests import submit_notification
 
 Handler = Callable[[Actions, str, bytes], str]
@@ -60,6 +61,8 @@ def _notify(actions: Actions, _arg: str, payload: bytes) -> str:
     checked, problem = parse_notification(payloads.notification(payload))
     if checked is None:
         raise CommandError(problem or "the notification was refused")
+    if problem := missing_icon(checked, actions.store.paths.assets_dir):
+        raise CommandError(problem)
     return f"notification {submit_notification(actions.bus, checked, SOURCE)}"
 
 
@@ -73,6 +76,8 @@ def _custom(actions: Actions, name: str, payload: bytes) -> str:
     checked, problem = parse_custom_app(name, payloads.json_object(payload))
     if checked is None:
         raise CommandError(problem or "the custom app was refused")
+    if problem := missing_icon(checked, actions.store.paths.assets_dir):
+        raise CommandError(problem)
     set_custom_app(actions.bus, name, checked, SOURCE)
     return f"custom app {name} set"
 

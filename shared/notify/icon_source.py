@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # Pillow is loaded on first drawing: listing stored icons nee
 
 from shared.files.regular_file import read_regular
 from shared.notify.fields import ASSET_NAME, MAX_ICON_SIDE, MAX_IMAGE_BYTES
-from shared.notify.icons import builtin_icon
+from shared.notify.icons import BUILTIN_NAMES, builtin_icon
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +39,20 @@ def stored_names(assets_dir: Path) -> list[str]:
         return []
     return sorted({p.stem for p in entries[:1000]
                    if p.suffix.lower() in EXTENSIONS and ASSET_NAME.match(p.stem)})
+
+
+def missing_icon(checked: dict[str, Any], assets_dir: Path) -> str | None:
+    """Return why a checked body's stored icon cannot be drawn (no such file), else None:
+    checked when a notification or custom app is posted, so a typo is refused at once
+    instead of showing text without its icon."""
+    icon = checked.get("icon")
+    if not (isinstance(icon, dict) and icon.get("kind") == "asset"):
+        return None
+    name = icon.get("name")
+    if name in stored_names(assets_dir):
+        return None
+    return (f"'icon' {name!r} is neither a built-in icon ({', '.join(BUILTIN_NAMES)}) nor "
+            f"a stored icon in {icons_dir(assets_dir)}")
 
 
 def icon_image(spec: Any, assets_dir: Path | None) -> Image.Image | None:

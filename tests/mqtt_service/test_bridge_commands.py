@@ -153,6 +153,7 @@ def test_a_json_notify_carries_its_fields_and_interrupts_now(panel: Panel) -> No
     ('{"text": "x", "sound": "ding"}', "sound"),
     ('{"priority": "high"}', "text"),
     ('{"text": "x", "priority": "urgent"}', "priority"),
+    ('{"text": "x", "icon": "doorbell"}', "'doorbell' is neither a built-in icon"),
     ("{broken", "not valid JSON"),
 ])
 def test_a_bad_notify_body_names_its_field_on_the_error_topic(panel: Panel, payload: str,
@@ -195,6 +196,7 @@ def test_a_custom_app_is_set_and_an_empty_payload_removes_it(panel: Panel) -> No
     ("custom/Bad Name", '{"text": "x"}', "not allowed"),
     ("custom/weather", "[1]", "JSON object"),
     ("custom/weather", '{"text": "x", "duration": -5}', "duration"),
+    ("custom/weather", '{"text": "x", "icon": "sun"}', "'sun' is neither a built-in icon"),
 ])
 def test_a_bad_custom_app_is_refused_naming_the_problem(panel: Panel, suffix: str,
                                                          payload: str, words: str) -> None:

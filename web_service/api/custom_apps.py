@@ -25,6 +25,7 @@ from shared.notify.custom_requests import (
     remove_custom_app,
     set_custom_app,
 )
+from shared.notify.icon_source import missing_icon
 from web_service.api.requests import json_object
 from web_service.envelope import Reply, ok
 from web_service.history import WHAT_KEY
@@ -47,6 +48,9 @@ def set_app(name: str) -> Reply:
     """Add or replace the custom app ``name`` (mode ``custom-<name>``)."""
     _check_name(name, "set")
     app, problem = parse_custom_app(name, json_object())
+    if app is not None:
+        problem = missing_icon(app, services().settings.paths.assets_dir)
+        app = None if problem else app
     if app is None:
         raise ValidationError(problem or "the custom app is not valid",
                               error_code="INVALID_CUSTOM_APP")

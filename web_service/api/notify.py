@@ -15,7 +15,7 @@ from shared.bus import core as keys
 from shared.bus.display_status import RUNNING
 from shared.errors import NotFoundError, ValidationError
 from shared.notify.fields import parse_notification
-from shared.notify.icon_source import stored_names
+from shared.notify.icon_source import missing_icon, stored_names
 from shared.notify.icons import BUILTIN_NAMES
 from shared.notify.record_view import record_view
 from shared.notify.requests import ID_PATTERN, dismiss_notification, submit_notification
@@ -34,6 +34,9 @@ def create() -> Reply:
     """Check a notification and queue it for the display; answer its id."""
     svc = services()
     checked, problem = parse_notification(json_body())
+    if checked is not None:
+        problem = missing_icon(checked, svc.settings.paths.assets_dir)
+        checked = None if problem else checked
     if checked is None:
         field = _FIELD.search(problem or "")
         raise ValidationError(problem or "invalid notification", error_code="INVALID_FIELD",

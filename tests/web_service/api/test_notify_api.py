@@ -72,6 +72,25 @@ def test_a_good_body_is_queued_with_its_id_and_recorded(web_only: tuple[Instance
     assert any(e["what"] == "notify.create" and e["result"] == "success" for e in entries)
 
 
+def test_a_stored_icon_must_exist(web_only: tuple[Instance, str]) -> None:
+    instance, url = web_only
+    answer = requests.post(f"{url}/api/v3/notify", json={"text": "x", "icon": "doorbell"},
+                           timeout=TIMEOUT)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["details"]["field"] == "icon"
+    assert "'doorbell' is neither a built-in icon (alarm, bell" in answer.json()["message"]
+    assert Bus(instance.cache_dir).pending(NOTIFY_REQUEST) == []
+    from PIL import Image
+    folder = instance.assets_dir / "notify_icons"
+    folder.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (8, 8), (255, 0, 0)).save(folder / "doorbell.png")
+    answer = requests.post(f"{url}/api/v3/notify", json={"text": "x", "icon": "doorbell"},
+                           timeout=TIMEOUT)
+    assert answer.status_code == 202, answer.text
+    queued = Bus(instance.cache_dir).take_all(NOTIFY_REQUEST)
+    assert queued[-1]["notification"]["icon"] == {"kind": "asset", "name": "doorbell"}
+
+
 GARBAGE: list[Any] = [
     "not a dict",
     {"queue": "nope", "recent": {"a": 1}},
