@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # Pillow is loaded on first drawing: listing stored icons nee
     from PIL import Image
 
 from shared.files.regular_file import read_regular
-from shared.notify.fields import ASSET_NAME, MAX_ICON_SIDE, MAX_IMAGE_BYTES
+from shared.notify.fields import ASSET_NAME, MAX_ICON_SIDE, MAX_IMAGE_BYTES, check_icon
 from shared.notify.icons import BUILTIN_NAMES, builtin_icon
 
 logger = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ def missing_icon(checked: dict[str, Any], assets_dir: Path) -> str | None:
     """Return why a checked body's stored icon cannot be drawn (no such file), else None:
     checked when a notification or custom app is posted, so a typo is refused at once
     instead of showing text without its icon."""
-    icon = checked.get("icon")
+    icon, _problem = check_icon(checked.get("icon"))  # the checked form of either body
     if not (isinstance(icon, dict) and icon.get("kind") == "asset"):
         return None
     name = icon.get("name")

@@ -43,6 +43,8 @@ def app_summary(name: str, **fields: Any) -> dict[str, Any]:
     ("ok", {"text": "x", "lifetime": 0}, "INVALID_CUSTOM_APP", "'lifetime' must be"),
     ("ok", {"frames": [[[0, 0, 0, 0]]]}, "INVALID_CUSTOM_APP", "'frames': frame 0: pixel 0"),
     ("ok", {}, "INVALID_CUSTOM_APP", "'text' is needed"),
+    ("ok", {"text": "x", "icon": "sun"}, "INVALID_CUSTOM_APP",
+     "'icon' 'sun' is neither a built-in icon"),
 ])
 def test_bad_bodies_answer_400_naming_the_field_and_queue_nothing(
         custom: Any, name: str, body: dict[str, Any], code: str, words: str) -> None:
