@@ -255,6 +255,24 @@ def test_schedules_round_trip_and_a_refused_dim_brightness_is_shown(
     assert problems(watch) == []
 
 
+def test_several_panels_round_trip_and_a_bad_group_is_refused(page: Any, served: Any,
+                                                              instance: Any) -> None:
+    _display, url = served
+    panel = open_form(page, url, "display")
+    page.select_option("#f-sync-role", "follower")
+    page.fill("#f-sync-group", "hall")
+    page.select_option("#f-sync-follower_position", "left")
+    save(panel)
+    sync = stored(instance)["sync"]
+    assert (sync["role"], sync["group"], sync["follower_position"]) == ("follower", "hall",
+                                                                         "left")
+    page.fill("#f-sync-group", "no spaces/here")
+    form = save(panel)
+    assert "Not saved" in form.locator(".sf-status").inner_text()
+    assert "sync.group" in panel.locator('[data-error-for="sync.group"]').inner_text()
+    assert stored(instance)["sync"]["group"] == "hall"
+
+
 def test_vegas_round_trips(page: Any, served: Any, instance: Any) -> None:
     _display, url = served
     panel = open_form(page, url, "vegas")

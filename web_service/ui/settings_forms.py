@@ -24,6 +24,7 @@ from shared.config.limits import limit_for
 from shared.config.rotation_order import effective_order
 from shared.config.schedule_save import schedule_view
 from shared.config.template import load_template
+from shared.config.values import FOLLOWER_POSITIONS, SYNC_ROLES, WALL_SIDES
 from shared.hardware.mappings import MAPPINGS, unknown_mapping_message
 from shared.hardware.rules import HARDWARE, ORIENTATIONS, PANEL_RANGES, RUNTIME
 from shared.schedules import parse_time
@@ -180,7 +181,27 @@ def display_context(config: dict[str, Any]) -> dict[str, Any]:
                        _at(config, "brightness", _value(config, f"{HARDWARE}.brightness")),
                        1, 100, hint="applied at once")
     return {"brightness": brightness, "panel": _panel_fields(config),
-            "timing": _timing_fields(config)}
+            "timing": _timing_fields(config), "sync": _sync_fields(config)}
+
+
+def _sync_fields(config: dict[str, Any]) -> list[Field]:
+    """Several panels as one (docs/CONFIG.md, ``sync``): through the MQTT tab's broker."""
+    def choices(names: tuple[str, ...]) -> list[tuple[str, str]]:
+        return [(name, name) for name in names]
+
+    return [
+        _select("sync.role", "Role", config, choices(SYNC_ROLES),
+                hint="a leader says what it shows; followers show it in step"),
+        Field("sync.group", "Group", "text", _value(config, "sync.group"),
+              hint="panels of one group follow each other (letters, digits, - and _)"),
+        Field("sync.leader", "Leader to follow", "text", _value(config, "sync.leader"),
+              hint="a follower's leader by name (its base topic's last part); empty: any"),
+        _select("sync.follower_position", "Position beside the leader", config,
+                choices(FOLLOWER_POSITIONS),
+                hint="none: the same picture; left or right: its part of a wider one"),
+        _select("sync.wall", "Leader's wall", config, choices(WALL_SIDES),
+                hint="on a leader: the sides with a follower (read when the display starts)"),
+    ]
 
 
 def _mapping_field(config: dict[str, Any]) -> Field:

@@ -118,6 +118,17 @@ def test_display_shows_every_hardware_setting_with_the_rules_limits(web: WebEnv)
     assert selected(text, "display.hardware.scan_mode") == ["1"]
     assert selected(text, "orientation") == ["180"]
     assert value_of(text, "display.runtime.gpio_slowdown") == "2"
+
+
+def test_display_shows_the_several_panels_settings(web: WebEnv) -> None:
+    store(web, {"sync": {"role": "follower", "group": "hall", "leader": "kitchen",
+                         "follower_position": "right", "wall": "none"}})
+    text = render(web, "display")
+    assert selected(text, "sync.role") == ["follower"]
+    assert value_of(text, "sync.group") == "hall"
+    assert value_of(text, "sync.leader") == "kitchen"
+    assert selected(text, "sync.follower_position") == ["right"]
+    assert selected(text, "sync.wall") == ["none"]
     for name in ("pwm_bits", "pwm_lsb_nanoseconds", "pwm_dither_bits", "row_address_type",
                  "multiplexing", "limit_refresh_rate_hz", "cols", "chain_length",
                  "disable_hardware_pulsing"):
