@@ -1,10 +1,12 @@
-"""``ledpanel logs``: follow both daemons' logs from a shell.
+"""``ledpanel logs``: follow the daemons' logs (display, web, MQTT bridge) from a shell.
 
 On a device the daemons' lines are in journald under their units: this runs
-``journalctl -f -u ledpanel-display.service -u ledpanel-web.service`` (``--no-follow``
+``journalctl -f -u ledpanel-display.service -u ledpanel-web.service -u
+ledpanel-mqtt.service`` (``--no-follow``
 prints and ends; ``--priority`` is journald's filter, which the daemons' ``<N>`` line
 prefixes make work). Under ``scripts/dev`` there is no unit: when the dev log files
-``<cache dir>/logs/<daemon>.log`` of every daemon asked for exist, they are read instead,
+``<cache dir>/logs/<daemon>.log`` of the display and the web exist, those of the daemons
+asked for are read instead (the bridge's is there when the run has it),
 each one's newest ``--lines`` lines (one daemon's after the other's), then what is
 appended, as it comes (a file rotated to ``.log.1`` or emptied by a new run is read again
 from its start), each line with the daemon's name in front as ``scripts/dev`` prints it.
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from shared.cli.common import CliError, bus_dir
 from shared.files.tail import read_from, read_tail
-from shared.logs.daemon_logs import DAEMONS, UNITS, at_least, log_file, parse_line
+from shared.logs.daemon_logs import CORE_DAEMONS, DAEMONS, UNITS, at_least, log_file, parse_line
 
 # Our level names (what the Logs tab shows) to journald's priority names.
 PRIORITIES = {"debug": "debug", "info": "info", "warning": "warning", "error": "err",
@@ -64,10 +66,11 @@ def cmd_logs(args: argparse.Namespace) -> int:
     """Follow (or print) the logs from the dev files when a dev run wrote them, else journald."""
     daemons = tuple(dict.fromkeys(args.unit or DAEMONS))
     folder = bus_dir(args.cache_dir)
-    files = [log_file(folder, daemon) for daemon in daemons]
-    if all(path.is_file() for path in files):
-        return follow_files(dict(zip(daemons, files, strict=True)), args.lines,
-                            args.priority, follow=not args.no_follow)
+    # A dev run writes a file per daemon (the MQTT bridge's only when it runs it).
+    files = {daemon: log_file(folder, daemon) for daemon in daemons}
+    present = {daemon: path for daemon, path in files.items() if path.is_file()}
+    if present and all(log_file(folder, core).is_file() for core in CORE_DAEMONS):
+        return follow_files(present, args.lines, args.priority, follow=not args.no_follow)
     return run_journalctl(daemons, args.lines, args.priority, follow=not args.no_follow,
                           folder=folder)
 

@@ -1,6 +1,6 @@
 """Where the daemons' logs are, and how one of their lines reads.
 
-On a device both daemons log to stderr, which journald keeps under their units
+On a device the daemons (and the MQTT bridge) log to stderr, which journald keeps under their units
 (``UNITS``). Under ``scripts/dev`` the supervisor also writes each daemon's output to
 ``<cache_dir>/logs/<daemon>.log`` (``LogFileWriter``: emptied at start, renamed to
 ``<daemon>.log.1`` past ``MAX_LOG_BYTES``); a daemon whose log file exists is read from
@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import IO
 
 LOG_DIR = "logs"
-DAEMONS = ("display", "web")
-UNITS = {"display": "ledpanel-display.service", "web": "ledpanel-web.service"}
+DAEMONS = ("display", "web", "mqtt")
+CORE_DAEMONS = ("display", "web")  # always run; the MQTT bridge can be left out of a dev run
+UNITS = {"display": "ledpanel-display.service", "web": "ledpanel-web.service",
+         "mqtt": "ledpanel-mqtt.service"}
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LEVEL_RANK = {name: rank for rank, name in enumerate(LEVELS)}
 # syslog priority (journald PRIORITY) -> our level, for lines not in our format

@@ -38,7 +38,7 @@ def journal_fake(tmp_path: Path, output: str, exit_code: int = 0) -> Path:
     fake_command(tmp_path / "bin", "journalctl", output=output, exit_code=exit_code)
     return tmp_path / "bin" / "journalctl.calls"
 
-def test_under_systemd_it_follows_both_units_through_journalctl(tmp_path: Path) -> None:
+def test_under_systemd_it_follows_every_unit_through_journalctl(tmp_path: Path) -> None:
     calls = journal_fake(tmp_path, JOURNAL_OUTPUT)
     path = f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"
     done = _ledpanel("--cache-dir", str(tmp_path / "cache"), path=path)
@@ -46,7 +46,8 @@ def test_under_systemd_it_follows_both_units_through_journalctl(tmp_path: Path) 
     assert done.stdout == JOURNAL_OUTPUT
     assert calls_of(calls) == [["--no-pager", "-n", "50", "-f",
                                 "-u", "ledpanel-display.service",
-                                "-u", "ledpanel-web.service"]]
+                                "-u", "ledpanel-web.service",
+                                "-u", "ledpanel-mqtt.service"]]
 
 
 def test_the_flags_become_journalctls(tmp_path: Path) -> None:
@@ -93,6 +94,18 @@ def test_a_dev_run_prints_its_files_newest_lines_at_a_level(tmp_path: Path) -> N
     assert done.stdout.splitlines() == [
         "display | Traceback (most recent call last):",
         "web     | 2026-11-26 16:40:24,500 WARNING ledpanel.web: slow"]
+
+
+def test_a_dev_run_with_the_mqtt_bridge_prints_its_file_too(tmp_path: Path) -> None:
+    _dev_logs(tmp_path)
+    (tmp_path / "cache" / "logs" / "mqtt.log").write_text(
+        "2026-11-26 16:40:26,000 WARNING mqtt_service.link: mqtt: broker refused\n")
+    done = _ledpanel("--cache-dir", str(tmp_path / "cache"), "--no-follow", "--priority",
+                     "warning", path=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert ("mqtt    | 2026-11-26 16:40:26,000 WARNING mqtt_service.link: mqtt: broker refused"
+            in done.stdout.splitlines())
+    assert any(line.startswith("web     |") for line in done.stdout.splitlines())
 
 
 @contextmanager

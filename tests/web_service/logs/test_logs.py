@@ -40,7 +40,8 @@ def test_journald_lines_come_with_their_daemon_and_the_level_of_their_record(
 
     data = logs(web)
     assert data["sources"] == {"display": {"kind": "journald", "unit": DISPLAY_UNIT},
-                               "web": {"kind": "journald", "unit": WEB_UNIT}}
+                               "web": {"kind": "journald", "unit": WEB_UNIT},
+                               "mqtt": {"kind": "journald", "unit": "ledpanel-mqtt.service"}}
     got = [(e["daemon"], e["level"], e["message"], e["continued"]) for e in data["entries"]]
     assert got == [
         ("display", "INFO", "Started ledpanel display daemon.", False),
