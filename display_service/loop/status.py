@@ -116,6 +116,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "last_request_id": controller.last_request_id,
         "requests": {**loop.on_demand.outcomes(), **loop.control.outcomes()},
         "loaded_plugins": sorted(loop.plugins.instances),
+        "loading_plugins": list(getattr(loop.plugins, "loading", None) or []),
         "load_errors": dict(getattr(loop.plugins, "load_errors", {}) or {}),
         "load_warnings": {plugin_id: list(lines) for plugin_id, lines in
                           (getattr(loop.plugins, "load_warnings", {}) or {}).items()},
