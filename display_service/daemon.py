@@ -193,8 +193,7 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     safe_mode.after_death(leftover)
     plugins.blocked = safe_mode.blocked()
     manifest_memo.use(paths.cache_dir, MANIFEST_SCHEMA_FILE)
-    # Only the plugin shown first loads before the first frame; the loop loads the rest
-    # between frames (docs/DESIGN.md, "The display's start").
+    # Only the plugin shown first loads now; the rest between frames (DESIGN.md, start).
     plugins.queue_enabled(first=resumed_plugin(bus))
     plugins.load_first()
     manifest_memo.save()

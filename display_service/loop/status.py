@@ -13,6 +13,7 @@ showing its part of its leader's wall), ``live``, ``full_screen``, ``rotation``,
 sentence saying why the panel shows what it shows: ``reason.py``),
 ``dimmed``, ``brightness`` (the value on the matrix), ``fps``, ``config_seq``,
 ``last_request_id``, ``requests`` (outcomes by request id), ``loaded_plugins``,
+``loading_plugins`` (enabled plugins queued at start and not tried yet),
 ``load_errors``, ``load_warnings`` (per loaded plugin, the warnings it logged while it
 loaded: ``shared.plugin_system.load_warnings``), ``plugins_applied`` (outcomes of the
 last ``plugins_changed`` requests by request id: ``shared.plugin_system.changes``),
