@@ -23,6 +23,10 @@ while off, so the panel shows fresh data when it comes back on.
 
 The first frame is drawn once each plugin's first ``update()`` is scheduled, without
 waiting for it: a plugin with no data yet returns False (skipped) or draws a placeholder.
+Only the plugin shown first is loaded before the loop starts; the other enabled plugins
+wait in the plugin manager's queue (``loading``) and are loaded after each frame,
+``LOAD_PER_TURN`` at a time, joining the rotation as they load (``docs/DESIGN.md``,
+"The display's start").
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 Real daemon over a temporary instance with two enabled plugins: ``afast`` (first in the
 rotation) and ``zslow``, whose module blocks its import until the test creates a file
 in its folder. The first frame comes while ``zslow`` is still loading (``display_state``
-says so); once let go, ``zslow`` loads and joins the rotation.
+says so); once let go, ``zslow`` loads and joins the rotation. An on-demand left by a
+killed display is resumed at start although its plugin is last in the rotation: its
+plugin is the one loaded first.
 """
 
 from __future__ import annotations
@@ -82,8 +84,8 @@ def test_first_frame_before_a_slow_plugin_loads_which_joins_the_rotation_after(
     try:
         assert wait_until(lambda: state(bus).get("first_frame_ms") is not None, 30), \
             display.output()
-        assert (slow / "importing").exists()  # it was being imported as the frame came
         first = state(bus)
+        wait_until(lambda: (slow / "importing").exists(), 30)  # blocked: only "go" ends it
         assert first["plugin_id"] == "afast"
         assert first["loaded_plugins"] == ["afast"]
         assert first["loading_plugins"] == ["zslow"]
@@ -94,4 +96,24 @@ def test_first_frame_before_a_slow_plugin_loads_which_joins_the_rotation_after(
         assert wait_until(lambda: state(bus).get("plugin_id") == "zslow", 15), display.output()
     finally:
         (slow / "go").write_text("")
+        display.stop()
+
+
+def test_the_plugin_of_an_on_demand_left_by_a_killed_display_loads_first(
+        tmp_path: Path) -> None:
+    instance, slow = make_instance(tmp_path)  # "zslow" is last in the rotation
+    instance.cache_dir.mkdir(parents=True)
+    (instance.cache_dir / "display_on_demand_config.json").write_text(json.dumps({
+        "plugin_id": "zslow", "mode": "zslow", "duration": None, "pinned": True,
+        "request_id": "left-over", "started_at": 1.0, "ends_at": None}))
+    (slow / "go").write_text("")
+    bus = Bus(instance.cache_dir)
+    display = start_display(instance)
+    try:
+        wait_until(lambda: state(bus).get("first_frame_ms") is not None, 30)
+        first = state(bus)
+        assert first["on_demand"]["state"] == "active", first["on_demand"]
+        assert (first["showing"], first["plugin_id"]) == ("on_demand", "zslow")
+        assert "on-demand resumed after a restart" in display.output()
+    finally:
         display.stop()
