@@ -34,6 +34,7 @@ from display_service.plugins.safe_mode import SafeMode
 from shared.bus.core import (
     CONFIG_CHANGED,
     DISPLAY_CONTROL,
+    DISPLAY_ON_DEMAND_CONFIG,
     DISPLAY_ON_DEMAND_REQUEST,
     FONTS_CHANGED,
     HARDWARE_STATUS,
@@ -192,7 +193,9 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     safe_mode.after_death(leftover)
     plugins.blocked = safe_mode.blocked()
     manifest_memo.use(paths.cache_dir, MANIFEST_SCHEMA_FILE)
-    plugins.load_enabled()
+    # Only the plugin shown first loads now; the rest between frames (DESIGN.md, start).
+    plugins.queue_enabled(first=resumed_plugin(bus))
+    plugins.load_first()
     manifest_memo.save()
     loop = RenderLoop(
         display=display, plugins=plugins, bus=bus, config=config, reader=source, inbox=inbox,
@@ -204,6 +207,13 @@ def build_loop(args: argparse.Namespace, paths: Paths, bus: Bus, config: dict[st
     loop.notifier.on_event = history.notification_event
     log_start(backend, hardware, plugins, paths)
     return loop
+
+
+def resumed_plugin(bus: Bus) -> str | None:
+    """Return the plugin of the on-demand a killed display left, to load it first."""
+    record = bus.read(DISPLAY_ON_DEMAND_CONFIG)
+    plugin_id = record.get("plugin_id") if isinstance(record, dict) else None
+    return plugin_id if isinstance(plugin_id, str) else None
 
 
 def vegas_enabled(config: dict[str, Any]) -> bool:
@@ -232,8 +242,9 @@ def log_start(backend: Any, hardware: dict[str, Any], plugins: Any, paths: Paths
     from shared.bus.display_status import describe_hardware
 
     logger.info(
-        "ledpanel-display %s started: %s, %d plugins loaded%s, bus %s",
+        "ledpanel-display %s started: %s, %d plugins loaded%s%s, bus %s",
         CORE_VERSION, describe_hardware(hardware), len(plugins.instances),
+        f", {len(plugins.loading)} loading next" if plugins.loading else "",
         f", {len(plugins.load_errors)} failed" if plugins.load_errors else "", paths.cache_dir,
     )
     privileges.log(hardware["privileges"])

@@ -23,6 +23,10 @@ while off, so the panel shows fresh data when it comes back on.
 
 The first frame is drawn once each plugin's first ``update()`` is scheduled, without
 waiting for it: a plugin with no data yet returns False (skipped) or draws a placeholder.
+Only the plugin shown first is loaded before the loop starts; the other enabled plugins
+wait in the plugin manager's queue (``loading``) and are loaded after each frame,
+``LOAD_PER_TURN`` at a time, joining the rotation as they load (``docs/DESIGN.md``,
+"The display's start").
 """
 
 from __future__ import annotations
@@ -83,6 +87,8 @@ from shared.bus.core import (
 )
 
 logger = logging.getLogger(__name__)
+
+LOAD_PER_TURN = 2  # plugins queued at start loaded per turn of the loop, between frames
 
 REASONS[SYNC] = REASONS[WALL] = sync_reason  # "follower of panel <name>"
 SKIPS[SYNC] = SKIPS[WALL] = refuse_next  # the leader decides what comes next
@@ -207,6 +213,7 @@ class RenderLoop:
                     self.frames.render(now)
                 now = self.clock()
                 self._publish(now)
+                self._load_queued(now)  # after the frame is shown and told
                 self._wait(now)
         finally:
             self._shutdown()
@@ -291,6 +298,10 @@ class RenderLoop:
 
     def _handle_on_demand(self, now: float) -> None:
         for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
+            plugin_id = request.get("plugin_id") if isinstance(request, dict) else None
+            if isinstance(plugin_id, str) and plugin_id in self.plugins.loading:
+                # Still queued from the start: loaded now rather than refused as unknown.
+                self._plugins_changed(self.plugins.load_now(plugin_id), now)
             self.on_demand.handle(request, now)
 
     def _handle_notify(self, now: float) -> None:
@@ -370,8 +381,21 @@ class RenderLoop:
             self.writer.put(PLUGIN_ERRORS, self.errors.snapshot())
         self.publisher.preview(now, self.display.frames_pushed, lambda: self.display.image)
 
+    def _load_queued(self, now: float) -> None:
+        """Load the next few plugins queued at start, after the frame; they join the rotation
+        (``docs/DESIGN.md``, "The display's start")."""
+        if not self.plugins.loading:
+            return
+        self._plugins_changed(self.plugins.load_next(LOAD_PER_TURN), now)
+        if not self.plugins.loading:
+            gc.freeze()  # as after the start: the plugins live as long as the daemon
+            logger.info("all plugins tried: %d loaded, %d failed", len(self.plugins.instances),
+                        len(self.plugins.load_errors))
+
     def _wait(self, now: float) -> None:
         deadlines = [self.frames.due]
+        if self.plugins.loading:
+            deadlines.append(now)  # more plugins to load: no waiting
         more = (self.publisher.next_due(), self.controller.next_deadline(),
                 self.updates.next_due(), self.panel.next_due(), self.live.next_due(),
                 self._file_due, self.notifier.next_due(), self.sync.next_due())

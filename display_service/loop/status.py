@@ -13,6 +13,7 @@ showing its part of its leader's wall), ``live``, ``full_screen``, ``rotation``,
 sentence saying why the panel shows what it shows: ``reason.py``),
 ``dimmed``, ``brightness`` (the value on the matrix), ``fps``, ``config_seq``,
 ``last_request_id``, ``requests`` (outcomes by request id), ``loaded_plugins``,
+``loading_plugins`` (enabled plugins queued at start and not tried yet),
 ``load_errors``, ``load_warnings`` (per loaded plugin, the warnings it logged while it
 loaded: ``shared.plugin_system.load_warnings``), ``plugins_applied`` (outcomes of the
 last ``plugins_changed`` requests by request id: ``shared.plugin_system.changes``),
@@ -116,6 +117,7 @@ def display_state(loop: RenderLoop, service: str = "running") -> dict[str, Any]:
         "last_request_id": controller.last_request_id,
         "requests": {**loop.on_demand.outcomes(), **loop.control.outcomes()},
         "loaded_plugins": sorted(loop.plugins.instances),
+        "loading_plugins": list(getattr(loop.plugins, "loading", None) or []),
         "load_errors": dict(getattr(loop.plugins, "load_errors", {}) or {}),
         "load_warnings": {plugin_id: list(lines) for plugin_id, lines in
                           (getattr(loop.plugins, "load_warnings", {}) or {}).items()},

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from display_service.notify.queue import (
     DEFAULT_MAX_WAIT,
@@ -32,10 +32,12 @@ from display_service.notify.queue import (
 )
 from display_service.notify.record import restore, snapshot
 from shared.bus.core import NOTIFICATIONS
-from shared.notify.draw import SCROLL_PX_PER_S, Card, render
 from shared.notify.fields import parse_notification
 from shared.notify.icon_source import icon_image
 from shared.notify.requests import ID_PATTERN, SOURCES
+
+if TYPE_CHECKING:  # drawing is imported with the first notification shown: the start
+    from shared.notify.draw import Card  # does not need it (the layout code, Pillow's fonts)
 
 logger = logging.getLogger(__name__)
 
@@ -203,6 +205,8 @@ class NotificationLayer:
         shown = self.queue.showing
         if shown is None or shown.shown_at is None:
             return now + STATIC_REDRAW
+        from shared.notify.draw import SCROLL_PX_PER_S, render
+
         painted = render(self._card_of(shown), self.display, now - shown.shown_at)
         self.display.update_display()
         repeat = shown.fields.get("repeat")
@@ -214,6 +218,8 @@ class NotificationLayer:
         return now + STATIC_REDRAW
 
     def _card_of(self, shown: Notification) -> Card:
+        from shared.notify.draw import Card
+
         held = self._card
         if held is not None and held[0] == shown.id and held[1] == shown.seq:
             return held[2]

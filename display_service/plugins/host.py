@@ -25,6 +25,11 @@ class PluginHost(Protocol):
     load_warnings: dict[str, list[str]]  # loaded plugins: what they warned about loading
     deferred: set[str]  # plugins whose hooks wait for their update() to return
     blocked: dict[str, str]  # plugins not to load (safe mode), with the reason
+    loading: list[str]  # enabled plugins queued at start, not tried yet
+
+    def load_next(self, count: int = 1) -> list[str]: ...
+
+    def load_now(self, plugin_id: str) -> list[str]: ...
 
     def modes(self, plugin_id: str) -> list[str]: ...
 

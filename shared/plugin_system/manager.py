@@ -30,6 +30,7 @@ from typing import Any
 
 from shared.bus.web_address import published_web_address
 from shared.config.prepare import prepare_plugin_config
+from shared.config.rotation_order import effective_order
 from shared.errors import PluginError
 from shared.history import PluginEvent
 from shared.ids import require_plain_segment
@@ -92,6 +93,8 @@ class PluginManager:
         self.deferred: set[str] = set()
         # Plugins not to load, with the reason (the display's safe mode).
         self.blocked: dict[str, str] = {}
+        # Enabled plugins queued at start, not tried yet (``queue_enabled``), next first.
+        self.loading: list[str] = []
         # Told (plugin_id, what, detail) when a plugin is loaded, unloaded or fails to
         # load: the display's operation history (``shared.history.LIFECYCLE``).
         self.on_event: PluginEvent | None = None
@@ -164,6 +167,53 @@ class PluginManager:
         self._load_missing(self.discover())
         return self.instances
 
+    def queue_enabled(self, first: str | None = None) -> None:
+        """Discover the plugins and queue the ones to load, for ``load_next``.
+
+        Queued: every discovered plugin not switched off by an explicit ``"enabled":
+        false`` (the schema's default is only read when it is tried), ``first`` first
+        (the restored on-demand's plugin), then in the rotation's order, so that the
+        first one that loads is the rotation's first entry. Broken folders and plugins
+        in safe mode are recorded in ``load_errors`` at once, not queued.
+        """
+        self._failed_with.clear()
+        infos = self.discover()
+        self._load_missing([info for info in infos if not info.ok])
+        ids = [info.id for info in infos if info.ok and info.id not in self.instances
+               and self._raw(info.id).get("enabled") is not False]
+        for plugin_id in [p for p in ids if p in self.blocked]:
+            self._try_load(self._infos[plugin_id])  # records "in safe mode: ..."
+        order = effective_order([p for p in ids if p not in self.blocked],
+                                self.config.get("rotation_order"))
+        self.loading = ([first] if first in order else []) + [p for p in order if p != first]
+
+    def load_next(self, count: int = 1) -> list[str]:
+        """Try the next ``count`` queued plugins; return the ids loaded."""
+        loaded = []
+        while self.loading and count > 0:
+            info = self._infos.get(self.loading.pop(0))
+            if info is None or info.id in self.instances:
+                continue  # gone from disk, or loaded by a reload meanwhile
+            count -= 1
+            if self._try_load(info):
+                loaded.append(info.id)
+        return loaded
+
+    def load_first(self) -> list[str]:
+        """Try queued plugins until one loads (the first the panel shows); return its id."""
+        while self.loading:
+            if loaded := self.load_next(1):
+                return loaded
+        return []
+
+    def load_now(self, plugin_id: str) -> list[str]:
+        """Load a queued plugin out of turn (an on-demand asks for it); return [it] if it loaded."""
+        if plugin_id not in self.loading:
+            return []
+        self.loading.remove(plugin_id)
+        self.loading.insert(0, plugin_id)
+        return self.load_next(1)
+
     def modes(self, plugin_id: str) -> list[str]:
         """Return the display modes of a plugin (its own ``modes`` outrank the manifest)."""
         return effective_modes(self.instances.get(plugin_id), self.get_manifest(plugin_id) or {})
@@ -177,6 +227,7 @@ class PluginManager:
         self.config = config
         infos = self.discover()
         changed = [p for p in list(self.instances) if self._reconfigure(p, busy)]
+        self.loading = []  # the reload tries every enabled plugin, queued ones too
         changed += self._load_missing(infos)
         return sorted(set(changed))
 
@@ -193,6 +244,8 @@ class PluginManager:
         """
         require_plain_segment(plugin_id)
         infos = [info for info in self.discover() if info.id == plugin_id]
+        if plugin_id in self.loading:
+            self.loading.remove(plugin_id)  # tried now, from its files as they are
         was_loaded = plugin_id in self.instances
         if was_loaded:
             if busy is not None and busy(plugin_id):

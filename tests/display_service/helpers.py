@@ -88,9 +88,18 @@ class FakeHost:
         self.unloaded = False
         self.manifests: dict[str, dict[str, Any]] = {}
         self.deferred: set[str] = set()
+        self.loading: list[str] = []
 
     def modes(self, plugin_id: str) -> list[str]:
         return self._modes.get(plugin_id, [plugin_id])
+
+    def load_next(self, count: int = 1) -> list[str]:
+        del self.loading[:count]
+        return []
+
+    def load_now(self, plugin_id: str) -> list[str]:
+        self.loading.remove(plugin_id)
+        return []
 
     def get_manifest(self, plugin_id: str) -> dict[str, Any] | None:
         return self.manifests.get(plugin_id)
