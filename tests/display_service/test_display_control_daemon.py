@@ -26,7 +26,9 @@ def instance(tmp_path: Path) -> Instance:
 
 
 def shown(bus: Bus, timeout: float = 15) -> dict[str, Any]:
-    state = bus.wait_for("display_state", lambda s: bool(s and s.get("plugin_id")), timeout)
+    # Once every plugin is loaded: the first frame comes before the later ones load.
+    state = bus.wait_for("display_state", lambda s: bool(
+        s and s.get("plugin_id") and not s.get("loading_plugins")), timeout)
     assert state and state.get("plugin_id"), state
     return state
 
