@@ -144,6 +144,9 @@ def body_object() -> dict[str, Any]:
         return json_object()
     form: dict[str, Any] = {}
     for key, value in _form_pairs():
+        if not isinstance(key, str) or not key:  # a multipart part without a usable name
+            raise ValidationError("a multipart form part has no field name",
+                                  error_code="INVALID_FORM")
         if key == TOKEN_FIELD:
             continue
         if key.count(".") >= MAX_DEPTH:

@@ -18,7 +18,14 @@ GARBAGE = {
     "binary": ("multipart/form-data; boundary=xyz", b"\xff\xfe" * 200),
     "never closed": ("multipart/form-data; boundary=xyz", FIELD),
     "no part": ("multipart/form-data; boundary=xyz", b"--xyz\r\n\r\n\r\n--xyz--\r\n"),
+    "a part without a name": ("multipart/form-data; boundary=xyz",
+                              b"--xyz\r\nContent-Disposition: form-data\r\n\r\nv\r\n--xyz--\r\n"),
+    "a name with a line break": ("multipart/form-data; boundary=xyz",
+                                 b'--xyz\r\nContent-Disposition: form-data; name="a\rb"\r\n'
+                                 b"\r\nv\r\n--xyz--\r\n"),
 }
+# Routes that read any form body (not only the schedule forms): a nameless part was a 500.
+BODY_ROUTES = ("/api/v3/config/main", "/api/v3/cache/clear")
 
 
 @pytest.mark.parametrize("route", ROUTES)
@@ -34,6 +41,16 @@ def test_garbage_multipart_bodies_answer_400_with_an_error_code(web, route: str,
     assert "multipart" in body["message"]
     assert web.config() == before
     assert not list(web.paths.cache_dir.glob("display_on_demand_request@*"))
+
+
+@pytest.mark.parametrize("route", BODY_ROUTES)
+def test_a_part_without_a_name_is_a_400_not_a_500(web, route: str) -> None:
+    before = web.config()
+    content_type, data = GARBAGE["a part without a name"]
+    answer = web.client.post(route, data=data, content_type=content_type)
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    assert answer.get_json()["error_code"] == "INVALID_FORM"
+    assert web.config() == before
 
 
 def test_a_well_formed_multipart_schedule_form_is_still_saved(web) -> None:
