@@ -20,6 +20,7 @@ from shared.bus.display_control import answer, request_next
 from shared.notify.fields import parse_notification
 from shared.notify.requests import submit_notification
 from tests.daemons import Daemon, Instance, start_display
+from tests.display_service.helpers import wait_until
 from tests.mqtt_broker import free_port
 from tests.sync_panels import HALVES_CODE, panel, sync_of
 
@@ -115,7 +116,8 @@ def test_a_follower_shows_each_switch_of_its_leader_and_ignores_garbage(
     bus = Bus(follower.cache_dir)
     ignored = bus.wait_for("display_state", lambda s: sync_of(s).get("ignored") == 3, WAIT)
     assert sync_of(ignored).get("ignored") == 3, ignored
-    assert "sync: ignored a message on ledpanel/sync/home/leader/lead/switch" in daemons[1].output()
+    wait_until(lambda: "sync: ignored a message on ledpanel/sync/home/leader/lead/switch"
+               in daemons[1].output(), timeout=WAIT)
     wait_following(follower, leader, seqs=2)  # the garbage changed nothing
     assert "Traceback" not in daemons[1].output()
 
@@ -135,11 +137,12 @@ def test_a_follower_goes_on_alone_when_its_leader_dies_and_follows_it_again(
     assert sync_of(alone)["state"] == "leader lost", alone
     assert alone and alone["plugin_id"] == "own" and alone["showing"] == "rotation"
     assert alone["reason"] == "rotation: slot 1 of 4; follower, leader lead lost", alone
-    assert "sync: leader lead lost" in daemons[1].output()
+    wait_until(lambda: "sync: leader lead lost" in daemons[1].output(), timeout=WAIT)
 
     daemons.append(start_display(leader))
     wait_following(follower, leader, seqs=2)
-    assert "sync: following leader lead" in daemons[1].output().split("leader lead lost")[-1]
+    wait_until(lambda: "sync: following leader lead"
+               in daemons[1].output().split("leader lead lost")[-1], timeout=WAIT)
 
 
 def test_a_follower_keeps_its_own_content_while_its_leader_shows_a_plugin_it_lacks(
@@ -160,7 +163,9 @@ def test_a_follower_keeps_its_own_content_while_its_leader_shows_a_plugin_it_lac
         "leader lead shows gamma/g, which this panel does not have")
     assert state["reason"].endswith(
         "; follower, leader lead shows gamma/g, which this panel does not have"), state
-    assert "sync: own content: leader lead shows gamma/g" in daemons[1].output()
+    # The log line is read from the daemon's pipe: it may come a moment after the record.
+    wait_until(lambda: "sync: own content: leader lead shows gamma/g" in daemons[1].output(),
+               timeout=WAIT)
     # When the leader comes to a plugin this panel has, it follows again.
     back = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "following",
                         WAIT)
@@ -180,7 +185,8 @@ def test_both_panels_come_back_in_step_after_the_broker_restarts(
     assert alone and alone["plugin_id"] == "own", alone
     mqtt_broker.start()
     wait_following(follower, leader, seqs=2)
-    assert "sync: connection to the broker lost" in daemons[0].output()
+    wait_until(lambda: "sync: connection to the broker lost" in daemons[0].output(),
+               timeout=WAIT)
 
 
 def test_a_saved_role_applies_without_a_restart(
@@ -256,7 +262,7 @@ def test_a_follower_without_a_usable_broker_says_so_and_shows_its_own_rotation(
     bus = Bus(follower.cache_dir)
     off = bus.wait_for("display_state", lambda s: sync_of(s).get("state") == "no broker", WAIT)
     assert off and off["plugin_id"] == "own" and "mqtt.enabled" in sync_of(off)["detail"], off
-    assert "sync: follower but MQTT is off" in daemons[0].output()
+    wait_until(lambda: "sync: follower but MQTT is off" in daemons[0].output(), timeout=WAIT)
 
     config["mqtt"]["enabled"] = True
     follower.write_config(config)
