@@ -76,7 +76,10 @@ def test_on_demand_round_trip_and_clean_stop(instance: Instance) -> None:
         first = bus.wait_for("display_state", lambda s: bool(s and s.get("plugin_id")), 15) or {}
         assert first, daemon.output()
         assert (first["plugin_id"], first["mode"]) == ("alpha", "alpha_one")
-        assert first["loaded_plugins"] == ["alpha", "beta"]
+        # The first frame comes once alpha is loaded; beta loads after it.
+        loaded = bus.wait_for("display_state",
+                              lambda s: bool(s and not s.get("loading_plugins")), 15) or {}
+        assert loaded.get("loaded_plugins") == ["alpha", "beta"], loaded
         assert (bus.read("hardware_status") or {}).get("cause") == "forced"
 
         request_id = bus.request(
