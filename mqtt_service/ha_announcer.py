@@ -86,21 +86,15 @@ class Announcer:
     def announce(self, client: Publisher, plugin_ids: Sequence[str] | None = None,
                  device: HaDevice | None = None) -> int:
         """Publish every config (on connect); return how many were published."""
-        with self._lock:
-            if plugin_ids is not None:
-                self._plugins = list(plugin_ids)
-            if device is not None:
-                self._device = device
-            if self._forgotten:
-                return 0
-            messages = self._messages()
-            publish_all(client, messages)
-            self._published = dict(messages)
-            return len(messages)
+        return self._publish(client, plugin_ids, device, only_changed=False)
 
     def update(self, client: Publisher, plugin_ids: Sequence[str] | None = None,
                device: HaDevice | None = None) -> int:
         """Publish the configs a new plugin list or device changes; return how many."""
+        return self._publish(client, plugin_ids, device, only_changed=True)
+
+    def _publish(self, client: Publisher, plugin_ids: Sequence[str] | None,
+                 device: HaDevice | None, *, only_changed: bool) -> int:
         with self._lock:
             if plugin_ids is not None:
                 self._plugins = list(plugin_ids)
@@ -108,11 +102,14 @@ class Announcer:
                 self._device = device
             if self._forgotten:
                 return 0
-            changed = [(topic, payload) for topic, payload in self._messages()
-                       if self._published.get(topic) != payload]
-            publish_all(client, changed)
-            self._published.update(changed)
-            return len(changed)
+            messages = [(topic, payload) for topic, payload in self._messages()
+                        if not only_changed or self._published.get(topic) != payload]
+            publish_all(client, messages)
+            if only_changed:
+                self._published.update(messages)
+            else:
+                self._published = dict(messages)
+            return len(messages)
 
     def ha_status(self, client: Publisher, payload: bytes) -> int:
         """Answer Home Assistant's birth message with every config; return how many."""
