@@ -39,7 +39,7 @@ from tests.web_service.wifi.wifi_helpers import use_fake_nmcli
 
 pytestmark = [pytest.mark.daemons, pytest.mark.timeout(900)]
 
-DEFAULT_EXAMPLES = 8
+DEFAULT_EXAMPLES = 25  # about 50 s alone on 2 cores; 100 take about 3 minutes
 EXAMPLES = int(os.environ.get("LEDPANEL_FUZZ_EXAMPLES", DEFAULT_EXAMPLES))
 REQUEST_TIMEOUT = 30.0
 API = "/api/v3"
@@ -65,6 +65,7 @@ KNOWN_GAPS: dict[str, str] = {
     "GET /api/v3/plugins/safe-mode": "data is a list; described as an object",
     "GET /api/v3/starlark/apps": "data is a list; described as an object",
     "POST /api/v3/auth/sign-out": "data is null; described as an object",
+    "POST /api/v3/config/raw/main": "MISSING_PLUGIN_ID not listed",
     "POST /api/v3/starlark/apps/{app_id}": "APP_NOT_FOUND, INVALID_PLUGIN_ID not listed",
     "POST /api/v3/starlark/repository/install": "MISSING_PLUGIN_ID not listed",
     "POST /api/v3/starlark/upload": "INVALID_APP, INVALID_PLUGIN_ID not listed",
