@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 from web_service.openapi.route_doc import RouteDoc
-from web_service.openapi.schemas import ANY_OBJECT
+from web_service.openapi.schemas import (
+    ANY_OBJECT,
+    ANYTHING,
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    STRING,
+    array,
+    enum,
+    nullable,
+    obj,
+)
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/display/on-demand/start"): RouteDoc(
+        body=obj(
+            {"plugin_id": STRING, "mode": STRING, "duration": NUMBER, "pinned": BOOLEAN},
+            required=("plugin_id",),
+        ),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -19,7 +35,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             409: ("ON_DEMAND_REFUSED",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("POST", "/api/v3/display/on-demand/stop"): RouteDoc(
@@ -30,33 +45,72 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         body=ANY_OBJECT,
         success=(200, 202),
     ),
-    ("GET", "/api/v3/display/power"): RouteDoc(),
+    ("GET", "/api/v3/display/power"): RouteDoc(
+        data=obj({"service": STRING}, required=("service",))
+    ),
     ("POST", "/api/v3/display/power"): RouteDoc(
+        body=obj({"on": BOOLEAN}, required=("on",)),
+        body_required=True,
         errors={
             400: (
                 "INVALID_JSON",
                 "INVALID_FIELD",
             )
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
-    ("GET", "/api/v3/display/preview"): RouteDoc(),
+    ("GET", "/api/v3/display/preview"): RouteDoc(
+        data=obj(
+            {
+                "width": nullable(INTEGER),
+                "height": nullable(INTEGER),
+                "png_base64": nullable(STRING),
+            },
+            required=("width", "height", "png_base64"),
+        )
+    ),
     ("POST", "/api/v3/notify"): RouteDoc(
+        body=obj(
+            {
+                "text": STRING,
+                "icon": ANYTHING,
+                "color": ANYTHING,
+                "duration": NUMBER,
+                "repeat": INTEGER,
+                "priority": enum("low", "normal", "high", "critical"),
+                "behavior": enum("now", "next", "queue"),
+            },
+            required=("text",),
+        ),
+        body_required=True,
         errors={
             400: (
                 "INVALID_FIELD",
                 "INVALID_JSON",
             )
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
-    ("GET", "/api/v3/notify"): RouteDoc(),
+    ("GET", "/api/v3/notify"): RouteDoc(
+        data=obj(
+            {
+                "queue": array(ANY_OBJECT),
+                "recent": array(ANY_OBJECT),
+                "service": STRING,
+                "icons": obj({"builtin": array(STRING), "stored": array(STRING)}),
+            },
+            required=("queue", "recent", "service"),
+        )
+    ),
     ("DELETE", "/api/v3/notify/<path:notification_id>"): RouteDoc(
         errors={400: ("INVALID_FIELD",), 404: ("UNKNOWN_NOTIFICATION",)}, success=(200, 202)
     ),
-    ("GET", "/api/v3/custom"): RouteDoc(),
+    ("GET", "/api/v3/custom"): RouteDoc(
+        data=obj(
+            {"apps": array(ANY_OBJECT), "service": STRING, "plugin_enabled": BOOLEAN},
+            required=("apps", "service", "plugin_enabled"),
+        )
+    ),
     ("POST", "/api/v3/custom/<name>"): RouteDoc(
         errors={
             400: (

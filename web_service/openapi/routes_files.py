@@ -3,10 +3,40 @@
 from __future__ import annotations
 
 from web_service.openapi.route_doc import Param, RouteDoc
-from web_service.openapi.schemas import ANY_OBJECT, BINARY, INTEGER, STRING, enum, obj
+from web_service.openapi.schemas import (
+    ANY_OBJECT,
+    ANYTHING,
+    BINARY,
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    STRING,
+    array,
+    enum,
+    obj,
+)
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
-    ("GET", "/api/v3/fonts/catalog"): RouteDoc(),
+    ("GET", "/api/v3/fonts/catalog"): RouteDoc(
+        data=obj(
+            {
+                "fonts": array(
+                    obj(
+                        {
+                            "family": STRING,
+                            "file": STRING,
+                            "kind": STRING,
+                            "sizes": array(INTEGER),
+                            "scalable": BOOLEAN,
+                            "builtin": BOOLEAN,
+                        },
+                        required=("family", "builtin"),
+                    )
+                )
+            },
+            required=("fonts",),
+        )
+    ),
     ("GET", "/api/v3/fonts/preview"): RouteDoc(
         errors={
             400: (
@@ -49,8 +79,22 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
         }
     ),
-    ("GET", "/api/v3/cache/list"): RouteDoc(),
+    ("GET", "/api/v3/cache/list"): RouteDoc(
+        data=obj(
+            {
+                "entries": array(ANY_OBJECT),
+                "count": INTEGER,
+                "total_bytes": INTEGER,
+                "truncated": BOOLEAN,
+            },
+            required=("entries", "count", "total_bytes", "truncated"),
+        )
+    ),
     ("POST", "/api/v3/cache/clear"): RouteDoc(
+        data=obj(
+            {"cleared": array(ANYTHING), "count": INTEGER, "bytes": INTEGER},
+            required=("cleared", "count"),
+        ),
         errors={
             400: (
                 "INVALID_FIELD",
@@ -63,6 +107,23 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/history"): RouteDoc(
+        data=obj(
+            {
+                "entries": array(
+                    obj(
+                        {
+                            "id": INTEGER,
+                            "at": NUMBER,
+                            "source": STRING,
+                            "kind": STRING,
+                            "what": STRING,
+                        },
+                        required=("id", "at", "source", "kind"),
+                    )
+                )
+            },
+            required=("entries",),
+        ),
         errors={
             400: (
                 "INVALID_FIELD",
@@ -76,8 +137,21 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             Param("plugin_id", STRING),
         ),
     ),
-    ("POST", "/api/v3/history/clear"): RouteDoc(errors={500: ("WRITE_FAILED",)}, body=ANY_OBJECT),
+    ("POST", "/api/v3/history/clear"): RouteDoc(
+        data=obj({"files_removed": INTEGER}, required=("files_removed",)),
+        errors={500: ("WRITE_FAILED",)},
+        body=ANY_OBJECT,
+    ),
     ("GET", "/api/v3/logs"): RouteDoc(
+        data=obj(
+            {
+                "entries": array(ANY_OBJECT),
+                "sources": ANY_OBJECT,
+                "level": STRING,
+                "lines": INTEGER,
+            },
+            required=("entries", "sources", "level", "lines"),
+        ),
         errors={400: ("INVALID_FIELD",), 503: ("LOGS_UNAVAILABLE",)},
         query=(
             Param("daemon", STRING),
@@ -119,7 +193,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
         form=obj({"backup_file": BINARY}),
     ),
-    ("GET", "/api/v3/backup/pre-restore"): RouteDoc(),
+    ("GET", "/api/v3/backup/pre-restore"): RouteDoc(
+        data=obj({"backups": array(ANY_OBJECT)}, required=("backups",))
+    ),
     ("GET", "/api/v3/backup/pre-restore/<name>"): RouteDoc(
         errors={
             400: (

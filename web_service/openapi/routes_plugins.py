@@ -3,12 +3,36 @@
 from __future__ import annotations
 
 from web_service.openapi.route_doc import Param, RouteDoc
-from web_service.openapi.schemas import ANY_OBJECT, BINARY, STRING, obj
+from web_service.openapi.schemas import (
+    ANY_OBJECT,
+    ANYTHING,
+    BINARY,
+    BOOLEAN,
+    INTEGER,
+    STRING,
+    array,
+    obj,
+)
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
-    ("GET", "/api/v3/errors/summary"): RouteDoc(),
+    ("GET", "/api/v3/errors/summary"): RouteDoc(
+        data=obj(
+            {
+                "service": STRING,
+                "total_failures": INTEGER,
+                "plugins_failing": INTEGER,
+                "resting": array(ANYTHING),
+                "plugins": ANY_OBJECT,
+            },
+            required=("service", "total_failures", "plugins_failing", "plugins"),
+        )
+    ),
     ("GET", "/api/v3/errors/plugin/<path:plugin_id>"): RouteDoc(
-        errors={400: ("INVALID_PLUGIN_ID",)}
+        data=obj(
+            {"plugin_id": STRING, "service": STRING, "count": INTEGER, "breaker": ANY_OBJECT},
+            required=("plugin_id", "count"),
+        ),
+        errors={400: ("INVALID_PLUGIN_ID",)},
     ),
     ("POST", "/api/v3/errors/clear"): RouteDoc(
         errors={
@@ -21,8 +45,24 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         body=ANY_OBJECT,
         success=(200, 202),
     ),
-    ("GET", "/api/v3/plugins/installed"): RouteDoc(errors={409: ("CONFIG_INVALID_JSON",)}),
+    ("GET", "/api/v3/plugins/installed"): RouteDoc(
+        data=array(
+            obj(
+                {
+                    "id": STRING,
+                    "name": STRING,
+                    "version": STRING,
+                    "enabled": BOOLEAN,
+                    "display_modes": array(STRING),
+                },
+                required=("id", "enabled"),
+            )
+        ),
+        errors={409: ("CONFIG_INVALID_JSON",)},
+    ),
     ("POST", "/api/v3/plugins/toggle"): RouteDoc(
+        body=obj({"plugin_id": STRING, "enabled": BOOLEAN}, required=("plugin_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -34,7 +74,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             409: ("CONFIG_INVALID_JSON",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/plugins/config"): RouteDoc(
         errors={
@@ -75,7 +114,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
         query=(Param("plugin_id", STRING),),
     ),
-    ("GET", "/api/v3/plugins/safe-mode"): RouteDoc(),
+    ("GET", "/api/v3/plugins/safe-mode"): RouteDoc(data=array(ANY_OBJECT)),
     ("POST", "/api/v3/plugins/safe-mode/release"): RouteDoc(
         errors={
             400: (

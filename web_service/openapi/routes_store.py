@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from web_service.openapi.route_doc import Param, RouteDoc
-from web_service.openapi.schemas import ANY_OBJECT, BINARY, INTEGER, STRING, enum, obj
+from web_service.openapi.schemas import (
+    ANY_OBJECT,
+    BINARY,
+    BOOLEAN,
+    INTEGER,
+    STRING,
+    array,
+    enum,
+    nullable,
+    obj,
+)
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/plugins/install"): RouteDoc(
@@ -68,6 +78,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("GET", "/api/v3/plugins/store/jobs"): RouteDoc(
+        data=obj({"jobs": array(ANY_OBJECT)}, required=("jobs",)),
         errors={
             400: (
                 "INVALID_FIELD",
@@ -80,7 +91,18 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         ),
     ),
     ("GET", "/api/v3/plugins/store/jobs/<job_id>"): RouteDoc(errors={404: ("JOB_NOT_FOUND",)}),
-    ("GET", "/api/v3/plugins/store/auto-update"): RouteDoc(),
+    ("GET", "/api/v3/plugins/store/auto-update"): RouteDoc(
+        data=obj(
+            {
+                "enabled": BOOLEAN,
+                "day": STRING,
+                "time": STRING,
+                "timezone": STRING,
+                "problem": nullable(STRING),
+            },
+            required=("enabled", "day", "time"),
+        )
+    ),
     ("GET", "/api/v3/plugins/store/list"): RouteDoc(
         errors={
             400: ("INVALID_FIELD",),
@@ -94,9 +116,27 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         ),
     ),
     ("GET", "/api/v3/plugins/store/github-status"): RouteDoc(
-        errors={409: ("CONFIG_INVALID_JSON",)}
+        data=obj(
+            {"reachable": BOOLEAN, "api_url": STRING, "token_configured": BOOLEAN},
+            required=("reachable", "api_url", "token_configured"),
+        ),
+        errors={409: ("CONFIG_INVALID_JSON",)},
     ),
-    ("GET", "/api/v3/plugins/store/sources"): RouteDoc(errors={409: ("CONFIG_INVALID_JSON",)}),
+    ("GET", "/api/v3/plugins/store/sources"): RouteDoc(
+        data=obj(
+            {
+                "sources": array(
+                    obj(
+                        {"kind": STRING, "url": STRING, "origin": STRING, "removable": BOOLEAN},
+                        required=("url", "removable"),
+                    )
+                ),
+                "repository_api_url": STRING,
+            },
+            required=("sources",),
+        ),
+        errors={409: ("CONFIG_INVALID_JSON",)},
+    ),
     ("POST", "/api/v3/plugins/store/sources"): RouteDoc(
         errors={
             400: (

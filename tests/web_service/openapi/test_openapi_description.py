@@ -55,18 +55,29 @@ def test_the_description_is_valid_openapi_3_1(web: Any) -> None:
     validate(doc, cls=OpenAPIV31SpecValidator)
 
 
+# "Errors: as the PATCH route." or "Errors: as `POST /api/v3/...`, and ...": that
+# route's codes, plus any named after.
+AS_ROUTE = re.compile(r"^Errors: as (?:the (\w+) route|`(\w+) (/api/v3[^`]*)`)")
+
+
 def api_md_errors() -> dict[tuple[str, str], set[str]]:
     text = open(API_DOCS, encoding="utf-8").read()
     table = text[text.index("### Error codes"):text.index("### Config saves")]
     known = set(re.findall(r"`([A-Z][A-Z_]+)`", table))
     found = list(HEADING.finditer(text))
-    errors = {}
+    errors, inherits = {}, {}
     for index, match in enumerate(found):
         end = found[index + 1].start() if index + 1 < len(found) else len(text)
         section = text[match.end():end]
         paragraph = section[section.index("Errors:"):].split("\n\n")[0]
-        codes = set(re.findall(r"`([A-Z][A-Z_]+)`", paragraph)) & known
-        errors[(match.group(1), openapi_path(match.group(2)))] = codes
+        key = (match.group(1), openapi_path(match.group(2)))
+        errors[key] = set(re.findall(r"`([A-Z][A-Z_]+)`", paragraph)) & known
+        same = AS_ROUTE.match(paragraph)
+        if same:
+            inherits[key] = ((same.group(1), key[1]) if same.group(1)
+                             else (same.group(2), openapi_path(same.group(3))))
+    for key, source in inherits.items():
+        errors[key] |= errors[source]
     return errors
 
 
