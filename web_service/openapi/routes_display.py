@@ -18,6 +18,7 @@ from web_service.openapi.schemas import (
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/display/on-demand/start"): RouteDoc(
+        data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
         body=obj(
             {"plugin_id": STRING, "mode": STRING, "duration": NUMBER, "pinned": BOOLEAN},
             required=("plugin_id",),
@@ -38,9 +39,13 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("POST", "/api/v3/display/on-demand/stop"): RouteDoc(
-        errors={400: ("INVALID_JSON",)}, body=ANY_OBJECT, success=(200, 202)
+        data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
+        errors={400: ("INVALID_JSON",)},
+        body=ANY_OBJECT,
+        success=(200, 202),
     ),
     ("POST", "/api/v3/display/next"): RouteDoc(
+        data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
         errors={400: ("INVALID_JSON",), 409: ("DISPLAY_CONTROL_REFUSED",)},
         body=ANY_OBJECT,
         success=(200, 202),
@@ -49,6 +54,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"service": STRING}, required=("service",))
     ),
     ("POST", "/api/v3/display/power"): RouteDoc(
+        data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
         body=obj({"on": BOOLEAN}, required=("on",)),
         body_required=True,
         errors={
@@ -70,6 +76,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("POST", "/api/v3/notify"): RouteDoc(
+        data=obj({"id": STRING}, required=("id",)),
         body=obj(
             {
                 "text": STRING,
@@ -103,7 +110,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("DELETE", "/api/v3/notify/<path:notification_id>"): RouteDoc(
-        errors={400: ("INVALID_FIELD",), 404: ("UNKNOWN_NOTIFICATION",)}, success=(200, 202)
+        data=obj({"id": STRING}, required=("id",)),
+        errors={400: ("INVALID_FIELD",), 404: ("UNKNOWN_NOTIFICATION",)},
+        success=(200, 202),
     ),
     ("GET", "/api/v3/custom"): RouteDoc(
         data=obj(
@@ -112,6 +121,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("POST", "/api/v3/custom/<name>"): RouteDoc(
+        data=obj(
+            {"state": STRING, "name": STRING, "service": STRING},
+            required=("state", "name", "service"),
+        ),
         errors={
             400: (
                 "INVALID_NAME",
@@ -127,6 +140,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("DELETE", "/api/v3/custom/<name>"): RouteDoc(
+        data=obj(
+            {"state": STRING, "name": STRING, "service": STRING},
+            required=("state", "name", "service"),
+        ),
         errors={
             400: (
                 "INVALID_NAME",

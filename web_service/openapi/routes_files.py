@@ -14,6 +14,7 @@ from web_service.openapi.schemas import (
     array,
     enum,
     obj,
+    text,
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
@@ -32,10 +33,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                         },
                         required=("family", "builtin"),
                     )
-                )
+                ),
+                "max_upload_bytes": INTEGER,
             },
             required=("fonts",),
-        )
+        ),
     ),
     ("GET", "/api/v3/fonts/preview"): RouteDoc(
         errors={
@@ -53,6 +55,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="image/png",
     ),
     ("POST", "/api/v3/fonts/upload"): RouteDoc(
+        form=obj(
+            {"font_file": BINARY, "font_family": text(1, 64)}, required=("font_file", "font_family")
+        ),
+        data=obj({"font": ANY_OBJECT, "display_told": BOOLEAN}, required=("font",)),
         errors={
             400: (
                 "NO_FILES",
@@ -67,9 +73,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             500: ("WRITE_FAILED",),
         },
-        form=obj({"font_file": BINARY, "family": STRING}),
     ),
     ("DELETE", "/api/v3/fonts/<font_family>"): RouteDoc(
+        data=obj(
+            {"family": STRING, "file": STRING, "display_told": BOOLEAN}, required=("family", "file")
+        ),
         errors={
             400: ("INVALID_FONT_FAMILY",),
             403: ("BUILTIN_FONT",),
@@ -77,7 +85,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "FONT_NOT_FOUND",
                 "NOT_FOUND",
             ),
-        }
+        },
     ),
     ("GET", "/api/v3/cache/list"): RouteDoc(
         data=obj(
@@ -91,6 +99,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("POST", "/api/v3/cache/clear"): RouteDoc(
+        body=obj({"key": STRING, "file": STRING}),
         data=obj(
             {"cleared": array(ANYTHING), "count": INTEGER, "bytes": INTEGER},
             required=("cleared", "count"),
@@ -104,7 +113,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             404: ("CACHE_KEY_NOT_FOUND",),
             500: ("WRITE_FAILED",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/history"): RouteDoc(
         data=obj(
@@ -165,6 +173,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="application/zip",
     ),
     ("POST", "/api/v3/backup/restore"): RouteDoc(
+        form=obj({"backup_file": BINARY, "dry_run": enum("0", "1")}, required=("backup_file",)),
         errors={
             400: (
                 "NO_FILES",
@@ -191,7 +200,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             500: ("WRITE_FAILED",),
             503: ("CONFIG_LOCKED",),
         },
-        form=obj({"backup_file": BINARY}),
     ),
     ("GET", "/api/v3/backup/pre-restore"): RouteDoc(
         data=obj({"backups": array(ANY_OBJECT)}, required=("backups",))

@@ -11,7 +11,15 @@ from web_service.openapi.schemas import (
     INTEGER,
     STRING,
     array,
+    nullable,
     obj,
+)
+
+PLUGIN_ID = obj({"plugin_id": STRING}, required=("plugin_id",))
+# An of-the-day data file named in a body or the query string.
+DATA_FILE = obj({"filename": STRING, "name": STRING, "file_id": STRING, "plugin_id": STRING})
+DATA_FILE_QUERY = tuple(
+    Param(name, STRING) for name in ("filename", "name", "file_id", "plugin_id")
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
@@ -35,6 +43,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={400: ("INVALID_PLUGIN_ID",)},
     ),
     ("POST", "/api/v3/errors/clear"): RouteDoc(
+        body=obj({"plugin_id": STRING}),
+        data=obj({"plugin_id": nullable(STRING), "cleared": BOOLEAN}, required=("cleared",)),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -42,7 +52,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "INVALID_JSON",
             )
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("GET", "/api/v3/plugins/installed"): RouteDoc(
@@ -88,6 +97,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/plugins/config"): RouteDoc(
+        body=obj({"plugin_id": STRING, "config": ANY_OBJECT}, required=("plugin_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -101,7 +112,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/plugins/schema"): RouteDoc(
         errors={
@@ -114,8 +124,13 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
         query=(Param("plugin_id", STRING),),
     ),
-    ("GET", "/api/v3/plugins/safe-mode"): RouteDoc(data=array(ANY_OBJECT)),
+    ("GET", "/api/v3/plugins/safe-mode"): RouteDoc(
+        data=array(obj({"plugin_id": STRING}, required=("plugin_id",))),
+    ),
     ("POST", "/api/v3/plugins/safe-mode/release"): RouteDoc(
+        body=PLUGIN_ID,
+        body_required=True,
+        data=obj({"plugin_id": STRING, "released": BOOLEAN}, required=("plugin_id", "released")),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -123,10 +138,14 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             404: ("NOT_IN_SAFE_MODE",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/action"): RouteDoc(
+        body=obj(
+            {"plugin_id": STRING, "action_id": STRING, "params": ANY_OBJECT},
+            required=("plugin_id", "action_id"),
+        ),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -142,9 +161,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             502: ("ACTION_FAILED",),
             504: ("ACTION_TIMEOUT",),
         },
-        body=ANY_OBJECT,
     ),
     ("POST", "/api/v3/plugins/assets/upload"): RouteDoc(
+        form=obj({"plugin_id": STRING, "files": BINARY}, required=("plugin_id", "files")),
+        data=obj({"files": array(ANY_OBJECT)}, required=("files",)),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -156,7 +176,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             413: ("FILE_TOO_LARGE",),
         },
-        form=obj({"files": BINARY, "plugin_id": STRING}),
     ),
     ("GET", "/api/v3/plugins/assets/list"): RouteDoc(
         errors={
@@ -170,6 +189,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/plugins/assets/delete"): RouteDoc(
+        body=obj({"plugin_id": STRING, "path": STRING, "name": STRING}, required=("plugin_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -180,7 +201,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             404: ("UNKNOWN_ASSET",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/plugins/<plugin_id>/static/<path:subpath>"): RouteDoc(
         errors={
@@ -212,6 +232,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/of-the-day/json/upload"): RouteDoc(
+        form=obj({"file": BINARY, "plugin_id": STRING}, required=("file",)),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -233,9 +254,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
         },
-        form=obj({"file": BINARY, "plugin_id": STRING}),
     ),
     ("POST", "/api/v3/of-the-day/json/delete"): RouteDoc(
+        body=DATA_FILE,
+        query=DATA_FILE_QUERY,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -255,9 +277,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("DELETE", "/api/v3/of-the-day/json/delete"): RouteDoc(
+        query=DATA_FILE_QUERY,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -276,6 +298,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             413: ("FILE_TOO_LARGE",),
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
-        }
+        },
     ),
 }

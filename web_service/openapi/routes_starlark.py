@@ -10,6 +10,7 @@ from web_service.openapi.schemas import (
     INTEGER,
     STRING,
     array,
+    nullable,
     obj,
 )
 
@@ -49,6 +50,18 @@ REPOSITORY_ERRORS: dict[int, tuple[str, ...]] = {
     502: ("DOWNLOAD_FAILED",),
 }
 
+# An uploaded app package, with the optional id and replace fields.
+UPLOAD = obj({"file": BINARY, "app_id": STRING, "replace": STRING}, required=("file",))
+# A change of an app's entry, and the entry as saved.
+APP_ENTRY = obj(
+    {
+        "enabled": BOOLEAN,
+        "duration": {"type": "integer", "minimum": 5, "maximum": 3600},
+        "config": {"type": "object", "additionalProperties": nullable(STRING)},
+    }
+)
+APP_ENTRY_ANSWER = obj({"app_id": STRING, "entry": ANY_OBJECT}, required=("app_id", "entry"))
+
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/api/v3/starlark/status"): RouteDoc(
         data=obj(
@@ -66,27 +79,32 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/starlark/renderer/install"): RouteDoc(
-        errors={400: ("INVALID_JSON",)}, body=ANY_OBJECT
+        data=obj(
+            {"renderer": STRING, "runtime": STRING, "installed": BOOLEAN},
+            required=("renderer", "installed"),
+        ),
+        errors={400: ("INVALID_JSON",)},
+        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/starlark/apps"): RouteDoc(data=array(ANY_OBJECT)),
     ("POST", "/api/v3/starlark/apps"): RouteDoc(
+        body=obj({"app_id": STRING, "source": STRING, "filename": STRING, "replace": BOOLEAN}),
+        form=UPLOAD,
         errors=INSTALL_ERRORS,
-        form=obj({"file": BINARY}),
-        body=ANY_OBJECT,
         success=(200, 201),
     ),
     ("GET", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
         errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)}
     ),
     ("PATCH", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        errors=APP_SETTINGS_ERRORS,
-        body=ANY_OBJECT,
+        body=APP_ENTRY, data=APP_ENTRY_ANSWER, errors=APP_SETTINGS_ERRORS
     ),
     ("POST", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        errors=APP_SETTINGS_ERRORS, body=ANY_OBJECT
+        body=APP_ENTRY, data=APP_ENTRY_ANSWER, errors=APP_SETTINGS_ERRORS
     ),
     ("DELETE", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)}
+        data=obj({"app_id": STRING}, required=("app_id",)),
+        errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)},
     ),
     ("GET", "/api/v3/starlark/apps/<app_id>/preview"): RouteDoc(
         errors={
@@ -99,7 +117,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="image/webp",
     ),
     ("POST", "/api/v3/starlark/upload"): RouteDoc(
-        errors=INSTALL_ERRORS, form=obj({"file": BINARY, "app_id": STRING}), success=(201,)
+        form=UPLOAD, errors=INSTALL_ERRORS, success=(201,)
     ),
     ("GET", "/api/v3/starlark/repository"): RouteDoc(
         errors=REPOSITORY_ERRORS,
@@ -110,6 +128,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         ),
     ),
     ("POST", "/api/v3/starlark/repository/install"): RouteDoc(
+        body=obj({"app_id": STRING, "replace": BOOLEAN}, required=("app_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -123,7 +143,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             429: ("RATE_LIMITED",),
             502: ("DOWNLOAD_FAILED",),
         },
-        body=ANY_OBJECT,
         success=(201,),
     ),
     ("POST", "/api/v3/starlark/repository/refresh"): RouteDoc(

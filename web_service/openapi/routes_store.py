@@ -13,10 +13,35 @@ from web_service.openapi.schemas import (
     enum,
     nullable,
     obj,
+    text,
+)
+
+# The store's sources, as listed and as a change of them answers.
+SOURCES = obj(
+    {
+        "sources": array(
+            obj(
+                {"kind": STRING, "url": STRING, "origin": STRING, "removable": BOOLEAN},
+                required=("url", "removable"),
+            )
+        ),
+        "repository_api_url": STRING,
+    },
+    required=("sources",),
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/plugins/install"): RouteDoc(
+        body=obj(
+            {
+                "plugin_id": STRING,
+                "repo_url": STRING,
+                "branch": STRING,
+                "plugin_path": STRING,
+                "wait": BOOLEAN,
+            }
+        ),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -26,10 +51,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             409: ("JOB_RUNNING",),
             503: ("REGISTRY_UNAVAILABLE",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/install/upload"): RouteDoc(
+        form=obj({"plugin_zip": BINARY, "wait": STRING}, required=("plugin_zip",)),
         errors={
             400: (
                 "NO_FILES",
@@ -44,10 +69,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "BAD_PLUGIN",
             ),
         },
-        form=obj({"plugin_zip": BINARY}),
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/update"): RouteDoc(
+        body=obj({"plugin_id": STRING, "wait": BOOLEAN}, required=("plugin_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -57,10 +83,14 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             404: ("NOT_INSTALLED",),
             409: ("JOB_RUNNING",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/uninstall"): RouteDoc(
+        body=obj(
+            {"plugin_id": STRING, "remove_config": BOOLEAN, "wait": BOOLEAN},
+            required=("plugin_id",),
+        ),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -74,7 +104,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "JOB_RUNNING",
             ),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("GET", "/api/v3/plugins/store/jobs"): RouteDoc(
@@ -123,21 +152,15 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("GET", "/api/v3/plugins/store/sources"): RouteDoc(
-        data=obj(
-            {
-                "sources": array(
-                    obj(
-                        {"kind": STRING, "url": STRING, "origin": STRING, "removable": BOOLEAN},
-                        required=("url", "removable"),
-                    )
-                ),
-                "repository_api_url": STRING,
-            },
-            required=("sources",),
-        ),
+        data=SOURCES,
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/plugins/store/sources"): RouteDoc(
+        body=obj(
+            {"kind": enum("registry", "repository"), "url": text(1, 500)}, required=("kind", "url")
+        ),
+        body_required=True,
+        data=SOURCES,
         errors={
             400: (
                 "INVALID_FIELD",
@@ -150,9 +173,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("DELETE", "/api/v3/plugins/store/sources"): RouteDoc(
+        body=obj({"url": STRING}, required=("url",)),
+        body_required=True,
+        data=SOURCES,
         errors={
             400: (
                 "INVALID_FIELD",
@@ -162,6 +187,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             404: ("UNKNOWN_SOURCE",),
             409: ("CONFIG_INVALID_JSON",),
             503: ("CONFIG_LOCKED",),
-        }
+        },
     ),
 }

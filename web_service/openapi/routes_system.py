@@ -8,6 +8,7 @@ from web_service.openapi.schemas import (
     BOOLEAN,
     STRING,
     array,
+    enum,
     nullable,
     obj,
 )
@@ -80,6 +81,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"running": BOOLEAN, "lost": BOOLEAN}, required=("running",))
     ),
     ("POST", "/api/v3/system/update"): RouteDoc(
+        body=obj({"stash": BOOLEAN, "trigger": enum("button", "cli")}),
         errors={
             400: ("INVALID_FIELD",),
             409: (
@@ -88,7 +90,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             503: ("UPDATE_NOT_STARTED",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
 }
