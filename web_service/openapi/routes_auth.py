@@ -69,6 +69,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"tokens": array(ANY_OBJECT)}, required=("tokens",))
     ),
     ("POST", "/api/v3/auth/tokens"): RouteDoc(
+        body_example={"name": "home-assistant", "scope": "control"},
         body=obj(
             {"name": text(1, 64), "scope": enum("read", "control", "admin")},
             required=("name", "scope"),

@@ -18,6 +18,7 @@ from web_service.openapi.schemas import (
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/display/on-demand/start"): RouteDoc(
+        body_example={"plugin_id": "clock", "duration": 60},
         data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
         body=obj(
             {"plugin_id": STRING, "mode": STRING, "duration": NUMBER, "pinned": BOOLEAN},
@@ -54,6 +55,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"service": STRING}, required=("service",))
     ),
     ("POST", "/api/v3/display/power"): RouteDoc(
+        body_example={"on": False},
         data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
         body=obj({"on": BOOLEAN}, required=("on",)),
         body_required=True,
@@ -76,6 +78,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("POST", "/api/v3/notify"): RouteDoc(
+        body_example={"text": "Door open", "icon": "door", "priority": "high"},
         data=obj({"id": STRING}, required=("id",)),
         body=obj(
             {

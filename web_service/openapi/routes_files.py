@@ -40,6 +40,15 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         ),
     ),
     ("GET", "/api/v3/fonts/preview"): RouteDoc(
+        query=(
+            Param("font", STRING, "a family from the catalog", required=True),
+            Param(
+                "size",
+                {"type": "integer", "minimum": 4, "maximum": 128},
+                "for a scalable font, 16 by default",
+            ),
+            Param("text", text(0, 100)),
+        ),
         errors={
             400: (
                 "INVALID_FONT_FAMILY",
@@ -47,11 +56,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             404: ("FONT_NOT_FOUND",),
         },
-        query=(
-            Param("font", STRING),
-            Param("size", INTEGER),
-            Param("text", STRING),
-        ),
         produces="image/png",
     ),
     ("POST", "/api/v3/fonts/upload"): RouteDoc(
@@ -115,6 +119,16 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("GET", "/api/v3/history"): RouteDoc(
+        query=(
+            Param(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 1000},
+                "1 to 1000, 100 by default",
+            ),
+            Param("before", INTEGER, "only entries older than this id"),
+            Param("kind", enum("api", "plugin", "store", "core_update", "notify")),
+            Param("plugin_id", STRING),
+        ),
         data=obj(
             {
                 "entries": array(
@@ -138,12 +152,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "INVALID_PLUGIN_ID",
             )
         },
-        query=(
-            Param("limit", INTEGER),
-            Param("before", STRING),
-            Param("kind", STRING),
-            Param("plugin_id", STRING),
-        ),
     ),
     ("POST", "/api/v3/history/clear"): RouteDoc(
         data=obj({"files_removed": INTEGER}, required=("files_removed",)),
@@ -151,6 +159,15 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/logs"): RouteDoc(
+        query=(
+            Param("daemon", enum("display", "web", "all")),
+            Param("level", STRING, "the least severe level shown (DEBUG by default)"),
+            Param(
+                "lines",
+                {"type": "integer", "minimum": 1, "maximum": 1000},
+                "1 to 1000, 200 by default",
+            ),
+        ),
         data=obj(
             {
                 "entries": array(ANY_OBJECT),
@@ -161,11 +178,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             required=("entries", "sources", "level", "lines"),
         ),
         errors={400: ("INVALID_FIELD",), 503: ("LOGS_UNAVAILABLE",)},
-        query=(
-            Param("daemon", STRING),
-            Param("level", STRING),
-            Param("lines", INTEGER),
-        ),
     ),
     ("GET", "/api/v3/backup/download"): RouteDoc(
         errors={400: ("INVALID_FIELD",), 413: ("BACKUP_TOO_LARGE",)},

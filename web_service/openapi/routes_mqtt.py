@@ -58,6 +58,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/mqtt"): RouteDoc(
+        body_example={"enabled": True, "host": "broker.local", "port": 1883},
         body=MQTT_FIELDS,
         data=MQTT_SETTINGS,
         errors={

@@ -70,6 +70,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/plugins/toggle"): RouteDoc(
+        body_example={"plugin_id": "clock", "enabled": True},
         body=obj({"plugin_id": STRING, "enabled": BOOLEAN}, required=("plugin_id",)),
         body_required=True,
         errors={

@@ -7,7 +7,6 @@ from web_service.openapi.schemas import (
     ANY_OBJECT,
     BINARY,
     BOOLEAN,
-    INTEGER,
     STRING,
     array,
     enum,
@@ -32,6 +31,7 @@ SOURCES = obj(
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/plugins/install"): RouteDoc(
+        body_example={"plugin_id": "clock"},
         body=obj(
             {
                 "plugin_id": STRING,
@@ -107,6 +107,14 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("GET", "/api/v3/plugins/store/jobs"): RouteDoc(
+        query=(
+            Param("plugin_id", STRING),
+            Param(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 200},
+                "1 to 200, 20 by default",
+            ),
+        ),
         data=obj({"jobs": array(ANY_OBJECT)}, required=("jobs",)),
         errors={
             400: (
@@ -114,10 +122,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "INVALID_PLUGIN_ID",
             )
         },
-        query=(
-            Param("plugin_id", STRING),
-            Param("limit", INTEGER),
-        ),
     ),
     ("GET", "/api/v3/plugins/store/jobs/<job_id>"): RouteDoc(errors={404: ("JOB_NOT_FOUND",)}),
     ("GET", "/api/v3/plugins/store/auto-update"): RouteDoc(
@@ -133,16 +137,16 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("GET", "/api/v3/plugins/store/list"): RouteDoc(
+        query=(
+            Param("query", text(0, 200), "words that must all occur"),
+            Param("category", STRING),
+            Param("refresh", enum("0", "1")),
+        ),
         errors={
             400: ("INVALID_FIELD",),
             409: ("CONFIG_INVALID_JSON",),
             503: ("REGISTRY_UNAVAILABLE",),
         },
-        query=(
-            Param("query", STRING),
-            Param("category", STRING),
-            Param("refresh", enum("0", "1")),
-        ),
     ),
     ("GET", "/api/v3/plugins/store/github-status"): RouteDoc(
         data=obj(

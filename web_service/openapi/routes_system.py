@@ -44,6 +44,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"version": STRING, "display": ANY_OBJECT}, required=("version", "display"))
     ),
     ("POST", "/api/v3/system/action"): RouteDoc(
+        body_example={"action": "restart_display_service"},
         body=obj({"action": STRING}, required=("action",)),
         body_required=True,
         errors={
