@@ -43,9 +43,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("POST", "/api/v3/auth/sign-in"): RouteDoc(
+        data=obj({"expires_at": NUMBER}, required=("expires_at",)),
         body=obj({"password": text(1, 256)}, required=("password",)),
         body_required=True,
-        data=nullable(ANY_OBJECT),
         errors={
             400: ("INVALID_FIELD",),
             401: ("WRONG_PASSWORD",),

@@ -11,6 +11,7 @@ from web_service.openapi.schemas import (
     INTEGER,
     STRING,
     array,
+    described,
     nullable,
     obj,
 )
@@ -20,6 +21,11 @@ PLUGIN_ID = obj({"plugin_id": STRING}, required=("plugin_id",))
 DATA_FILE = obj({"filename": STRING, "name": STRING, "file_id": STRING, "plugin_id": STRING})
 DATA_FILE_QUERY = tuple(
     Param(name, STRING) for name in ("filename", "name", "file_id", "plugin_id")
+)
+
+# What a data file's removal answers.
+DATA_FILE_DELETED = obj(
+    {"plugin_id": STRING, "deleted": ANYTHING}, required=("plugin_id", "deleted")
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
@@ -70,6 +76,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/plugins/toggle"): RouteDoc(
+        data=obj({"plugin_id": STRING, "enabled": BOOLEAN}, required=("plugin_id", "enabled")),
         body_example={"plugin_id": "clock", "enabled": True},
         body=obj({"plugin_id": STRING, "enabled": BOOLEAN}, required=("plugin_id",)),
         body_required=True,
@@ -86,6 +93,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("GET", "/api/v3/plugins/config"): RouteDoc(
+        data=described(ANY_OBJECT, "the plugin's section, secrets shown as ********"),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -98,6 +106,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/plugins/config"): RouteDoc(
+        data=PLUGIN_ID,
         body=obj({"plugin_id": STRING, "config": ANY_OBJECT}, required=("plugin_id",)),
         body_required=True,
         errors={
@@ -115,6 +124,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("GET", "/api/v3/plugins/schema"): RouteDoc(
+        data=described(
+            ANY_OBJECT, "the plugin's JSON Schema (an empty object schema when it has none)"
+        ),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -164,8 +176,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("POST", "/api/v3/plugins/assets/upload"): RouteDoc(
+        data=obj(
+            {"plugin_id": STRING, "files": array(ANY_OBJECT)}, required=("plugin_id", "files")
+        ),
         form=obj({"plugin_id": STRING, "files": BINARY}, required=("plugin_id", "files")),
-        data=obj({"files": array(ANY_OBJECT)}, required=("files",)),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -179,6 +193,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("GET", "/api/v3/plugins/assets/list"): RouteDoc(
+        data=obj(
+            {"plugin_id": STRING, "files": array(ANY_OBJECT)}, required=("plugin_id", "files")
+        ),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -190,6 +207,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/plugins/assets/delete"): RouteDoc(
+        data=obj({"plugin_id": STRING, "deleted": ANY_OBJECT}, required=("plugin_id", "deleted")),
         body=obj({"plugin_id": STRING, "path": STRING, "name": STRING}, required=("plugin_id",)),
         body_required=True,
         errors={
@@ -218,6 +236,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="application/octet-stream",
     ),
     ("GET", "/api/v3/calendar/list-calendars"): RouteDoc(
+        data=obj(
+            {"plugin_id": STRING, "calendars": array(ANYTHING)}, required=("plugin_id", "calendars")
+        ),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -233,6 +254,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/of-the-day/json/upload"): RouteDoc(
+        data=obj({"plugin_id": STRING, "files": array(ANYTHING)}, required=("plugin_id", "files")),
         form=obj({"file": BINARY, "plugin_id": STRING}, required=("file",)),
         errors={
             400: (
@@ -257,6 +279,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("POST", "/api/v3/of-the-day/json/delete"): RouteDoc(
+        data=DATA_FILE_DELETED,
         body=DATA_FILE,
         query=DATA_FILE_QUERY,
         errors={
@@ -280,6 +303,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("DELETE", "/api/v3/of-the-day/json/delete"): RouteDoc(
+        data=DATA_FILE_DELETED,
         query=DATA_FILE_QUERY,
         errors={
             400: (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from web_service.openapi.route_doc import Param, RouteDoc
 from web_service.openapi.schemas import (
     ANY_OBJECT,
+    ANYTHING,
     BINARY,
     BOOLEAN,
     INTEGER,
@@ -94,7 +95,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 201),
     ),
     ("GET", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)}
+        data=obj(
+            {"app": ANY_OBJECT, "entry": ANY_OBJECT, "schema": ANYTHING}, required=("app", "entry")
+        ),
+        errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)},
     ),
     ("PATCH", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
         body=APP_ENTRY, data=APP_ENTRY_ANSWER, errors=APP_SETTINGS_ERRORS
@@ -145,7 +149,5 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
         success=(201,),
     ),
-    ("POST", "/api/v3/starlark/repository/refresh"): RouteDoc(
-        errors=REPOSITORY_ERRORS, body=ANY_OBJECT
-    ),
+    ("POST", "/api/v3/starlark/repository/refresh"): RouteDoc(body=None, errors=REPOSITORY_ERRORS),
 }

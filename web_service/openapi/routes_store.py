@@ -5,8 +5,10 @@ from __future__ import annotations
 from web_service.openapi.route_doc import Param, RouteDoc
 from web_service.openapi.schemas import (
     ANY_OBJECT,
+    ANYTHING,
     BINARY,
     BOOLEAN,
+    NUMBER,
     STRING,
     array,
     enum,
@@ -14,6 +16,7 @@ from web_service.openapi.schemas import (
     obj,
     text,
 )
+from web_service.store.jobs_file import KINDS, STATES
 
 # The store's sources, as listed and as a change of them answers.
 SOURCES = obj(
@@ -29,8 +32,31 @@ SOURCES = obj(
     required=("sources",),
 )
 
+# A plugin store job (install, update, uninstall), as listed and followed.
+JOB = obj(
+    {
+        "id": STRING,
+        "kind": enum(*KINDS),
+        "plugin_id": nullable(STRING),
+        "state": enum(*STATES),
+        "description": STRING,
+        "step": STRING,
+        "progress": ANYTHING,
+        "message": STRING,
+        "result": nullable(ANY_OBJECT),
+        "error_code": nullable(STRING),
+        "created_at": NUMBER,
+        "started_at": nullable(NUMBER),
+        "finished_at": nullable(NUMBER),
+    },
+    required=("id", "kind", "plugin_id", "state"),
+)
+# A job started (202), or finished when the request asked to wait (200: its result too).
+STARTED = obj({"job_id": STRING, "job": JOB}, required=("job_id", "job"))
+
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/plugins/install"): RouteDoc(
+        data=STARTED,
         body_example={"plugin_id": "clock"},
         body=obj(
             {
@@ -54,6 +80,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/install/upload"): RouteDoc(
+        data=STARTED,
         form=obj({"plugin_zip": BINARY, "wait": STRING}, required=("plugin_zip",)),
         errors={
             400: (
@@ -72,6 +99,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/update"): RouteDoc(
+        data=STARTED,
         body=obj({"plugin_id": STRING, "wait": BOOLEAN}, required=("plugin_id",)),
         body_required=True,
         errors={
@@ -86,6 +114,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/uninstall"): RouteDoc(
+        data=STARTED,
         body=obj(
             {"plugin_id": STRING, "remove_config": BOOLEAN, "wait": BOOLEAN},
             required=("plugin_id",),
@@ -107,6 +136,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("GET", "/api/v3/plugins/store/jobs"): RouteDoc(
+        data=obj({"jobs": array(JOB)}, required=("jobs",)),
         query=(
             Param("plugin_id", STRING),
             Param(
@@ -115,7 +145,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "1 to 200, 20 by default",
             ),
         ),
-        data=obj({"jobs": array(ANY_OBJECT)}, required=("jobs",)),
         errors={
             400: (
                 "INVALID_FIELD",
@@ -123,7 +152,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             )
         },
     ),
-    ("GET", "/api/v3/plugins/store/jobs/<job_id>"): RouteDoc(errors={404: ("JOB_NOT_FOUND",)}),
+    ("GET", "/api/v3/plugins/store/jobs/<job_id>"): RouteDoc(
+        data=JOB, errors={404: ("JOB_NOT_FOUND",)}
+    ),
     ("GET", "/api/v3/plugins/store/auto-update"): RouteDoc(
         data=obj(
             {
@@ -137,6 +168,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("GET", "/api/v3/plugins/store/list"): RouteDoc(
+        data=obj(
+            {"plugins": array(ANY_OBJECT), "categories": array(STRING), "stale": BOOLEAN},
+            required=("plugins",),
+        ),
         query=(
             Param("query", text(0, 200), "words that must all occur"),
             Param("category", STRING),

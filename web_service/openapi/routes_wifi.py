@@ -15,12 +15,24 @@ from web_service.openapi.schemas import (
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/api/v3/wifi/status"): RouteDoc(
+        data=obj(
+            {
+                "device": nullable(STRING),
+                "radio": BOOLEAN,
+                "connected": BOOLEAN,
+                "ssid": nullable(STRING),
+                "ap_active": BOOLEAN,
+                "ap_ssid": STRING,
+                "auto_enable_ap_mode": BOOLEAN,
+            },
+            required=("device", "radio", "connected", "ssid", "ap_active"),
+        ),
         errors={
             409: ("CONFIG_INVALID_JSON",),
             502: ("WIFI_COMMAND_FAILED",),
             503: ("WIFI_UNAVAILABLE",),
             504: ("WIFI_TIMEOUT",),
-        }
+        },
     ),
     ("GET", "/api/v3/wifi/scan"): RouteDoc(
         data=obj(
@@ -30,6 +42,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={502: ("WIFI_COMMAND_FAILED",), 503: ("WIFI_UNAVAILABLE",), 504: ("WIFI_TIMEOUT",)},
     ),
     ("POST", "/api/v3/wifi/connect"): RouteDoc(
+        data=obj({"ssid": STRING}, required=("ssid",)),
         body=obj({"ssid": STRING, "password": STRING}, required=("ssid",)),
         body_required=True,
         errors={
@@ -77,7 +90,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={400: ("INVALID_FIELD",), 409: ("CONFIG_INVALID_JSON",)},
     ),
     ("GET", "/api/v3/wifi/radio"): RouteDoc(
-        errors={502: ("WIFI_COMMAND_FAILED",), 503: ("WIFI_UNAVAILABLE",), 504: ("WIFI_TIMEOUT",)}
+        data=obj({"enabled": BOOLEAN}, required=("enabled",)),
+        errors={502: ("WIFI_COMMAND_FAILED",), 503: ("WIFI_UNAVAILABLE",), 504: ("WIFI_TIMEOUT",)},
     ),
     ("POST", "/api/v3/wifi/radio"): RouteDoc(
         body=obj({"enabled": BOOLEAN}, required=("enabled",)),
