@@ -18,6 +18,12 @@ from web_service.openapi.schemas import (
 # Answers that carry no data.
 NULL_DATA = nullable(ANY_OBJECT)
 
+# A token as listed (never its hash).
+TOKEN = obj(
+    {"id": STRING, "name": STRING, "scope": enum("read", "control", "admin"), "created_at": NUMBER},
+    required=("id", "name"),
+)
+
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/api/v3/auth/status"): RouteDoc(
         data=obj(
@@ -66,7 +72,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("GET", "/api/v3/auth/tokens"): RouteDoc(
-        data=obj({"tokens": array(ANY_OBJECT)}, required=("tokens",))
+        data=obj({"tokens": array(TOKEN)}, required=("tokens",)),
     ),
     ("POST", "/api/v3/auth/tokens"): RouteDoc(
         body_example={"name": "home-assistant", "scope": "control"},
@@ -92,5 +98,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
         success=(201,),
     ),
-    ("DELETE", "/api/v3/auth/tokens/<token_id>"): RouteDoc(errors={404: ("UNKNOWN_TOKEN",)}),
+    ("DELETE", "/api/v3/auth/tokens/<token_id>"): RouteDoc(
+        data=TOKEN, errors={404: ("UNKNOWN_TOKEN",)}
+    ),
 }

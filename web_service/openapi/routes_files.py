@@ -13,6 +13,7 @@ from web_service.openapi.schemas import (
     STRING,
     array,
     enum,
+    nullable,
     obj,
     text,
 )
@@ -185,6 +186,16 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="application/zip",
     ),
     ("POST", "/api/v3/backup/restore"): RouteDoc(
+        data=obj(
+            {
+                "config": ANY_OBJECT,
+                "fonts": ANY_OBJECT,
+                "plugin_assets": ANY_OBJECT,
+                "backup": ANY_OBJECT,
+                "pre_restore_backup": nullable(STRING),
+            },
+            required=("config", "backup", "pre_restore_backup"),
+        ),
         form=obj({"backup_file": BINARY, "dry_run": enum("0", "1")}, required=("backup_file",)),
         errors={
             400: (

@@ -63,6 +63,35 @@ APP_ENTRY = obj(
 )
 APP_ENTRY_ANSWER = obj({"app_id": STRING, "entry": ANY_OBJECT}, required=("app_id", "entry"))
 
+# An installed app as the routes answer it (what its folder says, its entry, its render).
+APP = obj(
+    {
+        "id": STRING,
+        "name": STRING,
+        "source": STRING,
+        "enabled": BOOLEAN,
+        "duration": INTEGER,
+        "revision": ANYTHING,
+        "mode": STRING,
+        "preview_url": nullable(STRING),
+    },
+    required=("id", "enabled", "duration", "mode", "preview_url"),
+)
+# One page of the apps repository.
+REPOSITORY_PAGE = obj(
+    {
+        "repository": STRING,
+        "branch": STRING,
+        "apps": array(ANY_OBJECT),
+        "total": INTEGER,
+        "page": INTEGER,
+        "pages": INTEGER,
+        "categories": array(STRING),
+        "warning": nullable(STRING),
+    },
+    required=("apps", "total", "page", "pages"),
+)
+
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/api/v3/starlark/status"): RouteDoc(
         data=obj(
@@ -87,17 +116,18 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={400: ("INVALID_JSON",)},
         body=ANY_OBJECT,
     ),
-    ("GET", "/api/v3/starlark/apps"): RouteDoc(data=array(ANY_OBJECT)),
+    ("GET", "/api/v3/starlark/apps"): RouteDoc(
+        data=array(APP),
+    ),
     ("POST", "/api/v3/starlark/apps"): RouteDoc(
+        data=APP,
         body=obj({"app_id": STRING, "source": STRING, "filename": STRING, "replace": BOOLEAN}),
         form=UPLOAD,
         errors=INSTALL_ERRORS,
         success=(200, 201),
     ),
     ("GET", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        data=obj(
-            {"app": ANY_OBJECT, "entry": ANY_OBJECT, "schema": ANYTHING}, required=("app", "entry")
-        ),
+        data=obj({"app": APP, "entry": ANY_OBJECT, "schema": ANYTHING}, required=("app", "entry")),
         errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)},
     ),
     ("PATCH", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
@@ -121,9 +151,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="image/webp",
     ),
     ("POST", "/api/v3/starlark/upload"): RouteDoc(
-        form=UPLOAD, errors=INSTALL_ERRORS, success=(201,)
+        data=APP, form=UPLOAD, errors=INSTALL_ERRORS, success=(201,)
     ),
     ("GET", "/api/v3/starlark/repository"): RouteDoc(
+        data=REPOSITORY_PAGE,
         errors=REPOSITORY_ERRORS,
         query=(
             Param("q", STRING),
@@ -132,6 +163,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         ),
     ),
     ("POST", "/api/v3/starlark/repository/install"): RouteDoc(
+        data=APP,
         body=obj({"app_id": STRING, "replace": BOOLEAN}, required=("app_id",)),
         body_required=True,
         errors={
@@ -149,5 +181,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
         success=(201,),
     ),
-    ("POST", "/api/v3/starlark/repository/refresh"): RouteDoc(body=None, errors=REPOSITORY_ERRORS),
+    ("POST", "/api/v3/starlark/repository/refresh"): RouteDoc(
+        data=REPOSITORY_PAGE, body=None, errors=REPOSITORY_ERRORS
+    ),
 }
