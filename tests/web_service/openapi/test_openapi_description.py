@@ -55,18 +55,29 @@ def test_the_description_is_valid_openapi_3_1(web: Any) -> None:
     validate(doc, cls=OpenAPIV31SpecValidator)
 
 
+# "Errors: as the PATCH route." or "Errors: as `POST /api/v3/...`, and ...": that
+# route's codes, plus any named after.
+AS_ROUTE = re.compile(r"^Errors: as (?:the (\w+) route|`(\w+) (/api/v3[^`]*)`)")
+
+
 def api_md_errors() -> dict[tuple[str, str], set[str]]:
     text = open(API_DOCS, encoding="utf-8").read()
     table = text[text.index("### Error codes"):text.index("### Config saves")]
     known = set(re.findall(r"`([A-Z][A-Z_]+)`", table))
     found = list(HEADING.finditer(text))
-    errors = {}
+    errors, inherits = {}, {}
     for index, match in enumerate(found):
         end = found[index + 1].start() if index + 1 < len(found) else len(text)
         section = text[match.end():end]
         paragraph = section[section.index("Errors:"):].split("\n\n")[0]
-        codes = set(re.findall(r"`([A-Z][A-Z_]+)`", paragraph)) & known
-        errors[(match.group(1), openapi_path(match.group(2)))] = codes
+        key = (match.group(1), openapi_path(match.group(2)))
+        errors[key] = set(re.findall(r"`([A-Z][A-Z_]+)`", paragraph)) & known
+        same = AS_ROUTE.match(paragraph)
+        if same:
+            inherits[key] = ((same.group(1), key[1]) if same.group(1)
+                             else (same.group(2), openapi_path(same.group(3))))
+    for key, source in inherits.items():
+        errors[key] |= errors[source]
     return errors
 
 
@@ -145,3 +156,18 @@ def test_real_answers_match_their_described_schema(web: Any, method: str, path: 
     assert answer.status_code == status
     described = path if path in doc["paths"] else "/api/v3/health"
     jsonschema.validate(answer.get_json(), answer_schema(doc, method, described, status))
+
+
+def test_sign_in_is_described_and_the_open_routes_need_none(web: Any) -> None:
+    doc = served(web)
+    assert set(doc["components"]["securitySchemes"]) == {"apiToken", "session"}
+    for method, path, operation in operations(doc):
+        open_route = path in {"/api/v3/health", "/api/v3/auth/status", "/api/v3/auth/sign-in",
+                              "/api/v3/auth/sign-out"}
+        assert (operation["security"] == [{}]) == open_route, (method, path)
+        assert {} in operation["security"], (method, path)  # sign-in is off by default
+
+
+def test_a_rate_limited_answer_says_when_to_try_again(web: Any) -> None:
+    answer = served(web)["paths"]["/api/v3/auth/sign-in"]["post"]["responses"]["429"]
+    assert answer["headers"]["Retry-After"]["schema"]["type"] == "integer"
