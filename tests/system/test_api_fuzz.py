@@ -57,18 +57,11 @@ EXCLUDED: dict[tuple[str, str], str] = {
 CHECKS = [st_checks.not_a_server_error, openapi_checks.status_code_conformance,
           openapi_checks.content_type_conformance,
           openapi_checks.response_schema_conformance]
-# Operations whose answers the description does not match yet (what the first runs found,
-# for web_service/openapi/ to close): they are still fuzzed for server errors and refused
-# changes, and their answers' shapes are not checked until the entry is removed.
+# Operations whose answers the description does not match yet (what the runs found, for
+# the description to close): still fuzzed for server errors and refused changes; their
+# mismatches are set aside, and a gap that no longer shows fails the run (remove it).
 KNOWN_GAPS: dict[str, str] = {
-    "GET /api/v3/plugins/installed": "data is a list; described as an object",
-    "GET /api/v3/plugins/safe-mode": "data is a list; described as an object",
-    "GET /api/v3/starlark/apps": "data is a list; described as an object",
-    "POST /api/v3/auth/sign-out": "data is null; described as an object",
-    "POST /api/v3/config/raw/main": "MISSING_PLUGIN_ID not listed",
-    "POST /api/v3/starlark/apps/{app_id}": "APP_NOT_FOUND, INVALID_PLUGIN_ID not listed",
-    "POST /api/v3/starlark/repository/install": "MISSING_PLUGIN_ID not listed",
-    "POST /api/v3/starlark/upload": "INVALID_APP, INVALID_PLUGIN_ID not listed",
+    "POST /api/v3/plugins/install": "BAD_REPO_URL, PLUGIN_NOT_FOUND not listed",
 }
 
 
@@ -83,6 +76,7 @@ class Live:
     failures: dict[str, list[str]] = field(default_factory=dict)
     answered: dict[str, set[int]] = field(default_factory=dict)
     routed: set[str] = field(default_factory=set)
+    gaps_seen: dict[str, list[str]] = field(default_factory=dict)
 
 
 @pytest.fixture
@@ -126,10 +120,15 @@ def operation_runner(live: Live, label: str) -> Callable[[Any], None]:
         if not _unrouted(response):
             live.routed.add(label)
         try:
-            case.validate_response(response, checks=(
-                CHECKS[:1] if label in KNOWN_GAPS else CHECKS))
-        except (AssertionError, FailureGroup) as err:  # one failed check, or several
+            case.validate_response(response, checks=CHECKS[:1])  # no server error
+        except (AssertionError, FailureGroup) as err:
             live.failures.setdefault(label, []).append(_short(case, response, err))
+            return
+        try:
+            case.validate_response(response, checks=CHECKS[1:])  # the answer as described
+        except (AssertionError, FailureGroup) as err:  # one failed check, or several
+            found = live.gaps_seen if label in KNOWN_GAPS else live.failures
+            found.setdefault(label, []).append(_short(case, response, err))
             return
         if 400 <= response.status_code < 500 and config_files(live.instance) != before:
             live.failures.setdefault(label, []).append(
@@ -195,12 +194,14 @@ def operations(schema: Any) -> Iterator[Any]:
 
 def assert_still_healthy(live: Live) -> None:
     """Both daemons still run and answer: health, status, and the display taking a
-    request (``next``) and acknowledging it."""
+    request (panel on) and acknowledging it."""
     assert live.web.process.poll() is None and live.display.process.poll() is None
     for path in ("/api/v3/health", "/api/v3/system/status"):
         answer = requests.get(f"{live.url}{path}", timeout=REQUEST_TIMEOUT)
         assert answer.status_code == 200, (path, answer.text[:300])
-    answer = requests.post(f"{live.url}/api/v3/display/next", json={},
+    # The run may have turned the panel off by hand or left notifications showing (both
+    # requests it may make): "panel on" is answered by the display whatever it shows.
+    answer = requests.post(f"{live.url}{API}/display/power", json={"on": True},
                            timeout=REQUEST_TIMEOUT)
     assert answer.status_code == 200 and answer.json()["data"]["state"] == "done", answer.text
 
@@ -218,9 +219,12 @@ def test_fuzzing_every_described_operation_finds_no_server_error_and_no_refused_
     problems = [f"{label}: {line}" for label, lines in sorted(live.failures.items())
                 for line in lines[:3]]
     assert problems == [], "\n".join(problems)
+    closed = sorted(set(KNOWN_GAPS) - set(live.gaps_seen))
+    if EXAMPLES >= DEFAULT_EXAMPLES:  # fewer examples may not reach a gap
+        assert closed == [], f"the description matches these now; remove from KNOWN_GAPS: {closed}"
     assert_still_healthy(live)
-    print(f"fuzzed {len(ran)} operations, {EXAMPLES} examples each; answers not yet "
-          f"checked against the description: {sorted(KNOWN_GAPS)}")
+    print(f"fuzzed {len(ran)} operations, {EXAMPLES} examples each; known gaps of the "
+          f"description: {live.gaps_seen}")
 
 
 def test_excluded_operations_are_described_routes() -> None:
