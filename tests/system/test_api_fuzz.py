@@ -10,7 +10,7 @@ One test, not one per operation: the daemons are started once and the operations
 order in one process, whatever pytest-xdist does with the rest of the suite.
 
 ``LEDPANEL_FUZZ_EXAMPLES`` sets the examples per operation (``DEFAULT_EXAMPLES`` here,
-for CI's time budget); a release runs more (docs/API.md, "Fuzzing the API").
+for CI's time budget); a release runs more (docs/API.md, "The reference page and fuzzing").
 """
 
 from __future__ import annotations
@@ -180,9 +180,9 @@ def load_description(url: str) -> Any:
 
 
 def label_of(operation: Any) -> str:
-    """``METHOD /api/v3/...``, whether the description's paths carry the prefix or its
-    server URL does."""
-    path = operation.path if operation.path.startswith(API) else f"{API}{operation.path}"
+    """``METHOD /full/path``, whether the description's paths carry the ``/api/v3``
+    prefix or its server URL does (routes outside it, such as ``/metrics``, keep theirs)."""
+    path = operation.full_path
     return f"{operation.method.upper()} {path.rstrip('/') or path}"
 
 
