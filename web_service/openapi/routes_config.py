@@ -78,6 +78,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "UNKNOWN_KEY",
                 "INVALID_PLUGIN_CONFIG",
                 "HARDWARE_SETTING_REFUSED",
+                "MISSING_PLUGIN_ID",
+                "INVALID_PLUGIN_ID",
             ),
             413: ("CONFIG_TOO_LARGE",),
             415: ("UNSUPPORTED_CHARSET",),
