@@ -13,6 +13,7 @@ from openapi_spec_validator import validate
 from openapi_spec_validator.validation import OpenAPIV31SpecValidator
 
 from web_service.openapi import document
+from web_service.openapi.answers import COMMON_CODES
 from web_service.openapi.document import openapi_path
 
 API_DOCS = document.__file__.rsplit("/web_service/", 1)[0] + "/docs/API.md"
@@ -171,3 +172,10 @@ def test_sign_in_is_described_and_the_open_routes_need_none(web: Any) -> None:
 def test_a_rate_limited_answer_says_when_to_try_again(web: Any) -> None:
     answer = served(web)["paths"]["/api/v3/auth/sign-in"]["post"]["responses"]["429"]
     assert answer["headers"]["Retry-After"]["schema"]["type"] == "integer"
+
+
+def test_api_md_lists_the_codes_every_route_may_answer() -> None:
+    text = open(API_DOCS, encoding="utf-8").read()
+    start = text.index("the codes every route may answer (")
+    listed = re.findall(r"`([A-Z][A-Z_]+)`", text[start:text.index(")", start)])
+    assert sorted(listed) == sorted(COMMON_CODES)
