@@ -3,6 +3,7 @@ route table (summaries are the views' first docstring lines), once per app."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -110,9 +111,19 @@ def build(app: Flask) -> dict[str, Any]:
             "components": {"securitySchemes": SECURITY_SCHEMES}}
 
 
-def description(app: Flask) -> dict[str, Any]:
-    """The description of ``app``'s API, built on first use and kept with the app."""
+def _cached(app: Flask) -> tuple[dict[str, Any], bytes]:
     cached = app.extensions.get(EXTENSION_KEY)
     if cached is None:
-        cached = app.extensions[EXTENSION_KEY] = build(app)
-    return dict(cached)
+        document = build(app)
+        cached = app.extensions[EXTENSION_KEY] = (document, json.dumps(document).encode())
+    return cached
+
+
+def description(app: Flask) -> dict[str, Any]:
+    """The description of ``app``'s API, built on first use and kept with the app."""
+    return dict(_cached(app)[0])
+
+
+def description_json(app: Flask) -> bytes:
+    """The description as the JSON text served, made once."""
+    return _cached(app)[1]
