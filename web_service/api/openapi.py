@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app
 
-from web_service.openapi.document import description
+from web_service.openapi.document import description_json
 
 bp = Blueprint("openapi", __name__)
 
@@ -12,4 +12,5 @@ bp = Blueprint("openapi", __name__)
 @bp.get("/openapi.json")
 def openapi_json() -> Response:
     """The OpenAPI 3.1 description of /api/v3, the document itself (not in the envelope)."""
-    return jsonify(description(current_app._get_current_object()))  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    return Response(description_json(app), mimetype="application/json")

@@ -11,7 +11,9 @@ from web_service.openapi.schemas import ANYTHING, BINARY, NULL, STRING, Schema
 # The codes any route may answer, whatever it does: the guard's checks, sign-in, body
 # limits, HTTP-level errors and the one unexpected failure.
 COMMON_ERRORS: dict[int, tuple[str, ...]] = {
-    400: ("INVALID_JSON", "INVALID_FORM"),
+    # INVALID_FIELD: a body naming a key that web pages read as part of every object
+    # (``__proto__``, ``constructor``, ``prototype``), refused in every body.
+    400: ("INVALID_JSON", "INVALID_FORM", "INVALID_FIELD"),
     401: ("SIGN_IN_REQUIRED", "TOKEN_INVALID"),
     403: ("HOST_NOT_ALLOWED", "CROSS_SITE_REFUSED", "TOKEN_SCOPE"),
     404: ("NOT_FOUND",),

@@ -3,6 +3,7 @@ route table (summaries are the views' first docstring lines), once per app."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -37,6 +38,7 @@ SECURITY_SCHEMES = {
 }
 SIGNED_IN: list[dict[str, list[str]]] = [{}, {"apiToken": []}, {"session": []}]
 _NOT_ID = re.compile(r"[^A-Za-z0-9]+")
+API = "/api/v3"
 
 
 def openapi_path(rule: str) -> str:
@@ -52,6 +54,12 @@ def _path_parameters(rule: str) -> list[dict[str, Any]]:
         params.append({"name": name, "in": "path", "required": True, "schema": schema,
                        "description": f"the {name.replace('_', ' ')}{note}"})
     return params
+
+
+def _tag(rule: str) -> str:
+    """The resource a route belongs to: ``/api/v3/plugins/...`` is ``plugins``."""
+    parts = rule.removeprefix(API).split("/")
+    return parts[1] if len(parts) > 1 and parts[1] else "index"
 
 
 def _request_body(route: RouteDoc) -> dict[str, Any] | None:
@@ -70,9 +78,9 @@ def _request_body(route: RouteDoc) -> dict[str, Any] | None:
 def _operation(method: str, rule: str, route: RouteDoc,
                summaries: dict[tuple[str, str], str]) -> dict[str, Any]:
     operation: dict[str, Any] = {
-        "operationId": _NOT_ID.sub("_", f"{method.lower()}{rule[len('/api/v3'):]}").strip("_"),
+        "operationId": _NOT_ID.sub("_", f"{method.lower()}{rule.removeprefix(API)}").strip("_"),
         "summary": summaries.get((method, rule), ""),
-        "tags": [rule.split("/")[3] if rule.count("/") > 2 else "index"],
+        "tags": [_tag(rule)],
         "responses": responses(route),
         "x-error-codes": sorted(route.codes()),  # the route's own, as docs/API.md names them
         "security": [{}] if rule in OPEN_PATHS else SIGNED_IN,
@@ -110,9 +118,19 @@ def build(app: Flask) -> dict[str, Any]:
             "components": {"securitySchemes": SECURITY_SCHEMES}}
 
 
-def description(app: Flask) -> dict[str, Any]:
-    """The description of ``app``'s API, built on first use and kept with the app."""
+def _cached(app: Flask) -> tuple[dict[str, Any], bytes]:
     cached = app.extensions.get(EXTENSION_KEY)
     if cached is None:
-        cached = app.extensions[EXTENSION_KEY] = build(app)
-    return dict(cached)
+        document = build(app)
+        cached = app.extensions[EXTENSION_KEY] = (document, json.dumps(document).encode())
+    return cached
+
+
+def description(app: Flask) -> dict[str, Any]:
+    """The description of ``app``'s API, built on first use and kept with the app."""
+    return dict(_cached(app)[0])
+
+
+def description_json(app: Flask) -> bytes:
+    """The description as the JSON text served, made once."""
+    return _cached(app)[1]

@@ -10,6 +10,7 @@ from web_service.openapi.schemas import (
     INTEGER,
     STRING,
     array,
+    described,
     obj,
 )
 
@@ -38,7 +39,10 @@ DIM_SCHEDULE = obj(
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
-    ("GET", "/api/v3/config/main"): RouteDoc(errors={409: ("CONFIG_INVALID_JSON",)}),
+    ("GET", "/api/v3/config/main"): RouteDoc(
+        data=described(ANY_OBJECT, "config.json as stored (secrets stay in their own file)"),
+        errors={409: ("CONFIG_INVALID_JSON",)},
+    ),
     ("POST", "/api/v3/config/main"): RouteDoc(
         data=SAVE_RESULT,
         errors={
@@ -78,6 +82,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "UNKNOWN_KEY",
                 "INVALID_PLUGIN_CONFIG",
                 "HARDWARE_SETTING_REFUSED",
+                "MISSING_PLUGIN_ID",
+                "INVALID_PLUGIN_ID",
             ),
             413: ("CONFIG_TOO_LARGE",),
             415: ("UNSUPPORTED_CHARSET",),

@@ -154,6 +154,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/action"): RouteDoc(
+        data=described(ANYTHING, "the one JSON object the action's script printed"),
         body=obj(
             {"plugin_id": STRING, "action_id": STRING, "params": ANY_OBJECT},
             required=("plugin_id", "action_id"),

@@ -5,13 +5,18 @@ from __future__ import annotations
 from web_service.openapi.route_doc import RouteDoc
 from web_service.openapi.schemas import (
     ANY_OBJECT,
+    ANYTHING,
     BOOLEAN,
     STRING,
     array,
+    described,
     enum,
     nullable,
     obj,
 )
+
+# The core update's state, as followed and as a start answers it.
+UPDATE_STATE = obj({"running": BOOLEAN, "lost": BOOLEAN}, required=("running",))
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/api/v3/openapi.json"): RouteDoc(
@@ -44,6 +49,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"version": STRING, "display": ANY_OBJECT}, required=("version", "display"))
     ),
     ("POST", "/api/v3/system/action"): RouteDoc(
+        data=described(ANY_OBJECT, "what the action did; its fields depend on the action"),
         body_example={"action": "restart_display_service"},
         body=obj({"action": STRING}, required=("action",)),
         body_required=True,
@@ -70,18 +76,31 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"is_checkout": BOOLEAN}, required=("is_checkout",)), errors={502: ("GIT_ERROR",)}
     ),
     ("GET", "/api/v3/system/check-update"): RouteDoc(
+        data=obj(
+            {
+                "current": nullable(STRING),
+                "latest": nullable(STRING),
+                "update_available": BOOLEAN,
+                "commits": array(ANYTHING),
+                "dependency_files_changed": array(ANYTHING),
+                "dependencies_change": BOOLEAN,
+                "upstream": ANYTHING,
+            },
+            required=("update_available", "commits", "dependencies_change"),
+        ),
         errors={
             409: (
                 "NOT_A_CHECKOUT",
                 "NO_UPSTREAM",
             ),
             502: ("GIT_ERROR",),
-        }
+        },
     ),
     ("GET", "/api/v3/system/update"): RouteDoc(
-        data=obj({"running": BOOLEAN, "lost": BOOLEAN}, required=("running",))
+        data=UPDATE_STATE,
     ),
     ("POST", "/api/v3/system/update"): RouteDoc(
+        data=UPDATE_STATE,
         body=obj({"stash": BOOLEAN, "trigger": enum("button", "cli")}),
         errors={
             400: ("INVALID_FIELD",),

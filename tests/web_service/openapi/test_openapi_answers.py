@@ -78,3 +78,22 @@ def test_answers_of_done_changes_are_as_described(web: Any) -> None:
         rule = path.replace("/hello", "/{name}") if "/custom/" in path else path
         rule = rule.replace("/apps/hello", "/apps/{app_id}")
         assert mismatch(doc["paths"][rule][method.lower()], answer) is None, (method, path)
+
+
+# Refusals the docs once missed (found by comparing answers with the description).
+REFUSED = [
+    ("POST", "/api/v3/config/raw/main", "/api/v3/config/raw/main", {"a/b": {}},
+     "INVALID_PLUGIN_ID"),
+    ("POST", "/api/v3/starlark/apps/nothing", "/api/v3/starlark/apps/{app_id}",
+     {"enabled": True}, "APP_NOT_FOUND"),
+    ("POST", "/api/v3/starlark/repository/install", "/api/v3/starlark/repository/install",
+     {}, "MISSING_PLUGIN_ID"),
+]
+
+
+def test_refusals_are_as_described(web: Any) -> None:
+    doc = description(web.app)
+    for method, url, path, body, code in REFUSED:
+        answer = web.client.open(url, method=method, json=body)
+        assert answer.get_json()["error_code"] == code, (url, answer.get_json())
+        assert mismatch(doc["paths"][path][method.lower()], answer) is None, (method, url)
