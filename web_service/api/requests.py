@@ -167,6 +167,10 @@ def _form_pairs() -> list[tuple[str, str]]:
     """Return the form's fields in order; an urlencoded body is decoded as sent."""
     if request.mimetype == "multipart/form-data":
         _check_multipart()
+        if any(not isinstance(key, str) for key in request.form):  # a part with no name=
+            raise ValidationError("multipart form body has a field without a name; every "
+                                  "part needs one in its Content-Disposition",
+                                  error_code="INVALID_FORM")
         return [(key, value) for key in request.form for value in request.form.getlist(key)]
     text = body_text()
     try:

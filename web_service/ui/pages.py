@@ -14,6 +14,9 @@ from web_service.ui import partials, starlark_form
 
 logger = logging.getLogger(__name__)
 
+# Where the OpenAPI description of /api/v3 is served (web_service/openapi/).
+DESCRIPTION_URL = "/api/v3/openapi.json"
+
 bp = Blueprint("pages", __name__)
 bp.register_blueprint(partials.bp)  # the tabs are served beside the page that shows them
 bp.register_blueprint(starlark_form.bp)  # a scripted app's settings form
@@ -32,6 +35,13 @@ def index() -> str:
     return render_template("base.html", version=CORE_VERSION,
                            tabs=partials.tab_bar(plugins, icons),
                            plugins_problem=plugins_problem)
+
+
+@bp.get("/api-reference")
+def api_reference() -> str:
+    """Render the API reference: the vendored viewer over the served OpenAPI description."""
+    return render_template("api_reference.html", version=CORE_VERSION,
+                           description_url=DESCRIPTION_URL)
 
 
 @bp.get("/favicon.ico")

@@ -128,6 +128,10 @@ def check_password(value: Any) -> str | None:
     return value
 
 
+# nmcli's exit status when the connection, device or access point named does not exist.
+NO_SUCH_NETWORK = 10
+
+
 def connect(ssid: str, password: str | None) -> None:
     """Join ``ssid``; the passphrase goes to nmcli on standard input (``--ask``).
 
@@ -143,9 +147,15 @@ def connect(ssid: str, password: str | None) -> None:
             nmcli.run(args, timeout=nmcli.CONNECT_TIMEOUT)
         else:
             nmcli.run(["--ask", *args], timeout=nmcli.CONNECT_TIMEOUT, stdin=password + "\n")
-    except nmcli.WifiCommandFailed:
+    except nmcli.WifiCommandFailed as err:
         if device is not None and device.connection == AP_NAME:
             enable_ap()
+        if isinstance(err.details, dict) and err.details.get("exit_code") == NO_SUCH_NETWORK:
+            # The request named a network that is not there: the client's to fix (a 400),
+            # not a failure of the panel's network tools (a 502).
+            raise ValidationError(
+                f"no network named {ssid!r} is in range (nmcli: {err.message})",
+                error_code="INVALID_FIELD", details={"field": "ssid"}) from err
         raise
 
 

@@ -1,7 +1,8 @@
 """Multipart bodies the form parser would read as an empty form are a 400, never "saved".
 
 The on-demand stop and the schedule routes took such a body as a form with nothing in it
-and answered as if the request was done.
+and answered as if the request was done. A part without a name (found by fuzzing the
+upload routes) was a 500.
 """
 
 from __future__ import annotations
@@ -58,3 +59,19 @@ def test_a_well_formed_multipart_schedule_form_is_still_saved(web) -> None:
                              content_type="multipart/form-data; boundary=xyz")
     assert answer.status_code == 200, answer.get_data(as_text=True)
     assert web.config()["schedule"]["enabled"] is True
+
+
+NAMELESS = (b'--xyz\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n'
+            b'--xyz\r\nContent-Disposition: form-data; name="plugin_zip"; filename="p.zip"'
+            b'\r\nContent-Type: application/zip\r\n\r\nPK\r\n--xyz--\r\n')
+
+
+@pytest.mark.parametrize("route", (*ROUTES, "/api/v3/plugins/install/upload",
+                                   "/api/v3/starlark/upload"))
+def test_a_multipart_field_without_a_name_is_a_400_not_a_server_error(web, route: str) -> None:
+    before = web.config()
+    answer = web.client.post(route, data=NAMELESS, content_type="multipart/form-data; boundary=xyz")
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    body = answer.get_json()
+    assert body["error_code"] == "INVALID_FORM" and "without a name" in body["message"], body
+    assert web.config() == before

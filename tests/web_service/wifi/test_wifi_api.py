@@ -115,6 +115,17 @@ def test_a_wrong_password_is_nmclis_refusal_in_the_envelope(web):
     assert web.fake.state()["active"] is None
 
 
+def test_a_network_out_of_range_is_the_requests_fault_not_a_server_error(web):
+    assert web.post("/wifi/ap/enable").status_code == 200
+    answer = web.post("/wifi/connect", {"ssid": "Not Here", "password": "long enough"})
+    body = answer.json()
+    assert answer.status_code == 400 and body["error_code"] == "INVALID_FIELD"
+    assert "Not Here" in body["message"] and "in range" in body["message"]
+    assert body["details"] == {"field": "ssid"}
+    assert "long enough" not in answer.text
+    assert web.fake.state()["active"] == "ledpanel-setup"  # the access point is up again
+
+
 def test_a_failed_join_from_the_setup_access_point_opens_it_again(web):
     assert web.post("/wifi/ap/enable").status_code == 200
     answer = web.post("/wifi/connect", {"ssid": HOME, "password": "not the password"})
