@@ -144,9 +144,6 @@ def body_object() -> dict[str, Any]:
         return json_object()
     form: dict[str, Any] = {}
     for key, value in _form_pairs():
-        if not isinstance(key, str) or not key:  # a multipart part without a usable name
-            raise ValidationError("a multipart form part has no field name",
-                                  error_code="INVALID_FORM")
         if key == TOKEN_FIELD:
             continue
         if key.count(".") >= MAX_DEPTH:
@@ -167,7 +164,7 @@ def _form_pairs() -> list[tuple[str, str]]:
     """Return the form's fields in order; an urlencoded body is decoded as sent."""
     if request.mimetype == "multipart/form-data":
         _check_multipart()
-        if any(not isinstance(key, str) for key in request.form):  # a part with no name=
+        if any(not isinstance(key, str) or not key for key in request.form):  # no name=
             raise ValidationError("multipart form body has a field without a name; every "
                                   "part needs one in its Content-Disposition",
                                   error_code="INVALID_FORM")

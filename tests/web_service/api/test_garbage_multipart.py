@@ -44,29 +44,12 @@ def test_garbage_multipart_bodies_answer_400_with_an_error_code(web, route: str,
     assert not list(web.paths.cache_dir.glob("display_on_demand_request@*"))
 
 
-@pytest.mark.parametrize("route", BODY_ROUTES)
-def test_a_part_without_a_name_is_a_400_not_a_500(web, route: str) -> None:
-    before = web.config()
-    content_type, data = GARBAGE["a part without a name"]
-    answer = web.client.post(route, data=data, content_type=content_type)
-    assert answer.status_code == 400, answer.get_data(as_text=True)
-    assert answer.get_json()["error_code"] == "INVALID_FORM"
-    assert web.config() == before
-
-
-def test_a_well_formed_multipart_schedule_form_is_still_saved(web) -> None:
-    answer = web.client.post("/api/v3/config/schedule", data=FIELD + b"--xyz--\r\n",
-                             content_type="multipart/form-data; boundary=xyz")
-    assert answer.status_code == 200, answer.get_data(as_text=True)
-    assert web.config()["schedule"]["enabled"] is True
-
-
 NAMELESS = (b'--xyz\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n'
             b'--xyz\r\nContent-Disposition: form-data; name="plugin_zip"; filename="p.zip"'
             b'\r\nContent-Type: application/zip\r\n\r\nPK\r\n--xyz--\r\n')
 
 
-@pytest.mark.parametrize("route", (*ROUTES, "/api/v3/plugins/install/upload",
+@pytest.mark.parametrize("route", (*ROUTES, *BODY_ROUTES, "/api/v3/plugins/install/upload",
                                    "/api/v3/starlark/upload"))
 def test_a_multipart_field_without_a_name_is_a_400_not_a_server_error(web, route: str) -> None:
     before = web.config()
