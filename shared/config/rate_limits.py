@@ -19,10 +19,10 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 # Group -> requests per minute per client address, by default.
 DEFAULT_PER_MINUTE: dict[str, int] = {
-    "store": 30,            # store install, update, uninstall, registry list, host status
+    "store": 30,            # store install, update, uninstall, registry refresh, host status
     "uploads": 10,          # plugin ZIP, font, scripted-app uploads
     "backup": 10,           # backup download and restore
-    "renders": 30,          # what runs a scripted app or draws a font in the web
+    "renders": 30,          # what runs a scripted app's code in the web's worker
     "apps_repository": 10,  # the scripted apps repository: install, refresh
     "checks": 10,           # system update check, MQTT connection test
 }

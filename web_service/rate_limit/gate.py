@@ -76,7 +76,7 @@ def client_key() -> str:
 
 
 def _check() -> tuple[Response, int] | None:
-    group = group_of(request.endpoint)
+    group = group_of(request.endpoint, request.args)
     if group is None:
         return None
     state: RateLimitState = current_app.extensions[STATE_KEY]

@@ -8,6 +8,8 @@ holds the two apart.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 # Flask endpoint -> group (a key of ``shared.config.rate_limits.DEFAULT_PER_MINUTE``).
 ENDPOINT_GROUPS: dict[str, str] = {
     "store_ops.install": "store",
@@ -23,23 +25,33 @@ ENDPOINT_GROUPS: dict[str, str] = {
     "backup.pre_restore_download": "backup",
     "starlark.get_app": "renders",
     "pages.starlark_form.app_config": "renders",
-    "fonts.font_preview": "renders",
     "starlark_repository.install": "apps_repository",
     "starlark_repository.refresh": "apps_repository",
     "system_update.check": "checks",
     "mqtt.test_mqtt": "checks",
 }
 
-# What pages ask for on a timer or hold open: status, streams, job progress, previews.
+# Limited only with a query argument set (one of ``TRUE``): the store's list is searched
+# as the user types (answered from the cache); only ``refresh`` fetches the registry.
+ONLY_WITH: dict[str, str] = {"store.store_list": "refresh"}
+TRUE = ("1", "true", "yes", "on")
+
+# What pages ask for on a timer, hold open or ask for many at once: status, streams, job
+# progress, previews (the Fonts tab draws one font preview per font).
 NEVER_LIMITED: tuple[str, ...] = (
     "system.status", "health.health", "streams.stats", "streams.preview", "streams.logs",
     "display.preview", "store_jobs.listed", "store_jobs.one", "system_update.status",
     "starlark.status", "starlark_repository.browse", "logs.tail", "display_control.power",
     "errors.summary", "auth.status", "pages.index", "pages.partials.partial",
-    "plugins.installed", "mqtt.get_mqtt",
+    "plugins.installed", "mqtt.get_mqtt", "fonts.font_preview", "fonts.catalog",
 )
 
 
-def group_of(endpoint: str | None) -> str | None:
-    """Return the group of the route ``endpoint``, or None when it is not limited."""
-    return ENDPOINT_GROUPS.get(endpoint or "")
+def group_of(endpoint: str | None, args: Mapping[str, str]) -> str | None:
+    """Return the group of a request to ``endpoint`` with the query ``args``, or None
+    when it is not limited."""
+    group = ENDPOINT_GROUPS.get(endpoint or "")
+    needed = ONLY_WITH.get(endpoint or "")
+    if group is None or needed is None:
+        return group
+    return group if args.get(needed, "").strip().lower() in TRUE else None

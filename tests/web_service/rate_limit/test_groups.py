@@ -20,9 +20,17 @@ def test_every_limited_and_every_polled_endpoint_is_a_route_of_the_app(web) -> N
 
 def test_what_the_pages_poll_is_never_in_the_table() -> None:
     assert set(NEVER_LIMITED) & set(ENDPOINT_GROUPS) == set()
-    assert all(group_of(endpoint) is None for endpoint in NEVER_LIMITED)
-    assert group_of(None) is None
-    assert group_of("store_ops.install") == "store"
+    assert all(group_of(endpoint, {}) is None for endpoint in NEVER_LIMITED)
+    assert group_of(None, {}) is None
+    assert group_of("store_ops.install", {}) == "store"
+
+
+def test_the_stores_list_is_limited_only_when_it_fetches_the_registry() -> None:
+    # Searching (as the user types) is answered from the cache; refresh=1 fetches.
+    assert group_of("store.store_list", {"query": "clock"}) is None
+    assert group_of("store.store_list", {"refresh": "0"}) is None
+    assert group_of("store.store_list", {"refresh": " Yes "}) == "store"
+    assert group_of("store.store_list", {"refresh": "1", "query": "x"}) == "store"
 
 
 def test_the_groups_are_the_configs_groups_with_the_templates_numbers() -> None:

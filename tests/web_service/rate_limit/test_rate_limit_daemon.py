@@ -88,11 +88,12 @@ def test_routes_of_one_group_share_its_count_and_other_groups_keep_theirs(web):
 
 def test_the_pages_own_polling_is_never_limited(web):
     _daemon, url = web
-    assert requests.get(f"{url}{API}/fonts/preview", timeout=10).status_code != 429
-    assert requests.get(f"{url}{API}/fonts/preview", timeout=10).status_code == 429
+    assert requests.get(f"{url}{API}/starlark/apps/none", timeout=10).status_code != 429
+    assert requests.get(f"{url}{API}/starlark/apps/none", timeout=10).status_code == 429
     for _ in range(6):  # past every group's number, within one window
         for path in ("/system/status", "/health", "/display/preview", "/plugins/installed",
-                     "/plugins/store/jobs", "/system/update", "/errors/summary", "/mqtt"):
+                     "/plugins/store/jobs", "/system/update", "/errors/summary", "/mqtt",
+                     "/fonts/preview?font=press-start&text=a"):
             assert requests.get(f"{url}{API}{path}", timeout=10).status_code != 429, path
     # The stats stream the Overview holds open (its own busy rule answers 503, never 429).
     with requests.get(f"{url}/stream/stats", stream=True, timeout=10) as stream:
