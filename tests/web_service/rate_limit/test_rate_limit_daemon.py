@@ -66,6 +66,12 @@ def test_one_request_past_the_limit_is_answered_429_with_retry_after_and_the_env
     assert f"retry in {wait} seconds" in body["message"]
     assert body["details"] == {"group": "checks", "per_minute": 3, "retry_after": wait,
                                "setting": "web.rate_limits.per_minute.checks"}
+    # The refused call is in the operation history like every other refused change.
+    history = requests.get(f"{url}{API}/history", params={"limit": 50}, timeout=10).json()
+    refused_entries = [entry for entry in history["data"]["entries"]
+                       if entry.get("error_code") == "RATE_LIMITED"]
+    assert [(entry["path"], entry["status"], entry["client"]) for entry in refused_entries] == [
+        (f"{API}/mqtt/test", 429, "127.0.0.1")]
     # The limit resets, within the wait it named (tried meanwhile: a refused try is no hit).
     deadline = time.monotonic() + wait + 3
     while (answer := _mqtt_test(url)).status_code == 429:
