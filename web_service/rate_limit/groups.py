@@ -20,6 +20,7 @@ ENDPOINT_GROUPS: dict[str, str] = {
     "store_ops.install_upload": "uploads",
     "fonts.upload": "uploads",
     "starlark.upload": "uploads",
+    "starlark.create_app": "uploads",  # the same install as an upload, from JSON text
     "backup.download": "backup",
     "backup.restore": "backup",
     "backup.pre_restore_download": "backup",
