@@ -38,6 +38,7 @@ class RateLimitState:
 
     def __init__(self) -> None:
         self.holder: dict[str, Counter] = {}
+        self.warned = False
         self._read: tuple[Any, RateLimitSettings] | None = None
 
     def settings(self) -> RateLimitSettings:
@@ -83,8 +84,15 @@ def _check() -> tuple[Response, int] | None:
     settings = state.settings()
     if not settings.enabled or settings.exempt(request.remote_addr):
         return None
-    counter = built_once(state.holder, lambda: Counter(
-        client_key, lambda: state.settings().per_minute, sorted(set(ENDPOINT_GROUPS.values()))))
+    try:
+        counter = built_once(state.holder, lambda: Counter(
+            client_key, lambda: state.settings().per_minute,
+            sorted(set(ENDPOINT_GROUPS.values()))))
+    except ImportError as err:  # a broken install: serve unlimited rather than fail
+        if not state.warned:
+            state.warned = True
+            logger.error("rate limits are off: Flask-Limiter cannot be imported (%s)", err)
+        return None
     wait = counter.hit(group)
     if wait is None:
         return None

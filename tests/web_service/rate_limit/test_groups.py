@@ -61,3 +61,27 @@ def test_the_web_starts_without_importing_the_limiter(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
                           text=True, timeout=120, check=True)
     assert done.stdout.split() == ["False", "False", "False", "False", "True", "True"]
+
+
+def test_without_the_limiter_installed_the_routes_answer_unlimited(tmp_path: Path) -> None:
+    code = textwrap.dedent("""
+        import sys
+        from pathlib import Path
+        sys.modules["flask_limiter"] = None  # as if it were not installed
+        from shared.paths import Paths
+        from web_service.app import create_app
+        from web_service.settings import WebSettings
+        base = Path(sys.argv[1])
+        app = create_app(WebSettings(paths=Paths(root=base, config_dir=base / "config",
+                                                 cache_dir=base / "cache")))
+        app.extensions["ledpanel"].store.ensure()
+        client = app.test_client()
+        for _ in range(12):  # past the default 10 a minute of the checks group
+            answer = client.post("/api/v3/mqtt/test", json={},
+                                 environ_base={"REMOTE_ADDR": "10.0.0.9"})
+            print(answer.status_code)
+    """)
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["400"] * 12
+    assert done.stderr.count("rate limits are off: Flask-Limiter cannot be imported") == 1
