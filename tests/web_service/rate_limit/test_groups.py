@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from shared.config.rate_limits import DEFAULT_PER_MINUTE
 from shared.config.template import load_template
 from web_service.rate_limit.groups import ENDPOINT_GROUPS, NEVER_LIMITED, group_of
@@ -85,3 +87,14 @@ def test_without_the_limiter_installed_the_routes_answer_unlimited(tmp_path: Pat
                           text=True, timeout=120, check=True)
     assert done.stdout.split() == ["400"] * 12
     assert done.stderr.count("rate limits are off: Flask-Limiter cannot be imported") == 1
+
+
+def test_flask_limiter_cannot_hook_an_app_that_served_a_request(web) -> None:
+    # Why the counter sets Flask-Limiter up on a private app (web_service/rate_limit/
+    # counter.py): the web's own app cannot take its hooks when the first limited request
+    # arrives, and importing it at start is what the start cannot afford.
+    from flask_limiter import Limiter
+
+    assert web.client.get("/api/v3/health").status_code == 200
+    with pytest.raises(AssertionError, match="can no longer be called"):
+        Limiter(lambda: "key", storage_uri="memory://").init_app(web.app)
