@@ -28,13 +28,13 @@ DEFAULT_WINDOW = 60
 
 
 def window_seconds() -> int:
-    """Return the window in seconds: the environment's if it is a whole number in range."""
-    text = os.environ.get(WINDOW_ENV, "")
+    """Return the window in seconds: the environment's whole number taken into 1-3600
+    (as the streams' variables are), else the default."""
     try:
-        seconds = int(text)
+        seconds = int(os.environ.get(WINDOW_ENV, ""))
     except ValueError:
         return DEFAULT_WINDOW
-    return seconds if 1 <= seconds <= 3600 else DEFAULT_WINDOW
+    return min(max(seconds, 1), 3600)
 
 
 class Counter:
