@@ -11,6 +11,7 @@ from web_service.access.page_policy import install_page_policy
 from web_service.api import register_api
 from web_service.envelope import install_error_handlers
 from web_service.history import install_history
+from web_service.rate_limit.gate import install_rate_limits
 from web_service.services import EXTENSION_KEY, WebServices
 from web_service.settings import WebSettings
 from web_service.store.app_jobs import install_store_jobs
@@ -33,6 +34,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     app.extensions[EXTENSION_KEY] = WebServices.build(settings)
     install_error_handlers(app)
     install_guard(app)
+    install_rate_limits(app)  # after the guard: refused requests never count
     install_page_policy(app)
     register_api(app)
     install_history(app)

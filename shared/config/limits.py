@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.config.lookup import path_lookup
+from shared.config.rate_limits import MAX_PER_MINUTE
 from shared.config.values import RULES, check_value
 from shared.errors import ValidationError
 from shared.hardware.rules import HARDWARE, LIBRARY_RANGES, RUNTIME, RUNTIME_RANGES
@@ -58,6 +59,7 @@ LIMITS: dict[str, Limit] = {
     "dim_schedule.dim_brightness": Limit(1, 100),
     "web.port": Limit(1, 65535),
     "web.sign_in.session_days": Limit(1, 365),
+    "web.rate_limits.per_minute.*": Limit(1, MAX_PER_MINUTE),
     "notifications.max_wait_seconds": Limit(10, 86400),
     "display_durations.*": DISPLAY_SECONDS,
     # Every plugin section's own durations (``*`` is the plugin id; no core key has these).

@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shared.config.lookup import path_lookup
+from shared.config.rate_limits import exempt_addresses_problem, per_minute_problem
 from shared.config.rotation_order import KEY as ROTATION_ORDER
 from shared.config.rotation_order import order_problem
 from shared.config.store_urls import sources_problem, url_problem
@@ -134,6 +135,10 @@ RULES: dict[str, Rule] = {
     "web.host_check": _boolean,
     "notifications.critical_wakes_panel": _boolean,
     "web.allowed_hosts": _host_names,
+    "web.rate_limits.enabled": _boolean,
+    "web.rate_limits.exempt_loopback": _boolean,
+    "web.rate_limits.exempt_addresses": exempt_addresses_problem,
+    "web.rate_limits.per_minute": per_minute_problem,
     ROTATION_ORDER: order_problem,
 }
 for _section in ("schedule", "dim_schedule"):

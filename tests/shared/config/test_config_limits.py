@@ -18,6 +18,7 @@ RANGES: list[tuple[str, Any, Any, Any, Any]] = [
     ("display.hardware.brightness", 1, 100, 0, 101),
     ("web.port", 1, 65535, 0, 65536),
     ("web.sign_in.session_days", 1, 365, 0, 366),
+    ("web.rate_limits.per_minute.store", 1, 10000, 0, 10001),
     ("notifications.max_wait_seconds", 10, 86400, 9, 86401),
     ("display_durations.clock", 1, None, 0.999, None),
     ("display.runtime.gpio_slowdown", -1, 10, -2, 11),

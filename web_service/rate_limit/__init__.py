@@ -1,0 +1,1 @@
+"""Per-client limits on the web's expensive routes (docs/API.md, "Rate limits")."""
