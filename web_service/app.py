@@ -12,6 +12,7 @@ from web_service.api import register_api
 from web_service.envelope import install_error_handlers
 from web_service.history import install_history
 from web_service.rate_limit.gate import install_rate_limits
+from web_service.metrics.route_timings import install_route_timings
 from web_service.services import EXTENSION_KEY, WebServices
 from web_service.settings import WebSettings
 from web_service.store.app_jobs import install_store_jobs
@@ -33,6 +34,7 @@ def create_app(settings: WebSettings | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[EXTENSION_KEY] = WebServices.build(settings)
     install_error_handlers(app)
+    install_route_timings(app)  # first: the guard's refusals are timed too
     install_guard(app)
     install_rate_limits(app)  # after the guard: refused requests never count
     install_page_policy(app)

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from display_service.control.rotation import Entry
+from display_service.loop.metrics import LoopMetrics
 from display_service.plugins.display_manager import DisplayManager
 from display_service.plugins.errors import PluginErrors
 from display_service.plugins.host import PluginHost, call_display
@@ -82,6 +83,7 @@ class FramePainter:
         self.clock = clock
         self.first_frame_ms: float | None = None
         self._slow: dict[str, _Slowness] = {}
+        self.metrics: LoopMetrics | None = None  # the loop's figures, fed every call
 
     def draw(self, entry: Entry, force: bool) -> bool:
         """Call the plugin's ``display()``; return True when it showed something."""
@@ -101,7 +103,10 @@ class FramePainter:
         except CONTAINED as err:  # isolation boundary: one plugin's display
             self.errors.record(plugin_id, "display", err)
             result = False
-        self._timed(plugin_id, plugin, self.clock() - started, budget)
+        took = self.clock() - started
+        self._timed(plugin_id, plugin, took, budget)
+        if self.metrics is not None:
+            self.metrics.frame(plugin_id, took, self.interval(entry))
         if result is not False and self.first_frame_ms is None:
             self.first_frame_ms = round((time.time() - self.started_at) * 1000, 1)
             logger.info("first frame %.0f ms after start", self.first_frame_ms)

@@ -48,6 +48,7 @@ from display_service.loop.compose import NOTIFICATION, OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
 from display_service.loop.inbox import Inbox
+from display_service.loop.metrics import LoopMetrics, MetricsPublisher
 from display_service.loop.reason import REASONS
 from display_service.loop.schedules import PanelSchedule
 from display_service.loop.status import display_state, shown
@@ -75,6 +76,7 @@ from shared.bus.core import (
     DISPLAY_STATE,
     FONTS_CHANGED,
     HARDWARE_STATUS,
+    METRICS_VIEWER,
     NOTIFICATIONS,
     NOTIFY_REQUEST,
     PLUGIN_ERRORS,
@@ -132,8 +134,7 @@ class RenderLoop:
         self.plugins, self.bus = plugins, bus
         self.safe_mode, self.config = safe_mode, config
         self.reader = reader or CallableReader(load_config or (lambda: config))
-        self.clock = clock
-        self.inbox = inbox or Inbox()
+        self.clock, self.inbox = clock, inbox or Inbox()
         self.wake = self.inbox.wake
         self._file_due: float | None = None  # a config file changed: read it then
         self.errors = PluginErrors(clock=clock)  # the breaker's rests are on the loop's clock
@@ -166,6 +167,16 @@ class RenderLoop:
         self._stopping, self._errors_version, self._modes_checked = False, -1, 0
         self.beat = time.monotonic()  # the hang watch's sign of life
         self.sync = self._sync_link(display, wall)  # after the compositor: its wall layer
+        self.metrics = self._metrics(wall)
+
+    def _metrics(self, wall: Callable[[], float]) -> MetricsPublisher:
+        """The loop's figures (frames, per-plugin times) and their ``display_metrics``
+        record, written only while someone reads the metrics."""
+        figures = LoopMetrics()
+        self.painter.metrics = figures
+        self.updates.on_timed = figures.update
+        return MetricsPublisher(self.bus, self.writer, figures, wall,
+                                lambda: getattr(self.plugins, "cache_manager", None))
 
     def _sync_link(self, display: DisplayManager, wall: Callable[[], float]) -> SyncLink:
         """Several panels as one (``display_service/sync/``): the link and the wall layer."""
@@ -233,6 +244,7 @@ class RenderLoop:
         self.inbox.notify(PLUGIN_SAFE_MODE_RELEASE)
         self.inbox.notify(PLUGIN_ERRORS_CLEAR)
         self.inbox.notify(PLUGINS_CHANGED)
+        self.inbox.notify(METRICS_VIEWER)
         for key in PLUGIN_INBOXES:
             self.inbox.notify(key)
         self.writer.put(PLUGIN_ERRORS, {})
@@ -325,6 +337,9 @@ class RenderLoop:
     def _refresh_viewer(self, now: float) -> None:
         self.publisher.refresh_viewer()
 
+    def _refresh_metrics_viewer(self, now: float) -> None:
+        self.metrics.refresh_viewer()
+
     def _reload_fonts(self, now: float) -> None:
         """Rescan the fonts after one was uploaded or deleted through the web."""
         self.display.font_manager.reload()
@@ -339,6 +354,7 @@ class RenderLoop:
         (PLUGIN_ERRORS_CLEAR, _clear_plugin_errors),
         (PLUGIN_SAFE_MODE_RELEASE, _release_safe_mode),
         (PREVIEW_VIEWER, _refresh_viewer),
+        (METRICS_VIEWER, _refresh_metrics_viewer),
         (FONTS_CHANGED, _reload_fonts),
     )
 
@@ -380,6 +396,7 @@ class RenderLoop:
             self._errors_version = self.errors.version
             self.writer.put(PLUGIN_ERRORS, self.errors.snapshot())
         self.publisher.preview(now, self.display.frames_pushed, lambda: self.display.image)
+        self.metrics.maybe_publish(now, fps)
 
     def _load_queued(self, now: float) -> None:
         """Load the next few plugins queued at start, after the frame; they join the rotation
@@ -398,7 +415,8 @@ class RenderLoop:
             deadlines.append(now)  # more plugins to load: no waiting
         more = (self.publisher.next_due(), self.controller.next_deadline(),
                 self.updates.next_due(), self.panel.next_due(), self.live.next_due(),
-                self._file_due, self.notifier.next_due(), self.sync.next_due())
+                self._file_due, self.notifier.next_due(), self.sync.next_due(),
+                self.metrics.next_due())
         deadlines += [d for d in more if d is not None]
         timeout = min(deadlines) - now
         if timeout > 0:

@@ -76,6 +76,8 @@ class UpdateScheduler:
         self.clock = clock
         self.budget = budget
         self.on_done = on_done
+        # Told each update()'s plugin id and seconds, on the update's thread (metrics).
+        self.on_timed: Callable[[str, float], None] | None = None
         self._slots: dict[str, _Slot] = {}
         self._lock = threading.Lock()
         self._closed = False
@@ -158,6 +160,8 @@ class UpdateScheduler:
                 slot.runs += 1
                 slot.due = finished if slot.again else finished + slot.interval
                 slot.again = False
+            if self.on_timed is not None:
+                self.on_timed(plugin_id, finished - started)
             call.done.set()
             if self.on_done is not None:
                 self.on_done()

@@ -86,6 +86,14 @@ CUSTOM_APP_REQUEST = "custom_app_request"
 # and the outcome of its last requests (shared.notify.custom_record has the shape)
 CUSTOM_APPS = "custom_apps"
 
+# web -> display: someone reads the metrics ({"until": wall time, "written_at": wall
+# time}); the display publishes display_metrics only while it lasts, so an idle panel
+# nobody scrapes writes nothing
+METRICS_VIEWER = "metrics_viewer"
+# display -> web: the render loop's figures (display_service.loop.metrics has the shape;
+# web_service.metrics.display_record reads it as untrusted), at most every few seconds
+DISPLAY_METRICS = "display_metrics"
+
 _SUFFIX = ".json"
 _TMP_DIR = ".tmp"
 _QUEUE_SEP = QUEUE_SEP

@@ -51,11 +51,13 @@ FROM_WEB: dict[str, dict[str, Any]] = {
     keys.PREVIEW_VIEWER: {"until": 0},
     keys.FONTS_CHANGED: {"seq": 1, "change": "uploaded", "family": "x"},
     keys.WEB_STATE: {"service": "running", "pid": 1, "host": "127.0.0.1", "port": 5000},
+    keys.METRICS_VIEWER: {"until": 0, "written_at": 0},
 }
 # Files the display writes: the web reads them for the status; the display reads the
 # last two again when it starts (what a killed run left).
 FROM_DISPLAY = (keys.DISPLAY_STATE, keys.HARDWARE_STATUS, keys.PLUGIN_ERRORS,
-                keys.PREVIEW_FRAME, keys.STARLARK_APPS, keys.CUSTOM_APPS, keys.NOTIFICATIONS)
+                keys.PREVIEW_FRAME, keys.STARLARK_APPS, keys.CUSTOM_APPS, keys.NOTIFICATIONS,
+                keys.DISPLAY_METRICS)
 # Files the MQTT bridge writes: the web reads them for GET /api/v3/mqtt.
 FROM_BRIDGE = (keys.MQTT_STATE,)
 # The record of a display without scripted apps has none: one made the way the plugin does.
@@ -75,10 +77,18 @@ MADE_UP: dict[str, dict[str, Any]] = {
                                     "added_at": 1}],
                          "recent": [{"id": "n0", "state": "shown", "reason": None}]},
     keys.MQTT_STATE: {"state": "connected", "since": 1, "broker": "broker.lan:1883"},
+    # Written only while someone reads the metrics: the fields first fuzzed come first.
+    keys.DISPLAY_METRICS: {"plugins": {"still": {"display_calls": 1, "display_seconds": 0.1,
+                                                 "update_calls": 1, "update_seconds": 0.1}},
+                           "frames": {"drawn": 1, "dropped": 0, "fps": 1.0,
+                                      "frame_seconds_p50": 0.1, "frame_seconds_p95": 0.1},
+                           "cache": {"hits": 1, "misses": 0}, "pid": 1, "at": 1,
+                           "viewer_written_at": 1, "viewer_seen_at": 1},
 }
 # Where the web answers from each record the display writes.
 READ_BY = {keys.STARLARK_APPS: "/api/v3/starlark/status", keys.CUSTOM_APPS: "/api/v3/custom",
-           keys.NOTIFICATIONS: "/api/v3/notify", keys.MQTT_STATE: "/api/v3/mqtt"}
+           keys.NOTIFICATIONS: "/api/v3/notify", keys.MQTT_STATE: "/api/v3/mqtt",
+           keys.DISPLAY_METRICS: "/api/v3/metrics"}
 READ_AT_START: dict[str, dict[str, Any]] = {
     keys.DISPLAY_ON_DEMAND_CONFIG: {"plugin_id": "still", "mode": "still", "duration": 60,
                                     "pinned": False, "request_id": "r", "started_at": 1,

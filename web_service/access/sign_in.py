@@ -45,6 +45,8 @@ OPEN_PATHS = frozenset({PAGE, f"{API_PREFIX}/health", f"{API_PREFIX}/auth/status
                         f"{API_PREFIX}/auth/sign-in", f"{API_PREFIX}/auth/sign-out",
                         "/favicon.ico"})
 OPEN_PREFIXES = ("/static/",)
+# Outside the API but read by machines: refused with 401, never redirected to sign in.
+ANSWERED_401 = frozenset({"/metrics"})
 
 
 @dataclass
@@ -149,7 +151,8 @@ def refusal(request: Request) -> Response | None:
                            request.path, identity.name, identity.scope)
             return _envelope(beyond, "TOKEN_SCOPE", 403)
         return None
-    if request.path == API_PREFIX or request.path.startswith(f"{API_PREFIX}/"):
+    if request.path in ANSWERED_401 or request.path == API_PREFIX or request.path.startswith(
+            f"{API_PREFIX}/"):
         return _unauthorized(request)
     target = request.full_path if request.query_string else request.path
     return cast(Response, redirect(f"{PAGE}?next={quote(target, safe='/')}", code=303))

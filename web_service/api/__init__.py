@@ -19,6 +19,7 @@ BLUEPRINTS = (
     "of_the_day", "fonts", "cache", "history", "logs", "backup", "store", "notify",
     "store_jobs", "auto_update", "store_ops", "system_actions", "system_update", "wifi",
     "starlark", "starlark_repository", "display_control", "custom_apps", "mqtt", "openapi",
+    "metrics",
 )
 
 
@@ -28,6 +29,9 @@ def register_api(app: Flask) -> None:
     for name in BLUEPRINTS:
         module = importlib.import_module(f"web_service.api.{name}")
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)
+    from web_service.api.metrics import text_bp  # /metrics: where Prometheus scrapes
+
+    app.register_blueprint(text_bp)
 
 
 def _answer_options() -> Reply | None:

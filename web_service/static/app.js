@@ -2,6 +2,7 @@
 // one shared store every tab reads, refreshed from the API while the page is visible.
 import api, { ApiError } from "./api.js";
 import * as view from "./status_view.js";
+import { startMetrics } from "./overview_metrics.js";
 import { startPreview } from "./overview_preview.js";
 import { systemActions } from "./system_actions.js";
 
@@ -259,4 +260,5 @@ document.addEventListener("DOMContentLoaded", () => {
   const badge = document.getElementById("header-state");
   window.Alpine.effect(() => { badge.title = window.Alpine.store("ledpanel").headline(); });
   startPreview(window.Alpine.store("ledpanel"));  // the Overview's live picture
+  startMetrics();  // the Overview's Performance card
 });
