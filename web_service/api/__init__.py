@@ -18,7 +18,7 @@ BLUEPRINTS = (
     "safe_mode", "errors", "plugin_actions", "plugin_assets", "plugin_calendar",
     "of_the_day", "fonts", "cache", "history", "logs", "backup", "store", "notify",
     "store_jobs", "auto_update", "store_ops", "system_actions", "system_update", "wifi",
-    "starlark", "starlark_repository", "display_control", "custom_apps", "mqtt",
+    "starlark", "starlark_repository", "display_control", "custom_apps", "mqtt", "skins",
 )
 
 
