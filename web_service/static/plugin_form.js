@@ -112,7 +112,26 @@ export function collect(form) {
       problems.push({ field: path.join("."), message: err.message });
     }
   }
+  collectSkin(form, config, problems);
   return { config, problems };
+}
+
+// The skin picker (templates/partials/plugin_config.html): skin and skin_options.
+function collectSkin(form, config, problems) {
+  const picker = form.querySelector("[data-skin-picker]");
+  if (!picker) return;
+  config.skin = picker.value || null;
+  const text = form.querySelector("[data-skin-options]")?.value.trim() || "{}";
+  const error = form.querySelector("[data-skin-error]");
+  let options = null;
+  try { options = JSON.parse(text); } catch { /* named below */ }
+  if (!options || typeof options !== "object" || Array.isArray(options)) {
+    problems.push({ field: "skin_options", message: "skin options must be a JSON object" });
+    if (error) { error.textContent = "Skin options must be a JSON object."; error.hidden = false; }
+    return;
+  }
+  if (error) error.hidden = true;
+  config.skin_options = options;
 }
 
 // ---- errors and status

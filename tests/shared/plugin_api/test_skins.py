@@ -139,3 +139,21 @@ def test_a_skin_that_cannot_load_falls_back_and_says_so_once(
         assert _bar("nowhere", "live") == [RED]
     assert caplog.text.count("skin 'garbage' of plugin skin-scoreboard disabled") == 1
     assert "skin 'nowhere' is not installed" in caplog.text
+
+
+def test_a_mode_the_manifest_does_not_declare_is_never_rendered(tmp_path: Path) -> None:
+    folder = tmp_path / "live-only"
+    folder.mkdir()
+    (folder / "skin.json").write_text(json.dumps({
+        "name": "Live only", "version": "1", "skin_api_version": "1.0.0",
+        "class_name": "LiveOnly", "modes": ["live"]}))
+    (folder / "skin.py").write_text(
+        "from src.skin_system import ScoreboardSkin\n\n"
+        "class LiveOnly(ScoreboardSkin):\n"
+        "    def render_live(self, ctx, game):\n        return True\n\n"
+        "    def render_recent(self, ctx, game):\n        return True\n")
+    runner = SkinRunner("skin-scoreboard", "live-only",
+                        loader=lambda name, options: load_skin(name, options, dirs=[tmp_path]))
+    ctx = build_context(None, {}, size=(64, 32))
+    assert runner.render("live", ctx, {}) is True
+    assert runner.render("recent", ctx, {}) is False
