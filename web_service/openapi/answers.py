@@ -1,0 +1,79 @@
+"""The answers a route gives, as OpenAPI responses: the success envelope around its
+``data`` and the error envelope with its ``error_code`` values (docs/API.md, "Answers")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from web_service.openapi.route_doc import RouteDoc
+from web_service.openapi.schemas import ANYTHING, BINARY, NULL, STRING, Schema
+
+# The codes any route may answer, whatever it does: the guard's checks, sign-in, body
+# limits, HTTP-level errors and the one unexpected failure.
+COMMON_ERRORS: dict[int, tuple[str, ...]] = {
+    400: ("INVALID_JSON", "INVALID_FORM"),
+    401: ("SIGN_IN_REQUIRED", "TOKEN_INVALID"),
+    403: ("HOST_NOT_ALLOWED", "CROSS_SITE_REFUSED", "TOKEN_SCOPE"),
+    404: ("NOT_FOUND",),
+    405: ("METHOD_NOT_ALLOWED",),
+    413: ("PAYLOAD_TOO_LARGE",),
+    415: ("UNSUPPORTED_CHARSET", "UNSUPPORTED_MEDIA_TYPE"),
+    500: ("INTERNAL_ERROR",),
+}
+COMMON_CODES = tuple(code for codes in COMMON_ERRORS.values() for code in codes)
+
+
+def success_envelope(data: Schema) -> Schema:
+    """The success envelope with ``data`` of this shape."""
+    return {"type": "object", "additionalProperties": False,
+            "required": ["status", "data", "message", "error_code"],
+            "properties": {"status": {"const": "success"}, "data": data,
+                           "message": STRING, "error_code": NULL}}
+
+
+def error_envelope(codes: list[str]) -> Schema:
+    """The error envelope whose ``error_code`` is one of ``codes``."""
+    return {"type": "object", "additionalProperties": False,
+            "required": ["status", "data", "message", "error_code"],
+            "properties": {"status": {"const": "error"}, "data": NULL,
+                           "message": STRING,
+                           "error_code": {"type": "string", "enum": codes},
+                           "details": ANYTHING}}
+
+
+def _error_example(code: str) -> dict[str, Any]:
+    return {"status": "error", "data": None, "message": f"refused: {code}",
+            "error_code": code}
+
+
+def _success(route: RouteDoc, status: int) -> dict[str, Any]:
+    if route.produces:  # no envelope: a file, or a JSON document whose shape is ``data``
+        schema = route.data if route.produces == "application/json" else BINARY
+        return {"description": f"{status}: the document itself ({route.produces})",
+                "content": {route.produces: {"schema": schema}}}
+    media: dict[str, Any] = {"schema": success_envelope(route.data)}
+    if route.example is not None:
+        media["example"] = {"status": "success", "data": route.example, "message": "",
+                            "error_code": None}
+    return {"description": f"{status}: done" if status != 202 else
+            "202: queued; the display service has not answered yet",
+            "content": {"application/json": media}}
+
+
+def _error(codes: list[str], described: tuple[str, ...], status: str) -> dict[str, Any]:
+    names = ", ".join(described) if described else "an error every route may answer"
+    return {"description": f"{status}: {names}",
+            "content": {"application/json": {
+                "schema": error_envelope(codes),
+                "example": _error_example(described[0] if described else "INTERNAL_ERROR")}}}
+
+
+def responses(route: RouteDoc) -> dict[str, Any]:
+    """Every answer of ``route``: its successes, its own errors by status, the rest."""
+    codes = sorted(route.codes() | set(COMMON_CODES))
+    answers: dict[str, Any] = {str(status): _success(route, status)
+                               for status in route.success}
+    for status, own in sorted(route.errors.items()):
+        answers[str(status)] = _error(codes, own, str(status))
+    answers["default"] = _error(codes, (), "another status")
+    return answers

@@ -1,0 +1,211 @@
+"""The files routes of /api/v3: what each takes and answers (docs/API.md has the prose)."""
+
+from __future__ import annotations
+
+from web_service.openapi.route_doc import Param, RouteDoc
+from web_service.openapi.schemas import (
+    ANY_OBJECT,
+    ANYTHING,
+    BINARY,
+    BOOLEAN,
+    INTEGER,
+    NUMBER,
+    STRING,
+    array,
+    enum,
+    obj,
+)
+
+ROUTES: dict[tuple[str, str], RouteDoc] = {
+    ("GET", "/api/v3/fonts/catalog"): RouteDoc(
+        data=obj(
+            {
+                "fonts": array(
+                    obj(
+                        {
+                            "family": STRING,
+                            "file": STRING,
+                            "kind": STRING,
+                            "sizes": array(INTEGER),
+                            "scalable": BOOLEAN,
+                            "builtin": BOOLEAN,
+                        },
+                        required=("family", "builtin"),
+                    )
+                )
+            },
+            required=("fonts",),
+        )
+    ),
+    ("GET", "/api/v3/fonts/preview"): RouteDoc(
+        errors={
+            400: (
+                "INVALID_FONT_FAMILY",
+                "INVALID_FIELD",
+            ),
+            404: ("FONT_NOT_FOUND",),
+        },
+        query=(
+            Param("font", STRING),
+            Param("size", INTEGER),
+            Param("text", STRING),
+        ),
+        produces="image/png",
+    ),
+    ("POST", "/api/v3/fonts/upload"): RouteDoc(
+        errors={
+            400: (
+                "NO_FILES",
+                "INVALID_FONT_FAMILY",
+                "UNSUPPORTED_FONT_TYPE",
+                "INVALID_FONT",
+            ),
+            409: ("FONT_FAMILY_TAKEN",),
+            413: (
+                "FILE_TOO_LARGE",
+                "PAYLOAD_TOO_LARGE",
+            ),
+            500: ("WRITE_FAILED",),
+        },
+        form=obj({"font_file": BINARY, "family": STRING}),
+    ),
+    ("DELETE", "/api/v3/fonts/<font_family>"): RouteDoc(
+        errors={
+            400: ("INVALID_FONT_FAMILY",),
+            403: ("BUILTIN_FONT",),
+            404: (
+                "FONT_NOT_FOUND",
+                "NOT_FOUND",
+            ),
+        }
+    ),
+    ("GET", "/api/v3/cache/list"): RouteDoc(
+        data=obj(
+            {
+                "entries": array(ANY_OBJECT),
+                "count": INTEGER,
+                "total_bytes": INTEGER,
+                "truncated": BOOLEAN,
+            },
+            required=("entries", "count", "total_bytes", "truncated"),
+        )
+    ),
+    ("POST", "/api/v3/cache/clear"): RouteDoc(
+        data=obj(
+            {"cleared": array(ANYTHING), "count": INTEGER, "bytes": INTEGER},
+            required=("cleared", "count"),
+        ),
+        errors={
+            400: (
+                "INVALID_FIELD",
+                "INVALID_PATH",
+                "INVALID_JSON",
+            ),
+            404: ("CACHE_KEY_NOT_FOUND",),
+            500: ("WRITE_FAILED",),
+        },
+        body=ANY_OBJECT,
+    ),
+    ("GET", "/api/v3/history"): RouteDoc(
+        data=obj(
+            {
+                "entries": array(
+                    obj(
+                        {
+                            "id": INTEGER,
+                            "at": NUMBER,
+                            "source": STRING,
+                            "kind": STRING,
+                            "what": STRING,
+                        },
+                        required=("id", "at", "source", "kind"),
+                    )
+                )
+            },
+            required=("entries",),
+        ),
+        errors={
+            400: (
+                "INVALID_FIELD",
+                "INVALID_PLUGIN_ID",
+            )
+        },
+        query=(
+            Param("limit", INTEGER),
+            Param("before", STRING),
+            Param("kind", STRING),
+            Param("plugin_id", STRING),
+        ),
+    ),
+    ("POST", "/api/v3/history/clear"): RouteDoc(
+        data=obj({"files_removed": INTEGER}, required=("files_removed",)),
+        errors={500: ("WRITE_FAILED",)},
+        body=ANY_OBJECT,
+    ),
+    ("GET", "/api/v3/logs"): RouteDoc(
+        data=obj(
+            {
+                "entries": array(ANY_OBJECT),
+                "sources": ANY_OBJECT,
+                "level": STRING,
+                "lines": INTEGER,
+            },
+            required=("entries", "sources", "level", "lines"),
+        ),
+        errors={400: ("INVALID_FIELD",), 503: ("LOGS_UNAVAILABLE",)},
+        query=(
+            Param("daemon", STRING),
+            Param("level", STRING),
+            Param("lines", INTEGER),
+        ),
+    ),
+    ("GET", "/api/v3/backup/download"): RouteDoc(
+        errors={400: ("INVALID_FIELD",), 413: ("BACKUP_TOO_LARGE",)},
+        query=(Param("include_secrets", enum("0", "1")),),
+        produces="application/zip",
+    ),
+    ("POST", "/api/v3/backup/restore"): RouteDoc(
+        errors={
+            400: (
+                "NO_FILES",
+                "INVALID_FIELD",
+                "INVALID_BACKUP",
+                "INVALID_BACKUP_MANIFEST",
+                "UNSAFE_BACKUP_ENTRY",
+                "BACKUP_CHECKSUM_MISMATCH",
+                "INVALID_CONFIG",
+                "UNKNOWN_KEY",
+                "OUT_OF_RANGE",
+                "INVALID_PLUGIN_CONFIG",
+                "HARDWARE_SETTING_REFUSED",
+                "INVALID_FONT",
+                "INVALID_FONT_FAMILY",
+                "UNSUPPORTED_FONT_TYPE",
+                "UNSUPPORTED_FILE_TYPE",
+            ),
+            409: ("FONT_FAMILY_TAKEN",),
+            413: (
+                "CONFIG_TOO_LARGE",
+                "BACKUP_TOO_LARGE",
+            ),
+            500: ("WRITE_FAILED",),
+            503: ("CONFIG_LOCKED",),
+        },
+        form=obj({"backup_file": BINARY}),
+    ),
+    ("GET", "/api/v3/backup/pre-restore"): RouteDoc(
+        data=obj({"backups": array(ANY_OBJECT)}, required=("backups",))
+    ),
+    ("GET", "/api/v3/backup/pre-restore/<name>"): RouteDoc(
+        errors={
+            400: (
+                "INVALID_FIELD",
+                "INVALID_PATH",
+            ),
+            404: ("BACKUP_NOT_FOUND",),
+            409: ("BACKUP_UNREADABLE",),
+        },
+        query=(Param("include_secrets", enum("0", "1")),),
+        produces="application/zip",
+    ),
+}
