@@ -58,7 +58,12 @@ def test_the_picker_offers_fitting_skins_and_saves_the_choice(
     assert json.loads(options.input_value()) == {"upcoming_seconds": 0}
     shoot(page, "before")
 
+    preview = page.locator(f"{FORM} img[data-skin-preview]")
+    assert preview.is_hidden()  # half has no preview.png
     picker.select_option("neon")
+    page.wait_for_function(
+        f"document.querySelector('{FORM} img[data-skin-preview]')?.naturalWidth === 64")
+    assert preview.is_visible()
     options.fill('{"glow": 2}')
     page.locator(f"{FORM} button.save-config").click()
     saved = wait_for(lambda: (s := stored(instance)["skin-scoreboard"]).get("skin") == "neon"

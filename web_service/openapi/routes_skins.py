@@ -31,4 +31,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             "modes": ["live", "recent", "upcoming"], "plugins": ["hockey-scoreboard"],
             "sports": [], "has_preview": True, "ok": True, "problems": []}]},
     ),
+    ("GET", "/api/v3/skins/<name>/preview.png"): RouteDoc(
+        errors={404: ("SKIN_NOT_FOUND", "SKIN_PREVIEW_NOT_FOUND")},
+        produces="image/png",
+    ),
 }

@@ -439,5 +439,25 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// The chosen skin's preview.png under the skin picker (none: hidden).
+function showSkinPreview(picker) {
+  const img = picker.closest(".pf-skin-picker")?.querySelector("[data-skin-preview]");
+  if (!img) return;
+  const source = picker.selectedOptions[0]?.dataset.preview;
+  if (source) img.src = source;
+  img.hidden = !source;
+}
+
+document.addEventListener("change", (event) => {
+  if (event.target.matches?.("[data-skin-picker]")) showSkinPreview(event.target);
+});
+
+function showSkinPreviews(root) {
+  for (const picker of root.querySelectorAll?.("[data-skin-picker]") || []) showSkinPreview(picker);
+}
+
+document.addEventListener("htmx:afterSettle", (event) => showSkinPreviews(event.detail.elt || document));
+showSkinPreviews(document);
+
 document.addEventListener("htmx:afterSettle", (event) => prepare(event.detail.elt || document));
 prepare(document);

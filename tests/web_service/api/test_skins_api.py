@@ -77,6 +77,20 @@ def test_a_saved_skin_options_object_replaces_the_stored_one(web: WebEnv) -> Non
     assert web.config()["clock"]["skin_options"] == {"c": 3}  # untouched when not sent
 
 
+def test_a_skin_preview_is_served_as_png_and_a_missing_one_is_a_404(skins: WebEnv) -> None:
+    answer = skins.client.get("/api/v3/skins/neon/preview.png")
+    assert answer.status_code == 200 and answer.mimetype == "image/png"
+    assert answer.data == (FIXTURE_SKINS / "neon" / "preview.png").read_bytes()
+    for path, code in (("half", "SKIN_PREVIEW_NOT_FOUND"), ("nowhere", "SKIN_NOT_FOUND"),
+                       ("..", "SKIN_NOT_FOUND")):
+        answer = skins.client.get(f"/api/v3/skins/{path}/preview.png")
+        assert answer.status_code == 404, path
+        assert answer.get_json()["error_code"] == code, path
+    (skins.paths.root / "skins" / "half" / "preview.png").write_bytes(b"<svg/>")
+    answer = skins.client.get("/api/v3/skins/half/preview.png")
+    assert answer.get_json()["error_code"] == "SKIN_PREVIEW_NOT_FOUND"
+
+
 @pytest.mark.daemons
 def test_the_real_web_daemon_lists_the_skins(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
