@@ -28,6 +28,7 @@ SKINS_DIR_ENV = "LEDPANEL_SKINS_DIR"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _CLASS = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
 _TEXT_LIMIT = 200
+MAX_SKINS = 200  # skin folders read per directory: a folder of thousands costs no more
 
 
 @dataclass(frozen=True)
@@ -145,15 +146,20 @@ def read_skin(folder: Path) -> SkinInfo:
 
 
 def discover_skins(dirs: Iterable[Path]) -> dict[str, SkinInfo]:
-    """Every skin folder in ``dirs`` by name, broken ones included (with problems)."""
+    """Every skin folder in ``dirs`` by name, broken ones included (with problems); the
+    first ``MAX_SKINS`` in name order of each directory."""
     found: dict[str, SkinInfo] = {}
     for base in dirs:
         try:
             entries = sorted(base.iterdir())
         except OSError:
             continue
+        taken = 0
         for entry in entries:
             if entry.name in found or not _NAME.match(entry.name) or not entry.is_dir():
                 continue
+            if taken == MAX_SKINS:
+                break
+            taken += 1
             found[entry.name] = read_skin(entry)
     return found

@@ -157,3 +157,13 @@ def test_a_mode_the_manifest_does_not_declare_is_never_rendered(tmp_path: Path) 
     ctx = build_context(None, {}, size=(64, 32))
     assert runner.render("live", ctx, {}) is True
     assert runner.render("recent", ctx, {}) is False
+
+
+def test_discovery_reads_a_bounded_number_of_folders(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from shared.plugin_api.skins import manifest
+
+    for name in ("a", "b", "c"):
+        (tmp_path / name).mkdir()
+    monkeypatch.setattr(manifest, "MAX_SKINS", 2)
+    assert list(discover_skins([tmp_path, SKINS])) == ["a", "b", "flaky", "garbage"]
