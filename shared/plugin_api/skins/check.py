@@ -1,12 +1,16 @@
 """``ledpanel skin check``'s checks: manifest, API version, import, each mode rendered
 on a test canvas at a few sizes, the render budget.
 
-Skin code runs in this process (as ``ledpanel plugin check`` runs a plugin's); what a
-skin does wrong is a finding, never an exception out of ``check_skin``.
+``check_skin`` runs skin code in the calling process; what a skin does wrong is a
+finding, never an exception out of it. ``ledpanel skin check`` runs it in a process of
+its own (``python -m shared.plugin_api.skins.check DIR``: the report as one JSON line),
+so a skin that hangs in its import or a render is stopped at a deadline.
 """
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,3 +84,14 @@ def check_skin(folder: Path, sizes: tuple[tuple[int, int], ...] = CHECK_SIZES) -
         for size in sizes:
             _render_mode(skin, mode, size, report)
     return report
+
+
+def main(argv: list[str]) -> int:
+    """Check the skin in ``argv[0]``; print the report as one JSON line."""
+    report = check_skin(Path(argv[0]).resolve())
+    print(json.dumps({"findings": report.findings, "renders": report.renders}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,3 +49,29 @@ def test_a_folder_without_a_manifest_is_named(tmp_path: Path) -> None:
     done = _check(tmp_path)
     assert done.returncode == 1
     assert "no skin.json there (not a skin folder)" in done.stderr
+
+
+def test_a_hung_skin_is_stopped_at_the_deadline(tmp_path: Path) -> None:
+    folder = tmp_path / "hung"
+    shutil.copytree(SKINS / "neon", folder)
+    manifest = json.loads((folder / "skin.json").read_text())
+    (folder / "skin.json").write_text(json.dumps({**manifest, "id": "hung"}))
+    (folder / "skin.py").write_text("import time\ntime.sleep(600)\n")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "shared.cli", "skin", "check", str(folder),
+                           "--deadline", "3"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert time.monotonic() - started < 60
+    assert done.returncode == 1
+    assert "error: the skin did not finish within 3 s (a hung import or render)" in done.stdout
+
+
+def test_a_skin_that_ends_the_process_is_an_error(tmp_path: Path) -> None:
+    folder = tmp_path / "quits"
+    shutil.copytree(SKINS / "neon", folder)
+    manifest = json.loads((folder / "skin.json").read_text())
+    (folder / "skin.json").write_text(json.dumps({**manifest, "id": "quits"}))
+    (folder / "skin.py").write_text("import os\nos._exit(7)\n")
+    done = _check(folder)
+    assert done.returncode == 1
+    assert "error: the check's process ended without a report (exit status 7)" in done.stdout
