@@ -17,9 +17,10 @@ import requests
 from shared.bus import core as keys
 from shared.bus.core import Bus
 from shared.plugin_api.skins.manifest import SKINS_DIR_ENV
-from tests.daemons import ROOT, Instance, running
+from tests.daemons import ROOT, Instance, running, start_display
 from tests.display_service.helpers import wait_until
 from tests.system.test_community_plugins import frame
+from tests.system.test_plugin_containment import safe_mode
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.daemons]
 
@@ -85,3 +86,23 @@ def test_a_raising_skin_is_disabled_and_never_fails_the_plugin(
         record = next(p for p in installed if p["id"] == PLUGIN)
         assert not record.get("runtime_errors"), record
         assert not record.get("safe_mode"), record
+
+
+def test_a_hung_skin_is_contained_as_its_plugin_would_be(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    skins = tmp_path / "skins"
+    shutil.copytree(FIXTURE / "skins" / "neon", skins / "hung")
+    manifest = json.loads((skins / "hung" / "skin.json").read_text())
+    (skins / "hung" / "skin.json").write_text(json.dumps({**manifest, "id": "hung"}))
+    (skins / "hung" / "skin.py").write_text(
+        "import time\n\nfrom src.skin_system import ScoreboardSkin\n\n\n"
+        "class NeonSkin(ScoreboardSkin):\n"
+        "    def render_live(self, ctx, game):\n        time.sleep(600)\n")
+    monkeypatch.setenv(SKINS_DIR_ENV, str(skins))
+    instance = _instance(tmp_path / "instance", "hung")
+    display = start_display(instance, "--hang-seconds", "1.5")
+    try:
+        wait_until(lambda: PLUGIN in safe_mode(instance), timeout=60)
+        assert display.process.poll() is None  # started afresh in place, without the plugin
+    finally:
+        display.stop()
