@@ -60,12 +60,21 @@ def _success(route: RouteDoc, status: int) -> dict[str, Any]:
             "content": {"application/json": media}}
 
 
+# Answers that say when to try again.
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
+                               "schema": {"type": "integer", "minimum": 0}}}
+
+
 def _error(codes: list[str], described: tuple[str, ...], status: str) -> dict[str, Any]:
     names = ", ".join(described) if described else "an error every route may answer"
-    return {"description": f"{status}: {names}",
-            "content": {"application/json": {
-                "schema": error_envelope(codes),
-                "example": _error_example(described[0] if described else "INTERNAL_ERROR")}}}
+    answer: dict[str, Any] = {
+        "description": f"{status}: {names}",
+        "content": {"application/json": {
+            "schema": error_envelope(codes),
+            "example": _error_example(described[0] if described else "INTERNAL_ERROR")}}}
+    if status == "429":
+        answer["headers"] = RETRY_AFTER
+    return answer
 
 
 def responses(route: RouteDoc) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Flask
 
 from shared.version import CORE_VERSION
+from web_service.access.sign_in import OPEN_PATHS
 from web_service.openapi.answers import responses
 from web_service.openapi.route_doc import RouteDoc
 from web_service.openapi.schemas import INTEGER, STRING, Schema
@@ -24,6 +25,18 @@ INFO = {
                     "JSON envelope {status, data, message, error_code}; docs/API.md is "
                     "the readable guide. This document itself is plain JSON."),
 }
+
+
+# Sign-in is optional (off by default): a request needs nothing while it is off, a
+# session cookie or an API token while it is on; the open routes never need one.
+SECURITY_SCHEMES = {
+    "apiToken": {"type": "http", "scheme": "bearer",
+                 "description": "an API token (POST /api/v3/auth/tokens); its scope limits it"},
+    "session": {"type": "apiKey", "in": "cookie", "name": "ledpanel_session",
+                "description": "a browser session (POST /api/v3/auth/sign-in)"},
+}
+SIGNED_IN: list[dict[str, list[str]]] = [{}, {"apiToken": []}, {"session": []}]
+_NOT_ID = re.compile(r"[^A-Za-z0-9]+")
 
 
 def openapi_path(rule: str) -> str:
@@ -45,6 +58,8 @@ def _request_body(route: RouteDoc) -> dict[str, Any] | None:
     content: dict[str, Any] = {}
     if route.body is not None:
         content["application/json"] = {"schema": route.body}
+        if route.body_example is not None:
+            content["application/json"]["example"] = route.body_example
     if route.form is not None:
         content["multipart/form-data"] = {"schema": route.form}
     if not content:
@@ -55,11 +70,12 @@ def _request_body(route: RouteDoc) -> dict[str, Any] | None:
 def _operation(method: str, rule: str, route: RouteDoc,
                summaries: dict[tuple[str, str], str]) -> dict[str, Any]:
     operation: dict[str, Any] = {
-        "operationId": f"{method.lower()}{openapi_path(rule).replace('/api/v3', '')}",
+        "operationId": _NOT_ID.sub("_", f"{method.lower()}{rule[len('/api/v3'):]}").strip("_"),
         "summary": summaries.get((method, rule), ""),
         "tags": [rule.split("/")[3] if rule.count("/") > 2 else "index"],
         "responses": responses(route),
         "x-error-codes": sorted(route.codes()),  # the route's own, as docs/API.md names them
+        "security": [{}] if rule in OPEN_PATHS else SIGNED_IN,
     }
     parameters = _path_parameters(rule) + [
         {"name": p.name, "in": "query", "required": p.required, "schema": p.schema,
@@ -90,7 +106,8 @@ def build(app: Flask) -> dict[str, Any]:
         paths.setdefault(openapi_path(rule), {})[method.lower()] = _operation(
             method, rule, route, summaries)
     return {"openapi": "3.1.0", "info": INFO, "servers": [{"url": "/"}],
-            "paths": dict(sorted(paths.items()))}
+            "paths": dict(sorted(paths.items())),
+            "components": {"securitySchemes": SECURITY_SCHEMES}}
 
 
 def description(app: Flask) -> dict[str, Any]:

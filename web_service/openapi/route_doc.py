@@ -24,14 +24,16 @@ class RouteDoc:
 
     ``errors`` maps an HTTP status to the route's own ``error_code`` values (the codes
     every route may answer are added by the document); ``body`` is a JSON request body,
-    ``form`` a multipart or url-encoded one; ``data`` the success envelope's ``data``;
-    ``success`` the success statuses; ``produces`` a media type other than the JSON
-    envelope for a success (a ZIP, an image); ``example`` an example of ``data``.
+    ``form`` a multipart one; ``body_example`` an example JSON body; ``data`` the success
+    envelope's ``data``; ``success`` the success statuses; ``produces`` a media type
+    other than the JSON envelope for a success (a ZIP, an image); ``example`` an example
+    of ``data``.
     """
 
     errors: dict[int, tuple[str, ...]] = field(default_factory=dict)
     body: Schema | None = None
     body_required: bool = False
+    body_example: Any = None
     form: Schema | None = None
     query: tuple[Param, ...] = ()
     data: Schema = field(default_factory=lambda: ANY_OBJECT)

@@ -12,6 +12,16 @@ from web_service.openapi.schemas import (
     enum,
     nullable,
     obj,
+    text,
+)
+
+# Answers that carry no data.
+NULL_DATA = nullable(ANY_OBJECT)
+
+# A token as listed (never its hash).
+TOKEN = obj(
+    {"id": STRING, "name": STRING, "scope": enum("read", "control", "admin"), "created_at": NUMBER},
+    required=("id", "name"),
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
@@ -39,29 +49,42 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("POST", "/api/v3/auth/sign-in"): RouteDoc(
-        data=nullable(ANY_OBJECT),
+        data=obj({"expires_at": NUMBER}, required=("expires_at",)),
+        body=obj({"password": text(1, 256)}, required=("password",)),
+        body_required=True,
         errors={
             400: ("INVALID_FIELD",),
             401: ("WRONG_PASSWORD",),
             409: ("SIGN_IN_NO_PASSWORD",),
             429: ("RATE_LIMITED",),
         },
-        body=ANY_OBJECT,
     ),
     ("POST", "/api/v3/auth/sign-out"): RouteDoc(data=nullable(ANY_OBJECT), body=ANY_OBJECT),
     ("POST", "/api/v3/auth/password"): RouteDoc(
+        body=obj({"password": text(8, 256), "current_password": STRING}, required=("password",)),
+        body_required=True,
+        data=NULL_DATA,
         errors={
             400: ("INVALID_FIELD",),
             401: ("WRONG_PASSWORD",),
             403: ("FIRST_PASSWORD_REFUSED",),
             429: ("RATE_LIMITED",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/auth/tokens"): RouteDoc(
-        data=obj({"tokens": array(ANY_OBJECT)}, required=("tokens",))
+        data=obj({"tokens": array(TOKEN)}, required=("tokens",)),
     ),
     ("POST", "/api/v3/auth/tokens"): RouteDoc(
+        body_example={"name": "home-assistant", "scope": "control"},
+        body=obj(
+            {"name": text(1, 64), "scope": enum("read", "control", "admin")},
+            required=("name", "scope"),
+        ),
+        body_required=True,
+        data=obj(
+            {"id": STRING, "name": STRING, "scope": STRING, "token": STRING},
+            required=("id", "name", "token"),
+        ),
         errors={
             400: ("INVALID_FIELD",),
             403: (
@@ -73,8 +96,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "TOO_MANY_TOKENS",
             ),
         },
-        body=ANY_OBJECT,
         success=(201,),
     ),
-    ("DELETE", "/api/v3/auth/tokens/<token_id>"): RouteDoc(errors={404: ("UNKNOWN_TOKEN",)}),
+    ("DELETE", "/api/v3/auth/tokens/<token_id>"): RouteDoc(
+        data=TOKEN, errors={404: ("UNKNOWN_TOKEN",)}
+    ),
 }

@@ -66,6 +66,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/config/raw/main"): RouteDoc(
+        body=ANY_OBJECT,
+        body_required=True,
         data=SAVE_RESULT,
         errors={
             400: (
@@ -76,18 +78,20 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "UNKNOWN_KEY",
                 "INVALID_PLUGIN_CONFIG",
                 "HARDWARE_SETTING_REFUSED",
+                "MISSING_PLUGIN_ID",
+                "INVALID_PLUGIN_ID",
             ),
             413: ("CONFIG_TOO_LARGE",),
             415: ("UNSUPPORTED_CHARSET",),
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/config/schedule"): RouteDoc(
         data=SCHEDULE, errors={409: ("CONFIG_INVALID_JSON",)}
     ),
     ("POST", "/api/v3/config/schedule"): RouteDoc(
+        body=SCHEDULE,
         data=SCHEDULE,
         errors={
             400: (
@@ -98,12 +102,12 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             409: ("CONFIG_INVALID_JSON",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/config/dim-schedule"): RouteDoc(
         data=DIM_SCHEDULE, errors={409: ("CONFIG_INVALID_JSON",)}
     ),
     ("POST", "/api/v3/config/dim-schedule"): RouteDoc(
+        body=DIM_SCHEDULE,
         data=DIM_SCHEDULE,
         errors={
             400: (
@@ -115,6 +119,5 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             409: ("CONFIG_INVALID_JSON",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
 }

@@ -18,6 +18,8 @@ from web_service.openapi.schemas import (
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/display/on-demand/start"): RouteDoc(
+        body_example={"plugin_id": "clock", "duration": 60},
+        data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
         body=obj(
             {"plugin_id": STRING, "mode": STRING, "duration": NUMBER, "pinned": BOOLEAN},
             required=("plugin_id",),
@@ -38,9 +40,13 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("POST", "/api/v3/display/on-demand/stop"): RouteDoc(
-        errors={400: ("INVALID_JSON",)}, body=ANY_OBJECT, success=(200, 202)
+        data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
+        errors={400: ("INVALID_JSON",)},
+        body=ANY_OBJECT,
+        success=(200, 202),
     ),
     ("POST", "/api/v3/display/next"): RouteDoc(
+        data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
         errors={400: ("INVALID_JSON",), 409: ("DISPLAY_CONTROL_REFUSED",)},
         body=ANY_OBJECT,
         success=(200, 202),
@@ -49,6 +55,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"service": STRING}, required=("service",))
     ),
     ("POST", "/api/v3/display/power"): RouteDoc(
+        body_example={"on": False},
+        data=obj({"state": STRING, "service": STRING, "request_id": STRING}, required=("state",)),
         body=obj({"on": BOOLEAN}, required=("on",)),
         body_required=True,
         errors={
@@ -70,6 +78,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("POST", "/api/v3/notify"): RouteDoc(
+        body_example={"text": "Door open", "icon": "door", "priority": "high"},
+        data=obj({"id": STRING}, required=("id",)),
         body=obj(
             {
                 "text": STRING,
@@ -103,7 +113,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("DELETE", "/api/v3/notify/<path:notification_id>"): RouteDoc(
-        errors={400: ("INVALID_FIELD",), 404: ("UNKNOWN_NOTIFICATION",)}, success=(200, 202)
+        data=obj({"id": STRING}, required=("id",)),
+        errors={400: ("INVALID_FIELD",), 404: ("UNKNOWN_NOTIFICATION",)},
+        success=(200, 202),
     ),
     ("GET", "/api/v3/custom"): RouteDoc(
         data=obj(
@@ -112,6 +124,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("POST", "/api/v3/custom/<name>"): RouteDoc(
+        data=obj(
+            {"state": STRING, "name": STRING, "service": STRING},
+            required=("state", "name", "service"),
+        ),
         errors={
             400: (
                 "INVALID_NAME",
@@ -127,6 +143,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         success=(200, 202),
     ),
     ("DELETE", "/api/v3/custom/<name>"): RouteDoc(
+        data=obj(
+            {"state": STRING, "name": STRING, "service": STRING},
+            required=("state", "name", "service"),
+        ),
         errors={
             400: (
                 "INVALID_NAME",

@@ -13,7 +13,9 @@ from web_service.openapi.schemas import (
     STRING,
     array,
     enum,
+    nullable,
     obj,
+    text,
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
@@ -32,12 +34,22 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                         },
                         required=("family", "builtin"),
                     )
-                )
+                ),
+                "max_upload_bytes": INTEGER,
             },
             required=("fonts",),
-        )
+        ),
     ),
     ("GET", "/api/v3/fonts/preview"): RouteDoc(
+        query=(
+            Param("font", STRING, "a family from the catalog", required=True),
+            Param(
+                "size",
+                {"type": "integer", "minimum": 4, "maximum": 128},
+                "for a scalable font, 16 by default",
+            ),
+            Param("text", text(0, 100)),
+        ),
         errors={
             400: (
                 "INVALID_FONT_FAMILY",
@@ -45,14 +57,13 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             404: ("FONT_NOT_FOUND",),
         },
-        query=(
-            Param("font", STRING),
-            Param("size", INTEGER),
-            Param("text", STRING),
-        ),
         produces="image/png",
     ),
     ("POST", "/api/v3/fonts/upload"): RouteDoc(
+        form=obj(
+            {"font_file": BINARY, "font_family": text(1, 64)}, required=("font_file", "font_family")
+        ),
+        data=obj({"font": ANY_OBJECT, "display_told": BOOLEAN}, required=("font",)),
         errors={
             400: (
                 "NO_FILES",
@@ -67,9 +78,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             500: ("WRITE_FAILED",),
         },
-        form=obj({"font_file": BINARY, "family": STRING}),
     ),
     ("DELETE", "/api/v3/fonts/<font_family>"): RouteDoc(
+        data=obj(
+            {"family": STRING, "file": STRING, "display_told": BOOLEAN}, required=("family", "file")
+        ),
         errors={
             400: ("INVALID_FONT_FAMILY",),
             403: ("BUILTIN_FONT",),
@@ -77,7 +90,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "FONT_NOT_FOUND",
                 "NOT_FOUND",
             ),
-        }
+        },
     ),
     ("GET", "/api/v3/cache/list"): RouteDoc(
         data=obj(
@@ -91,6 +104,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("POST", "/api/v3/cache/clear"): RouteDoc(
+        body=obj({"key": STRING, "file": STRING}),
         data=obj(
             {"cleared": array(ANYTHING), "count": INTEGER, "bytes": INTEGER},
             required=("cleared", "count"),
@@ -104,9 +118,18 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             404: ("CACHE_KEY_NOT_FOUND",),
             500: ("WRITE_FAILED",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/history"): RouteDoc(
+        query=(
+            Param(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 1000},
+                "1 to 1000, 100 by default",
+            ),
+            Param("before", INTEGER, "only entries older than this id"),
+            Param("kind", enum("api", "plugin", "store", "core_update", "notify")),
+            Param("plugin_id", STRING),
+        ),
         data=obj(
             {
                 "entries": array(
@@ -130,12 +153,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "INVALID_PLUGIN_ID",
             )
         },
-        query=(
-            Param("limit", INTEGER),
-            Param("before", STRING),
-            Param("kind", STRING),
-            Param("plugin_id", STRING),
-        ),
     ),
     ("POST", "/api/v3/history/clear"): RouteDoc(
         data=obj({"files_removed": INTEGER}, required=("files_removed",)),
@@ -143,6 +160,15 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/logs"): RouteDoc(
+        query=(
+            Param("daemon", enum("display", "web", "all")),
+            Param("level", STRING, "the least severe level shown (DEBUG by default)"),
+            Param(
+                "lines",
+                {"type": "integer", "minimum": 1, "maximum": 1000},
+                "1 to 1000, 200 by default",
+            ),
+        ),
         data=obj(
             {
                 "entries": array(ANY_OBJECT),
@@ -153,11 +179,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             required=("entries", "sources", "level", "lines"),
         ),
         errors={400: ("INVALID_FIELD",), 503: ("LOGS_UNAVAILABLE",)},
-        query=(
-            Param("daemon", STRING),
-            Param("level", STRING),
-            Param("lines", INTEGER),
-        ),
     ),
     ("GET", "/api/v3/backup/download"): RouteDoc(
         errors={400: ("INVALID_FIELD",), 413: ("BACKUP_TOO_LARGE",)},
@@ -165,6 +186,17 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="application/zip",
     ),
     ("POST", "/api/v3/backup/restore"): RouteDoc(
+        data=obj(
+            {
+                "config": ANY_OBJECT,
+                "fonts": ANY_OBJECT,
+                "plugin_assets": ANY_OBJECT,
+                "backup": ANY_OBJECT,
+                "pre_restore_backup": nullable(STRING),
+            },
+            required=("config", "backup", "pre_restore_backup"),
+        ),
+        form=obj({"backup_file": BINARY, "dry_run": enum("0", "1")}, required=("backup_file",)),
         errors={
             400: (
                 "NO_FILES",
@@ -191,7 +223,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             500: ("WRITE_FAILED",),
             503: ("CONFIG_LOCKED",),
         },
-        form=obj({"backup_file": BINARY}),
     ),
     ("GET", "/api/v3/backup/pre-restore"): RouteDoc(
         data=obj({"backups": array(ANY_OBJECT)}, required=("backups",))

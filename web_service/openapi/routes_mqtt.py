@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from web_service.openapi.route_doc import RouteDoc
 from web_service.openapi.schemas import (
-    ANY_OBJECT,
     BOOLEAN,
     INTEGER,
     STRING,
     obj,
+    text,
 )
 
 # The MQTT settings as shown (the password masked) and the bridge's state.
@@ -25,6 +25,20 @@ MQTT_SETTINGS = obj(
         "state": STRING,
     },
     required=("enabled", "host", "port", "state"),
+)
+
+# The fields a save or a test connection may send.
+MQTT_FIELDS = obj(
+    {
+        "enabled": BOOLEAN,
+        "host": text(0, 253),
+        "port": {"type": "integer", "minimum": 1, "maximum": 65535},
+        "username": text(0, 256),
+        "password": text(0, 256),
+        "tls": BOOLEAN,
+        "base_topic": STRING,
+        "discovery_prefix": STRING,
+    }
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
@@ -44,6 +58,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/mqtt"): RouteDoc(
+        body_example={"enabled": True, "host": "broker.local", "port": 1883},
+        body=MQTT_FIELDS,
         data=MQTT_SETTINGS,
         errors={
             400: (
@@ -54,9 +70,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             409: ("CONFIG_INVALID_JSON",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("POST", "/api/v3/mqtt/test"): RouteDoc(
+        body=MQTT_FIELDS,
+        data=obj({"connected": BOOLEAN}, required=("connected",)),
         errors={
             400: (
                 "INVALID_JSON",
@@ -64,6 +81,5 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "UNKNOWN_FIELD",
             )
         },
-        body=ANY_OBJECT,
     ),
 }

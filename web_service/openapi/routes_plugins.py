@@ -11,7 +11,21 @@ from web_service.openapi.schemas import (
     INTEGER,
     STRING,
     array,
+    described,
+    nullable,
     obj,
+)
+
+PLUGIN_ID = obj({"plugin_id": STRING}, required=("plugin_id",))
+# An of-the-day data file named in a body or the query string.
+DATA_FILE = obj({"filename": STRING, "name": STRING, "file_id": STRING, "plugin_id": STRING})
+DATA_FILE_QUERY = tuple(
+    Param(name, STRING) for name in ("filename", "name", "file_id", "plugin_id")
+)
+
+# What a data file's removal answers.
+DATA_FILE_DELETED = obj(
+    {"plugin_id": STRING, "deleted": ANYTHING}, required=("plugin_id", "deleted")
 )
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
@@ -35,6 +49,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={400: ("INVALID_PLUGIN_ID",)},
     ),
     ("POST", "/api/v3/errors/clear"): RouteDoc(
+        body=obj({"plugin_id": STRING}),
+        data=obj({"plugin_id": nullable(STRING), "cleared": BOOLEAN}, required=("cleared",)),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -42,7 +58,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "INVALID_JSON",
             )
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("GET", "/api/v3/plugins/installed"): RouteDoc(
@@ -61,6 +76,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/plugins/toggle"): RouteDoc(
+        data=obj({"plugin_id": STRING, "enabled": BOOLEAN}, required=("plugin_id", "enabled")),
+        body_example={"plugin_id": "clock", "enabled": True},
         body=obj({"plugin_id": STRING, "enabled": BOOLEAN}, required=("plugin_id",)),
         body_required=True,
         errors={
@@ -76,6 +93,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
     ),
     ("GET", "/api/v3/plugins/config"): RouteDoc(
+        data=described(ANY_OBJECT, "the plugin's section, secrets shown as ********"),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -88,6 +106,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/plugins/config"): RouteDoc(
+        data=PLUGIN_ID,
+        body=obj({"plugin_id": STRING, "config": ANY_OBJECT}, required=("plugin_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -101,9 +122,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/plugins/schema"): RouteDoc(
+        data=described(
+            ANY_OBJECT, "the plugin's JSON Schema (an empty object schema when it has none)"
+        ),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -114,8 +137,13 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         },
         query=(Param("plugin_id", STRING),),
     ),
-    ("GET", "/api/v3/plugins/safe-mode"): RouteDoc(data=array(ANY_OBJECT)),
+    ("GET", "/api/v3/plugins/safe-mode"): RouteDoc(
+        data=array(obj({"plugin_id": STRING}, required=("plugin_id",))),
+    ),
     ("POST", "/api/v3/plugins/safe-mode/release"): RouteDoc(
+        body=PLUGIN_ID,
+        body_required=True,
+        data=obj({"plugin_id": STRING, "released": BOOLEAN}, required=("plugin_id", "released")),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -123,10 +151,14 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             404: ("NOT_IN_SAFE_MODE",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/action"): RouteDoc(
+        body=obj(
+            {"plugin_id": STRING, "action_id": STRING, "params": ANY_OBJECT},
+            required=("plugin_id", "action_id"),
+        ),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -142,9 +174,12 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             502: ("ACTION_FAILED",),
             504: ("ACTION_TIMEOUT",),
         },
-        body=ANY_OBJECT,
     ),
     ("POST", "/api/v3/plugins/assets/upload"): RouteDoc(
+        data=obj(
+            {"plugin_id": STRING, "files": array(ANY_OBJECT)}, required=("plugin_id", "files")
+        ),
+        form=obj({"plugin_id": STRING, "files": BINARY}, required=("plugin_id", "files")),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -156,9 +191,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             413: ("FILE_TOO_LARGE",),
         },
-        form=obj({"files": BINARY, "plugin_id": STRING}),
     ),
     ("GET", "/api/v3/plugins/assets/list"): RouteDoc(
+        data=obj(
+            {"plugin_id": STRING, "files": array(ANY_OBJECT)}, required=("plugin_id", "files")
+        ),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -170,6 +207,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/plugins/assets/delete"): RouteDoc(
+        data=obj({"plugin_id": STRING, "deleted": ANY_OBJECT}, required=("plugin_id", "deleted")),
+        body=obj({"plugin_id": STRING, "path": STRING, "name": STRING}, required=("plugin_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -180,7 +220,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             404: ("UNKNOWN_ASSET",),
         },
-        body=ANY_OBJECT,
     ),
     ("GET", "/api/v3/plugins/<plugin_id>/static/<path:subpath>"): RouteDoc(
         errors={
@@ -197,6 +236,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="application/octet-stream",
     ),
     ("GET", "/api/v3/calendar/list-calendars"): RouteDoc(
+        data=obj(
+            {"plugin_id": STRING, "calendars": array(ANYTHING)}, required=("plugin_id", "calendars")
+        ),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -212,6 +254,8 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         query=(Param("plugin_id", STRING),),
     ),
     ("POST", "/api/v3/of-the-day/json/upload"): RouteDoc(
+        data=obj({"plugin_id": STRING, "files": array(ANYTHING)}, required=("plugin_id", "files")),
+        form=obj({"file": BINARY, "plugin_id": STRING}, required=("file",)),
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -233,9 +277,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
         },
-        form=obj({"file": BINARY, "plugin_id": STRING}),
     ),
     ("POST", "/api/v3/of-the-day/json/delete"): RouteDoc(
+        data=DATA_FILE_DELETED,
+        body=DATA_FILE,
+        query=DATA_FILE_QUERY,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -255,9 +301,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("DELETE", "/api/v3/of-the-day/json/delete"): RouteDoc(
+        data=DATA_FILE_DELETED,
+        query=DATA_FILE_QUERY,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -276,6 +323,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             413: ("FILE_TOO_LARGE",),
             422: ("INVALID_PLUGIN_SCHEMA",),
             503: ("CONFIG_LOCKED",),
-        }
+        },
     ),
 }

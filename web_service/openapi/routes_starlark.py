@@ -5,11 +5,13 @@ from __future__ import annotations
 from web_service.openapi.route_doc import Param, RouteDoc
 from web_service.openapi.schemas import (
     ANY_OBJECT,
+    ANYTHING,
     BINARY,
     BOOLEAN,
     INTEGER,
     STRING,
     array,
+    nullable,
     obj,
 )
 
@@ -49,6 +51,47 @@ REPOSITORY_ERRORS: dict[int, tuple[str, ...]] = {
     502: ("DOWNLOAD_FAILED",),
 }
 
+# An uploaded app package, with the optional id and replace fields.
+UPLOAD = obj({"file": BINARY, "app_id": STRING, "replace": STRING}, required=("file",))
+# A change of an app's entry, and the entry as saved.
+APP_ENTRY = obj(
+    {
+        "enabled": BOOLEAN,
+        "duration": {"type": "integer", "minimum": 5, "maximum": 3600},
+        "config": {"type": "object", "additionalProperties": nullable(STRING)},
+    }
+)
+APP_ENTRY_ANSWER = obj({"app_id": STRING, "entry": ANY_OBJECT}, required=("app_id", "entry"))
+
+# An installed app as the routes answer it (what its folder says, its entry, its render).
+APP = obj(
+    {
+        "id": STRING,
+        "name": STRING,
+        "source": STRING,
+        "enabled": BOOLEAN,
+        "duration": INTEGER,
+        "revision": ANYTHING,
+        "mode": STRING,
+        "preview_url": nullable(STRING),
+    },
+    required=("id", "enabled", "duration", "mode", "preview_url"),
+)
+# One page of the apps repository.
+REPOSITORY_PAGE = obj(
+    {
+        "repository": STRING,
+        "branch": STRING,
+        "apps": array(ANY_OBJECT),
+        "total": INTEGER,
+        "page": INTEGER,
+        "pages": INTEGER,
+        "categories": array(STRING),
+        "warning": nullable(STRING),
+    },
+    required=("apps", "total", "page", "pages"),
+)
+
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/api/v3/starlark/status"): RouteDoc(
         data=obj(
@@ -66,27 +109,36 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/starlark/renderer/install"): RouteDoc(
-        errors={400: ("INVALID_JSON",)}, body=ANY_OBJECT
-    ),
-    ("GET", "/api/v3/starlark/apps"): RouteDoc(data=array(ANY_OBJECT)),
-    ("POST", "/api/v3/starlark/apps"): RouteDoc(
-        errors=INSTALL_ERRORS,
-        form=obj({"file": BINARY}),
+        data=obj(
+            {"renderer": STRING, "runtime": STRING, "installed": BOOLEAN},
+            required=("renderer", "installed"),
+        ),
+        errors={400: ("INVALID_JSON",)},
         body=ANY_OBJECT,
+    ),
+    ("GET", "/api/v3/starlark/apps"): RouteDoc(
+        data=array(APP),
+    ),
+    ("POST", "/api/v3/starlark/apps"): RouteDoc(
+        data=APP,
+        body=obj({"app_id": STRING, "source": STRING, "filename": STRING, "replace": BOOLEAN}),
+        form=UPLOAD,
+        errors=INSTALL_ERRORS,
         success=(200, 201),
     ),
     ("GET", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)}
+        data=obj({"app": APP, "entry": ANY_OBJECT, "schema": ANYTHING}, required=("app", "entry")),
+        errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)},
     ),
     ("PATCH", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        errors=APP_SETTINGS_ERRORS,
-        body=ANY_OBJECT,
+        body=APP_ENTRY, data=APP_ENTRY_ANSWER, errors=APP_SETTINGS_ERRORS
     ),
     ("POST", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        errors=APP_SETTINGS_ERRORS, body=ANY_OBJECT
+        body=APP_ENTRY, data=APP_ENTRY_ANSWER, errors=APP_SETTINGS_ERRORS
     ),
     ("DELETE", "/api/v3/starlark/apps/<app_id>"): RouteDoc(
-        errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)}
+        data=obj({"app_id": STRING}, required=("app_id",)),
+        errors={400: ("INVALID_PLUGIN_ID",), 404: ("APP_NOT_FOUND",)},
     ),
     ("GET", "/api/v3/starlark/apps/<app_id>/preview"): RouteDoc(
         errors={
@@ -99,9 +151,10 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         produces="image/webp",
     ),
     ("POST", "/api/v3/starlark/upload"): RouteDoc(
-        errors=INSTALL_ERRORS, form=obj({"file": BINARY, "app_id": STRING}), success=(201,)
+        data=APP, form=UPLOAD, errors=INSTALL_ERRORS, success=(201,)
     ),
     ("GET", "/api/v3/starlark/repository"): RouteDoc(
+        data=REPOSITORY_PAGE,
         errors=REPOSITORY_ERRORS,
         query=(
             Param("q", STRING),
@@ -110,6 +163,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         ),
     ),
     ("POST", "/api/v3/starlark/repository/install"): RouteDoc(
+        data=APP,
+        body=obj({"app_id": STRING, "replace": BOOLEAN}, required=("app_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -123,10 +179,9 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             429: ("RATE_LIMITED",),
             502: ("DOWNLOAD_FAILED",),
         },
-        body=ANY_OBJECT,
         success=(201,),
     ),
     ("POST", "/api/v3/starlark/repository/refresh"): RouteDoc(
-        errors=REPOSITORY_ERRORS, body=ANY_OBJECT
+        data=REPOSITORY_PAGE, body=None, errors=REPOSITORY_ERRORS
     ),
 }

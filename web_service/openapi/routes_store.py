@@ -5,18 +5,69 @@ from __future__ import annotations
 from web_service.openapi.route_doc import Param, RouteDoc
 from web_service.openapi.schemas import (
     ANY_OBJECT,
+    ANYTHING,
     BINARY,
     BOOLEAN,
-    INTEGER,
+    NUMBER,
     STRING,
     array,
     enum,
     nullable,
     obj,
+    text,
 )
+from web_service.store.jobs_file import KINDS, STATES
+
+# The store's sources, as listed and as a change of them answers.
+SOURCES = obj(
+    {
+        "sources": array(
+            obj(
+                {"kind": STRING, "url": STRING, "origin": STRING, "removable": BOOLEAN},
+                required=("url", "removable"),
+            )
+        ),
+        "repository_api_url": STRING,
+    },
+    required=("sources",),
+)
+
+# A plugin store job (install, update, uninstall), as listed and followed.
+JOB = obj(
+    {
+        "id": STRING,
+        "kind": enum(*KINDS),
+        "plugin_id": nullable(STRING),
+        "state": enum(*STATES),
+        "description": STRING,
+        "step": STRING,
+        "progress": ANYTHING,
+        "message": STRING,
+        "result": nullable(ANY_OBJECT),
+        "error_code": nullable(STRING),
+        "created_at": NUMBER,
+        "started_at": nullable(NUMBER),
+        "finished_at": nullable(NUMBER),
+    },
+    required=("id", "kind", "plugin_id", "state"),
+)
+# A job started (202), or finished when the request asked to wait (200: its result too).
+STARTED = obj({"job_id": STRING, "job": JOB}, required=("job_id", "job"))
 
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/plugins/install"): RouteDoc(
+        data=STARTED,
+        body_example={"plugin_id": "clock"},
+        body=obj(
+            {
+                "plugin_id": STRING,
+                "repo_url": STRING,
+                "branch": STRING,
+                "plugin_path": STRING,
+                "wait": BOOLEAN,
+            }
+        ),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -26,10 +77,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             409: ("JOB_RUNNING",),
             503: ("REGISTRY_UNAVAILABLE",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/install/upload"): RouteDoc(
+        data=STARTED,
+        form=obj({"plugin_zip": BINARY, "wait": STRING}, required=("plugin_zip",)),
         errors={
             400: (
                 "NO_FILES",
@@ -44,10 +96,12 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "BAD_PLUGIN",
             ),
         },
-        form=obj({"plugin_zip": BINARY}),
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/update"): RouteDoc(
+        data=STARTED,
+        body=obj({"plugin_id": STRING, "wait": BOOLEAN}, required=("plugin_id",)),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -57,10 +111,15 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             404: ("NOT_INSTALLED",),
             409: ("JOB_RUNNING",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/uninstall"): RouteDoc(
+        data=STARTED,
+        body=obj(
+            {"plugin_id": STRING, "remove_config": BOOLEAN, "wait": BOOLEAN},
+            required=("plugin_id",),
+        ),
+        body_required=True,
         errors={
             400: (
                 "MISSING_PLUGIN_ID",
@@ -74,23 +133,28 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "JOB_RUNNING",
             ),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
     ("GET", "/api/v3/plugins/store/jobs"): RouteDoc(
-        data=obj({"jobs": array(ANY_OBJECT)}, required=("jobs",)),
+        data=obj({"jobs": array(JOB)}, required=("jobs",)),
+        query=(
+            Param("plugin_id", STRING),
+            Param(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 200},
+                "1 to 200, 20 by default",
+            ),
+        ),
         errors={
             400: (
                 "INVALID_FIELD",
                 "INVALID_PLUGIN_ID",
             )
         },
-        query=(
-            Param("plugin_id", STRING),
-            Param("limit", INTEGER),
-        ),
     ),
-    ("GET", "/api/v3/plugins/store/jobs/<job_id>"): RouteDoc(errors={404: ("JOB_NOT_FOUND",)}),
+    ("GET", "/api/v3/plugins/store/jobs/<job_id>"): RouteDoc(
+        data=JOB, errors={404: ("JOB_NOT_FOUND",)}
+    ),
     ("GET", "/api/v3/plugins/store/auto-update"): RouteDoc(
         data=obj(
             {
@@ -104,16 +168,20 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         )
     ),
     ("GET", "/api/v3/plugins/store/list"): RouteDoc(
+        data=obj(
+            {"plugins": array(ANY_OBJECT), "categories": array(STRING), "stale": BOOLEAN},
+            required=("plugins",),
+        ),
+        query=(
+            Param("query", text(0, 200), "words that must all occur"),
+            Param("category", STRING),
+            Param("refresh", enum("0", "1")),
+        ),
         errors={
             400: ("INVALID_FIELD",),
             409: ("CONFIG_INVALID_JSON",),
             503: ("REGISTRY_UNAVAILABLE",),
         },
-        query=(
-            Param("query", STRING),
-            Param("category", STRING),
-            Param("refresh", enum("0", "1")),
-        ),
     ),
     ("GET", "/api/v3/plugins/store/github-status"): RouteDoc(
         data=obj(
@@ -123,21 +191,15 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("GET", "/api/v3/plugins/store/sources"): RouteDoc(
-        data=obj(
-            {
-                "sources": array(
-                    obj(
-                        {"kind": STRING, "url": STRING, "origin": STRING, "removable": BOOLEAN},
-                        required=("url", "removable"),
-                    )
-                ),
-                "repository_api_url": STRING,
-            },
-            required=("sources",),
-        ),
+        data=SOURCES,
         errors={409: ("CONFIG_INVALID_JSON",)},
     ),
     ("POST", "/api/v3/plugins/store/sources"): RouteDoc(
+        body=obj(
+            {"kind": enum("registry", "repository"), "url": text(1, 500)}, required=("kind", "url")
+        ),
+        body_required=True,
+        data=SOURCES,
         errors={
             400: (
                 "INVALID_FIELD",
@@ -150,9 +212,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             503: ("CONFIG_LOCKED",),
         },
-        body=ANY_OBJECT,
     ),
     ("DELETE", "/api/v3/plugins/store/sources"): RouteDoc(
+        body=obj({"url": STRING}, required=("url",)),
+        body_required=True,
+        data=SOURCES,
         errors={
             400: (
                 "INVALID_FIELD",
@@ -162,6 +226,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             404: ("UNKNOWN_SOURCE",),
             409: ("CONFIG_INVALID_JSON",),
             503: ("CONFIG_LOCKED",),
-        }
+        },
     ),
 }

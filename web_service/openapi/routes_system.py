@@ -8,6 +8,7 @@ from web_service.openapi.schemas import (
     BOOLEAN,
     STRING,
     array,
+    enum,
     nullable,
     obj,
 )
@@ -43,6 +44,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"version": STRING, "display": ANY_OBJECT}, required=("version", "display"))
     ),
     ("POST", "/api/v3/system/action"): RouteDoc(
+        body_example={"action": "restart_display_service"},
         body=obj({"action": STRING}, required=("action",)),
         body_required=True,
         errors={
@@ -80,6 +82,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=obj({"running": BOOLEAN, "lost": BOOLEAN}, required=("running",))
     ),
     ("POST", "/api/v3/system/update"): RouteDoc(
+        body=obj({"stash": BOOLEAN, "trigger": enum("button", "cli")}),
         errors={
             400: ("INVALID_FIELD",),
             409: (
@@ -88,7 +91,6 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             ),
             503: ("UPDATE_NOT_STARTED",),
         },
-        body=ANY_OBJECT,
         success=(200, 202),
     ),
 }

@@ -47,3 +47,8 @@ def enum(*values: str) -> Schema:
 def described(schema: Schema, description: str) -> Schema:
     """``schema`` with a description."""
     return {**schema, "description": description}
+
+
+def text(min_length: int, max_length: int) -> Schema:
+    """A string of ``min_length`` to ``max_length`` characters."""
+    return {"type": "string", "minLength": min_length, "maxLength": max_length}

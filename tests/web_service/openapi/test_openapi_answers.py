@@ -46,3 +46,54 @@ def test_each_route_answers_as_described(web: Any) -> None:
                 wrong[f"{method.upper()} {path}"] = problem
     assert sent > 100
     assert not wrong, wrong
+
+
+# Requests that succeed, in order (the app installed is changed, then removed), so the
+# described success ``data`` of the routes that change something is checked too.
+DONE = [
+    ("POST", "/api/v3/notify", {"text": "hello"}, 202),
+    ("POST", "/api/v3/plugins/toggle", {"plugin_id": "clock", "enabled": True}, 200),
+    ("POST", "/api/v3/plugins/config", {"plugin_id": "clock", "config": {"interval": 5}}, 200),
+    ("POST", "/api/v3/config/main", {"brightness": 50}, 200),
+    ("POST", "/api/v3/config/schedule", {"enabled": True}, 200),
+    ("POST", "/api/v3/config/dim-schedule", {"dim_brightness": 20}, 200),
+    ("POST", "/api/v3/mqtt", {"port": 1884}, 200),
+    ("POST", "/api/v3/display/on-demand/start", {"plugin_id": "clock"}, 202),
+    ("POST", "/api/v3/display/power", {"on": False}, 202),
+    ("POST", "/api/v3/errors/clear", {}, 202),
+    ("DELETE", "/api/v3/custom/hello", None, 202),
+    ("POST", "/api/v3/starlark/apps",
+     {"app_id": "hello", "source": "def main(config):\n    return None\n"}, 201),
+    ("PATCH", "/api/v3/starlark/apps/hello", {"enabled": False, "duration": 30}, 200),
+    ("DELETE", "/api/v3/starlark/apps/hello", None, 200),
+    ("POST", "/api/v3/cache/clear", {}, 200),
+]
+
+
+def test_answers_of_done_changes_are_as_described(web: Any) -> None:
+    doc = description(web.app)
+    for method, path, body, status in DONE:
+        answer = web.client.open(path, method=method, json=body)
+        assert answer.status_code == status, (method, path, answer.get_json())
+        rule = path.replace("/hello", "/{name}") if "/custom/" in path else path
+        rule = rule.replace("/apps/hello", "/apps/{app_id}")
+        assert mismatch(doc["paths"][rule][method.lower()], answer) is None, (method, path)
+
+
+# Refusals the docs once missed (found by comparing answers with the description).
+REFUSED = [
+    ("POST", "/api/v3/config/raw/main", "/api/v3/config/raw/main", {"a/b": {}},
+     "INVALID_PLUGIN_ID"),
+    ("POST", "/api/v3/starlark/apps/nothing", "/api/v3/starlark/apps/{app_id}",
+     {"enabled": True}, "APP_NOT_FOUND"),
+    ("POST", "/api/v3/starlark/repository/install", "/api/v3/starlark/repository/install",
+     {}, "MISSING_PLUGIN_ID"),
+]
+
+
+def test_refusals_are_as_described(web: Any) -> None:
+    doc = description(web.app)
+    for method, url, path, body, code in REFUSED:
+        answer = web.client.open(url, method=method, json=body)
+        assert answer.get_json()["error_code"] == code, (url, answer.get_json())
+        assert mismatch(doc["paths"][path][method.lower()], answer) is None, (method, url)

@@ -156,3 +156,18 @@ def test_real_answers_match_their_described_schema(web: Any, method: str, path: 
     assert answer.status_code == status
     described = path if path in doc["paths"] else "/api/v3/health"
     jsonschema.validate(answer.get_json(), answer_schema(doc, method, described, status))
+
+
+def test_sign_in_is_described_and_the_open_routes_need_none(web: Any) -> None:
+    doc = served(web)
+    assert set(doc["components"]["securitySchemes"]) == {"apiToken", "session"}
+    for method, path, operation in operations(doc):
+        open_route = path in {"/api/v3/health", "/api/v3/auth/status", "/api/v3/auth/sign-in",
+                              "/api/v3/auth/sign-out"}
+        assert (operation["security"] == [{}]) == open_route, (method, path)
+        assert {} in operation["security"], (method, path)  # sign-in is off by default
+
+
+def test_a_rate_limited_answer_says_when_to_try_again(web: Any) -> None:
+    answer = served(web)["paths"]["/api/v3/auth/sign-in"]["post"]["responses"]["429"]
+    assert answer["headers"]["Retry-After"]["schema"]["type"] == "integer"
