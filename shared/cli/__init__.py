@@ -20,6 +20,7 @@ from shared.cli.logs import add_command as add_logs_command
 from shared.cli.on_demand import cmd_on_demand_start, cmd_on_demand_stop
 from shared.cli.plugin import add_command as add_plugin_command
 from shared.cli.sign_in import add_commands as add_sign_in_commands
+from shared.cli.skin import add_command as add_skin_command
 from shared.cli.status import cmd_status
 from shared.cli.update import add_command as add_update_command
 from shared.cli.validate import cmd_config_validate
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_logs_command(commands)
     add_apps_command(commands)
     add_plugin_command(commands)
+    add_skin_command(commands)
     return parser
 
 

@@ -1,13 +1,15 @@
 """Plugin sections of a save: prepared and validated against their schemas, all or none.
 
-Save rule 3: a plugin section is merged onto the stored one (secrets included),
-prepared (legacy booleans, schema defaults) and validated; if any fails, the whole save
+Save rule 3: a plugin section is merged onto the stored one (secrets included; a sent
+``skin_options`` replaces the stored one whole), prepared (legacy booleans, schema
+defaults) and validated; if any fails, the whole save
 is refused before anything is written. Rule 7: a plugin whose schema file is broken can
 still be switched on or off.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -42,7 +44,7 @@ def prepare_and_validate_sections(
         if stored_secrets and plugin_id not in SECRETS_RESERVED:
             base = deep_merge(base, _object(stored_secrets.get(plugin_id)))
         schema = schema_for(plugin_id)
-        section = prepare_plugin_config(deep_merge(base, partial), schema)
+        section = prepare_plugin_config(_merge_section(base, partial), schema)
         problems = validate_plugin_config(section, schema, plugin_id=plugin_id)
         if problems:
             errors[plugin_id] = problems
@@ -55,6 +57,19 @@ def prepare_and_validate_sections(
             details={"errors": errors},
         )
     return prepared
+
+
+# Core-owned keys a save replaces whole instead of merging: a skin's options belong to
+# the skin chosen with them, so keys the previous skin used must not linger.
+REPLACED_WHOLE = ("skin_options",)
+
+
+def _merge_section(base: JsonObject, partial: JsonObject) -> JsonObject:
+    merged = deep_merge(base, partial)
+    for key in REPLACED_WHOLE:
+        if isinstance(partial.get(key), dict):
+            merged[key] = copy.deepcopy(partial[key])
+    return merged
 
 
 def installed_schemas(

@@ -62,6 +62,7 @@ ALIASES: dict[str, str | None] = {
     "src.font_manager": "shared.fonts.manager",
     "src.logo_downloader": "shared.plugin_api.logos.downloader",
     "src.background_data_service": "shared.plugin_api.background.data",
+    "src.skin_system": "shared.plugin_api.skins.surface",
 }
 PACKAGES = frozenset(n for n in ALIASES if any(o.startswith(n + ".") for o in ALIASES))
 _importing = threading.local()

@@ -19,7 +19,7 @@ BLUEPRINTS = (
     "of_the_day", "fonts", "cache", "history", "logs", "backup", "store", "notify",
     "store_jobs", "auto_update", "store_ops", "system_actions", "system_update", "wifi",
     "starlark", "starlark_repository", "display_control", "custom_apps", "mqtt", "openapi",
-    "metrics",
+    "metrics", "skins",
 )
 
 

@@ -8,7 +8,7 @@ from web_service.openapi.route_doc import RouteDoc
 
 # One module of routes per resource family (``routes_<name>``).
 FAMILIES = ("system", "auth", "wifi", "config", "display", "plugins", "store", "files",
-            "starlark", "mqtt", "metrics")
+            "starlark", "mqtt", "metrics", "skins")
 
 
 def all_routes() -> dict[tuple[str, str], RouteDoc]:

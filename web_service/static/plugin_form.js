@@ -112,7 +112,26 @@ export function collect(form) {
       problems.push({ field: path.join("."), message: err.message });
     }
   }
+  collectSkin(form, config, problems);
   return { config, problems };
+}
+
+// The skin picker (templates/partials/plugin_config.html): skin and skin_options.
+function collectSkin(form, config, problems) {
+  const picker = form.querySelector("[data-skin-picker]");
+  if (!picker) return;
+  config.skin = picker.value || null;
+  const text = form.querySelector("[data-skin-options]")?.value.trim() || "{}";
+  const error = form.querySelector("[data-skin-error]");
+  let options = null;
+  try { options = JSON.parse(text); } catch { /* named below */ }
+  if (!options || typeof options !== "object" || Array.isArray(options)) {
+    problems.push({ field: "skin_options", message: "skin options must be a JSON object" });
+    if (error) { error.textContent = "Skin options must be a JSON object."; error.hidden = false; }
+    return;
+  }
+  if (error) error.hidden = true;
+  config.skin_options = options;
 }
 
 // ---- errors and status
@@ -419,6 +438,26 @@ document.addEventListener("change", (event) => {
     target.parentElement.querySelector(".pf-switch-text").textContent = target.checked ? "on" : "off";
   }
 });
+
+// The chosen skin's preview.png under the skin picker (none: hidden).
+function showSkinPreview(picker) {
+  const img = picker.closest(".pf-skin-picker")?.querySelector("[data-skin-preview]");
+  if (!img) return;
+  const source = picker.selectedOptions[0]?.dataset.preview;
+  if (source) img.src = source;
+  img.hidden = !source;
+}
+
+document.addEventListener("change", (event) => {
+  if (event.target.matches?.("[data-skin-picker]")) showSkinPreview(event.target);
+});
+
+function showSkinPreviews(root) {
+  for (const picker of root.querySelectorAll?.("[data-skin-picker]") || []) showSkinPreview(picker);
+}
+
+document.addEventListener("htmx:afterSettle", (event) => showSkinPreviews(event.detail.elt || document));
+showSkinPreviews(document);
 
 document.addEventListener("htmx:afterSettle", (event) => prepare(event.detail.elt || document));
 prepare(document);

@@ -21,6 +21,7 @@ from shared.fonts.uploads import FontUploads
 from shared.plugin_system.manifest import load_manifest
 from web_service.services import services
 from web_service.ui.plugin_form import build_form, safe_link
+from web_service.ui.skin_picker import skin_picker
 
 
 def plugin_form_context(plugin_id: str) -> dict[str, Any]:
@@ -41,10 +42,13 @@ def plugin_form_context(plugin_id: str) -> dict[str, Any]:
     # An action a file-manager widget already offers (with its params) is not repeated.
     drawn = {str(a.get("id")) for f in every_field if f.widget == "plugin-file-manager"
              for a in (f.config.get("actions") or []) if isinstance(a, dict)}
-    actions = manifest_actions(Path(svc.catalog.record(plugin_id)["path"]), skip=drawn)
+    plugin_dir = Path(svc.catalog.record(plugin_id)["path"])
+    actions = manifest_actions(plugin_dir, skip=drawn)
+    skins = skin_picker(svc.settings.paths.root, plugin_id, plugin_dir,
+                        section if isinstance(section, dict) else {})
     return {"plugin_id": plugin_id, "form": form, "safe_link": safe_link,
             "timezones": timezones() if uses_timezones else (), "problem": problem,
-            "actions": actions}
+            "actions": actions, "skin_picker": skins}
 
 
 # Settings another tab manages: left out of the plugin's form, so a save from it (a merge
