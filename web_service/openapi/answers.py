@@ -79,12 +79,20 @@ def _error(codes: list[str], described: tuple[str, ...], status: str) -> dict[st
     return answer
 
 
-def responses(route: RouteDoc) -> dict[str, Any]:
-    """Every answer of ``route``: its successes, its own errors by status, the rest."""
-    codes = sorted(route.codes() | set(COMMON_CODES))
+# A route in a rate-limit group (web_service/rate_limit/groups.py) may answer this too.
+RATE_LIMITED = "RATE_LIMITED"
+
+
+def responses(route: RouteDoc, limited: bool = False) -> dict[str, Any]:
+    """Every answer of ``route``: its successes, its own errors by status, the rest;
+    ``limited``: the route is in a rate-limit group, so 429 ``RATE_LIMITED`` too."""
+    errors = dict(route.errors)
+    if limited and RATE_LIMITED not in errors.get(429, ()):
+        errors[429] = (*errors.get(429, ()), RATE_LIMITED)
+    codes = sorted({code for own in errors.values() for code in own} | set(COMMON_CODES))
     answers: dict[str, Any] = {str(status): _success(route, status)
                                for status in route.success}
-    for status, own in sorted(route.errors.items()):
+    for status, own in sorted(errors.items()):
         answers[str(status)] = _error(codes, own, str(status))
     answers["default"] = _error(codes, (), "another status")
     return answers

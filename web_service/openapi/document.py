@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
@@ -15,6 +16,7 @@ from web_service.openapi.answers import responses
 from web_service.openapi.route_doc import RouteDoc
 from web_service.openapi.schemas import INTEGER, STRING, Schema
 from web_service.openapi.table import all_routes
+from web_service.rate_limit.groups import ENDPOINT_GROUPS
 
 EXTENSION_KEY = "ledpanel_openapi"
 _PARAM = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
@@ -75,16 +77,18 @@ def _request_body(route: RouteDoc) -> dict[str, Any] | None:
     return {"required": route.body_required, "content": content}
 
 
-def _operation(method: str, rule: str, route: RouteDoc,
-               summaries: dict[tuple[str, str], str]) -> dict[str, Any]:
+def _operation(method: str, rule: str, route: RouteDoc, app_routes: AppRoutes) -> dict[str, Any]:
+    group = app_routes.groups.get((method, rule))
     operation: dict[str, Any] = {
         "operationId": _NOT_ID.sub("_", f"{method.lower()}{rule.removeprefix(API)}").strip("_"),
-        "summary": summaries.get((method, rule), ""),
+        "summary": app_routes.summaries.get((method, rule), ""),
         "tags": [_tag(rule)],
-        "responses": responses(route),
+        "responses": responses(route, limited=group is not None),
         "x-error-codes": sorted(route.codes()),  # the route's own, as docs/API.md names them
         "security": [{}] if rule in OPEN_PATHS else SIGNED_IN,
     }
+    if group is not None:  # docs/API.md, "Rate limits"
+        operation["x-rate-limit-group"] = group
     parameters = _path_parameters(rule) + [
         {"name": p.name, "in": "query", "required": p.required, "schema": p.schema,
          "description": p.description} for p in route.query]
@@ -96,23 +100,33 @@ def _operation(method: str, rule: str, route: RouteDoc,
     return operation
 
 
-def summaries_of(app: Flask) -> dict[tuple[str, str], str]:
-    """Each registered (method, rule)'s summary: its view's first docstring line."""
-    found = {}
-    for rule in app.url_map.iter_rules():
-        doc = (app.view_functions[rule.endpoint].__doc__ or "").strip().splitlines()
-        for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
-            found[(method, rule.rule)] = doc[0] if doc else ""
-    return found
+@dataclass(frozen=True)
+class AppRoutes:
+    """What the app's own route table says of each registered (method, rule): its
+    summary (the view's first docstring line) and its rate-limit group, if any."""
+
+    summaries: dict[tuple[str, str], str]
+    groups: dict[tuple[str, str], str]
+
+    @classmethod
+    def of(cls, app: Flask) -> AppRoutes:
+        summaries, groups = {}, {}
+        for rule in app.url_map.iter_rules():
+            doc = (app.view_functions[rule.endpoint].__doc__ or "").strip().splitlines()
+            for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
+                summaries[(method, rule.rule)] = doc[0] if doc else ""
+                if rule.endpoint in ENDPOINT_GROUPS:
+                    groups[(method, rule.rule)] = ENDPOINT_GROUPS[rule.endpoint]
+        return cls(summaries, groups)
 
 
 def build(app: Flask) -> dict[str, Any]:
     """The whole description (not cached: see ``description``)."""
-    summaries = summaries_of(app)
+    app_routes = AppRoutes.of(app)
     paths: dict[str, dict[str, Any]] = {}
     for (method, rule), route in all_routes().items():
         paths.setdefault(openapi_path(rule), {})[method.lower()] = _operation(
-            method, rule, route, summaries)
+            method, rule, route, app_routes)
     return {"openapi": "3.1.0", "info": INFO, "servers": [{"url": "/"}],
             "paths": dict(sorted(paths.items())),
             "components": {"securitySchemes": SECURITY_SCHEMES}}

@@ -15,6 +15,7 @@ from openapi_spec_validator.validation import OpenAPIV31SpecValidator
 from web_service.openapi import document
 from web_service.openapi.answers import COMMON_CODES
 from web_service.openapi.document import openapi_path
+from web_service.rate_limit.groups import ENDPOINT_GROUPS
 
 API_DOCS = document.__file__.rsplit("/web_service/", 1)[0] + "/docs/API.md"
 HEADING = re.compile(r"^### `(GET|POST|PUT|PATCH|DELETE) (/[^`?]*)(?:\?[^`]*)?`$",
@@ -176,6 +177,42 @@ def test_sign_in_is_described_and_the_open_routes_need_none(web: Any) -> None:
 def test_a_rate_limited_answer_says_when_to_try_again(web: Any) -> None:
     answer = served(web)["paths"]["/api/v3/auth/sign-in"]["post"]["responses"]["429"]
     assert answer["headers"]["Retry-After"]["schema"]["type"] == "integer"
+
+
+def _limited_routes_of_the_app(web: Any) -> dict[tuple[str, str], str]:
+    return {(method, openapi_path(rule.rule)): ENDPOINT_GROUPS[rule.endpoint]
+            for rule in web.app.url_map.iter_rules() if rule.endpoint in ENDPOINT_GROUPS
+            for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}}
+
+
+def test_exactly_the_rate_limited_routes_are_described_with_429_rate_limited(web: Any) -> None:
+    limited = {key: group for key, group in _limited_routes_of_the_app(web).items()
+               if key[1].startswith("/api/v3/")}
+    described = {}
+    for method, path, operation in operations(served(web)):
+        if "x-rate-limit-group" not in operation:
+            continue
+        described[(method, path)] = operation["x-rate-limit-group"]
+        answer = operation["responses"]["429"]
+        assert "RATE_LIMITED" in answer["description"], (method, path)
+        assert "Retry-After" in answer["headers"], (method, path)
+        jsonschema.validate({"status": "error", "data": None, "message": "wait",
+                             "error_code": "RATE_LIMITED"},
+                            answer["content"]["application/json"]["schema"])
+    assert described == limited
+    assert set(limited.values()) == set(ENDPOINT_GROUPS.values())
+
+
+def test_api_md_rate_limits_table_names_the_limited_routes_by_group(web: Any) -> None:
+    text = open(API_DOCS, encoding="utf-8").read()
+    section = text[text.index("## Rate limits"):]
+    section = section[:section.index("\n## ", 3)]
+    listed = {}
+    for group, routes in re.findall(r"^\| `(\w+)` \| \d+ \| (.*) \|$", section, re.MULTILINE):
+        for method, path in re.findall(r"`(GET|POST|PUT|DELETE) (/[^`?]+)(?:\?[^`]*)?`", routes):
+            full = path if path.startswith("/v3/") else "/api/v3" + path
+            listed[(method, openapi_path(full))] = group
+    assert listed == _limited_routes_of_the_app(web)
 
 
 def test_api_md_lists_the_codes_every_route_may_answer() -> None:

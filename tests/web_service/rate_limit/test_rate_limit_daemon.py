@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import requests
 
@@ -66,6 +67,13 @@ def test_one_request_past_the_limit_is_answered_429_with_retry_after_and_the_env
     assert f"retry in {wait} seconds" in body["message"]
     assert body["details"] == {"group": "checks", "per_minute": 3, "retry_after": wait,
                                "setting": "web.rate_limits.per_minute.checks"}
+    # ...and it is the answer the served description gives for this route's 429.
+    described = requests.get(f"{url}{API}/openapi.json", timeout=10).json()
+    operation = described["paths"][f"{API}/mqtt/test"]["post"]
+    assert operation["x-rate-limit-group"] == "checks"
+    jsonschema.validate(body, operation["responses"]["429"]["content"]["application/json"]
+                        ["schema"])
+    assert "Retry-After" in operation["responses"]["429"]["headers"]
     # The refused call is in the operation history like every other refused change.
     history = requests.get(f"{url}{API}/history", params={"limit": 50}, timeout=10).json()
     refused_entries = [entry for entry in history["data"]["entries"]
