@@ -61,9 +61,7 @@ CHECKS = [st_checks.not_a_server_error, openapi_checks.status_code_conformance,
 # the description to close): still fuzzed for server errors and refused changes; their
 # mismatches are set aside, and a gap that no longer shows fails the run (remove it).
 # Each: why, and the examples per operation at which a run shows it.
-KNOWN_GAPS: dict[str, tuple[str, int]] = {
-    "POST /api/v3/plugins/install": ("BAD_REPO_URL, PLUGIN_NOT_FOUND not listed", 25),
-}
+KNOWN_GAPS: dict[str, tuple[str, int]] = {}
 
 
 @dataclass

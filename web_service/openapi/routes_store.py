@@ -54,6 +54,21 @@ JOB = obj(
 # A job started (202), or finished when the request asked to wait (200: its result too).
 STARTED = obj({"job_id": STRING, "job": JOB}, required=("job_id", "job"))
 
+# A job asked to ``wait`` answers with its failure: the store's errors (docs/API.md, "Store
+# errors of these routes").
+JOB_ERRORS: dict[int, tuple[str, ...]] = {
+    400: ("BAD_REPO_URL", "HOST_REFUSED"), 404: ("PLUGIN_NOT_FOUND", "NOT_INSTALLED"),
+    409: ("BUSY", "LOCAL_CHECKOUT"),
+    422: ("BAD_PLUGIN", "INCOMPATIBLE", "TOO_LARGE", "UNSAFE_ARCHIVE", "UNSAFE_REQUIREMENTS"),
+    500: ("DEPENDENCIES_FAILED",), 502: ("DOWNLOAD_FAILED",), 503: ("RATE_LIMITED",),
+}
+
+
+def with_job_errors(errors: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
+    """A waiting job route's own ``errors`` and the store's."""
+    return {status: tuple(dict.fromkeys((*errors.get(status, ()), *JOB_ERRORS.get(status, ()))))
+            for status in sorted({*errors, *JOB_ERRORS})}
+
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("POST", "/api/v3/plugins/install"): RouteDoc(
         data=STARTED,
@@ -68,15 +83,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
             }
         ),
         body_required=True,
-        errors={
-            400: (
-                "MISSING_PLUGIN_ID",
-                "INVALID_PLUGIN_ID",
-                "INVALID_FIELD",
-            ),
+        errors=with_job_errors({
+            400: ("MISSING_PLUGIN_ID", "INVALID_PLUGIN_ID", "INVALID_FIELD"),
             409: ("JOB_RUNNING",),
             503: ("REGISTRY_UNAVAILABLE",),
-        },
+        }),
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/install/upload"): RouteDoc(
@@ -102,15 +113,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=STARTED,
         body=obj({"plugin_id": STRING, "wait": BOOLEAN}, required=("plugin_id",)),
         body_required=True,
-        errors={
-            400: (
-                "MISSING_PLUGIN_ID",
-                "INVALID_PLUGIN_ID",
-                "INVALID_FIELD",
-            ),
+        errors=with_job_errors({
+            400: ("MISSING_PLUGIN_ID", "INVALID_PLUGIN_ID", "INVALID_FIELD"),
             404: ("NOT_INSTALLED",),
             409: ("JOB_RUNNING",),
-        },
+        }),
         success=(200, 202),
     ),
     ("POST", "/api/v3/plugins/uninstall"): RouteDoc(
