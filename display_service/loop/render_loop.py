@@ -37,23 +37,24 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from display_service.config_source import CONFIG_FILE, DEBOUNCE, CallableReader, ConfigReader
-from display_service.control.controller import ACTIVE, LIVE, ROTATION, SYNC, Controller
-from display_service.control.display_control import SKIPS, ControlHandler
+from display_service.control.controller import ACTIVE, Controller
+from display_service.control.display_control import ControlHandler
 from display_service.control.on_demand import OnDemandHandler
-from display_service.loop import custom_app_reason
+from display_service.loop import layer_reasons
+from display_service.loop.bus_requests import REQUESTS
 from display_service.loop.compose import NOTIFICATION, OFF, Compositor
 from display_service.loop.frames import FramePainter
 from display_service.loop.full_screen import FullScreenMode
+from display_service.loop.hardware_record import with_brightness
 from display_service.loop.inbox import Inbox
 from display_service.loop.metrics import LoopMetrics, MetricsPublisher
-from display_service.loop.reason import REASONS
 from display_service.loop.schedules import PanelSchedule
 from display_service.loop.status import display_state, shown
 from display_service.matrix.select import configured_brightness
-from display_service.notify.layer import NotificationLayer, notification_reason
+from display_service.notify.layer import NotificationLayer
 from display_service.plugins.changes import PluginChanges
 from display_service.plugins.display_manager import DisplayManager
 from display_service.plugins.errors import PluginErrors
@@ -64,9 +65,8 @@ from display_service.plugins.live import LiveWatch
 from display_service.plugins.safe_mode import SafeMode
 from display_service.plugins.updates import DEFAULT_BUDGET, UpdateScheduler
 from display_service.state import LOOP_FPS_WINDOW, BusWriter, FpsMeter, StatePublisher
-from display_service.sync.link import SyncLink, refuse_next, with_sync_note
-from display_service.sync.link import reason as sync_reason
-from display_service.sync.wall import WALL, WallView
+from display_service.sync.link import SyncLink
+from display_service.sync.wall import WallView
 from shared.bus.core import (
     CONFIG_CHANGED,
     DISPLAY_CONTROL,
@@ -74,7 +74,6 @@ from shared.bus.core import (
     DISPLAY_ON_DEMAND_REQUEST,
     DISPLAY_POWER,
     DISPLAY_STATE,
-    FONTS_CHANGED,
     HARDWARE_STATUS,
     METRICS_VIEWER,
     NOTIFICATIONS,
@@ -84,7 +83,6 @@ from shared.bus.core import (
     PLUGIN_SAFE_MODE_RELEASE,
     PLUGINS_CHANGED,
     PREVIEW_FRAME,
-    PREVIEW_VIEWER,
     Bus,
 )
 
@@ -92,18 +90,7 @@ logger = logging.getLogger(__name__)
 
 LOAD_PER_TURN = 2  # plugins queued at start loaded per turn of the loop, between frames
 
-REASONS[SYNC] = REASONS[WALL] = sync_reason  # "follower of panel <name>"
-SKIPS[SYNC] = SKIPS[WALL] = refuse_next  # the leader decides what comes next
-# What a notification adds to the reason, and to "next" (refused: a notification is
-# dismissed by its id, and the layers below continue).
-REASONS[NOTIFICATION] = lambda scene: notification_reason(scene, scene.loop.notifier.showing())
-SKIPS[NOTIFICATION] = lambda handler, now: (
-    "a notification is showing; dismiss it (DELETE /api/v3/notify/<id>) to return to what "
-    "it paused")
-custom_app_reason.install()  # the status's reason names a custom app and its source
-for _layer in (ROTATION, LIVE):  # a follower on its own content says why
-    REASONS[_layer] = with_sync_note(REASONS[_layer])
-
+layer_reasons.install()  # what each layer says of itself, and of "next"
 
 class RenderLoop:
     """Rotation, live priority, on-demand, schedules, config reload and frames, one thread."""
@@ -253,9 +240,9 @@ class RenderLoop:
         """Apply what changed since the last pass, in the order of the module docstring."""
         self._follow_config(now)
         if changed := self.hooks.settle():
-            self._plugins_changed(changed, now)
+            self.plugins_changed(changed, now)
         self._follow_plugin_folders(now)
-        for key, handler in self._REQUESTS:
+        for key, handler in REQUESTS:
             if self._take(key):
                 handler(self, now)
         for key, plugin_id in PLUGIN_INBOXES.items():
@@ -306,58 +293,6 @@ class RenderLoop:
             shown = {p: i for p, i in self.plugins.instances.items() if p not in self.hooks.leaving}
             self._set_live(self.live.poll(now, shown, self._updates_done), now)
 
-    # -- requests from the web, one handler per bus flag ----------------------
-
-    def _handle_on_demand(self, now: float) -> None:
-        for request in self.bus.take_all(DISPLAY_ON_DEMAND_REQUEST):
-            plugin_id = request.get("plugin_id") if isinstance(request, dict) else None
-            if isinstance(plugin_id, str) and plugin_id in self.plugins.loading:
-                # Still queued from the start: loaded now rather than refused as unknown.
-                self._plugins_changed(self.plugins.load_now(plugin_id), now)
-            self.on_demand.handle(request, now)
-
-    def _handle_notify(self, now: float) -> None:
-        for request in self.bus.take_all(NOTIFY_REQUEST):
-            self.notifier.handle(request, now)
-
-    def _handle_control(self, now: float) -> None:
-        for request in self.bus.take_all(DISPLAY_CONTROL):
-            self.control.handle(request, now)
-
-    def _clear_plugin_errors(self, now: float) -> None:
-        for request in self.bus.take_all(PLUGIN_ERRORS_CLEAR):
-            plugin_id = request.get("plugin_id")  # None: every plugin
-            if plugin_id is None or isinstance(plugin_id, str):
-                self.errors.clear(plugin_id, request.get("request_id"))
-
-    def _release_safe_mode(self, now: float) -> None:
-        if self.safe_mode is not None:
-            self._unblock(self.safe_mode.take_releases(), now)
-
-    def _refresh_viewer(self, now: float) -> None:
-        self.publisher.refresh_viewer()
-
-    def _refresh_metrics_viewer(self, now: float) -> None:
-        self.metrics.refresh_viewer()
-
-    def _reload_fonts(self, now: float) -> None:
-        """Rescan the fonts after one was uploaded or deleted through the web."""
-        self.display.font_manager.reload()
-        logger.info("fonts: rescanned, %d in the catalog",
-                    len(self.display.font_manager.catalog()))
-
-    # Applied in this order, each when its flag was set (the flag is taken either way).
-    _REQUESTS: ClassVar[tuple[tuple[str, Callable[[RenderLoop, float], None]], ...]] = (
-        (DISPLAY_ON_DEMAND_REQUEST, _handle_on_demand),
-        (NOTIFY_REQUEST, _handle_notify),
-        (DISPLAY_CONTROL, _handle_control),
-        (PLUGIN_ERRORS_CLEAR, _clear_plugin_errors),
-        (PLUGIN_SAFE_MODE_RELEASE, _release_safe_mode),
-        (PREVIEW_VIEWER, _refresh_viewer),
-        (METRICS_VIEWER, _refresh_metrics_viewer),
-        (FONTS_CHANGED, _reload_fonts),
-    )
-
     def _run_deferred(self) -> None:
         """Run plugins' deferred work; a frame presented from another thread waits while off
         or while a notification shows."""
@@ -403,7 +338,7 @@ class RenderLoop:
         (``docs/DESIGN.md``, "The display's start")."""
         if not self.plugins.loading:
             return
-        self._plugins_changed(self.plugins.load_next(LOAD_PER_TURN), now)
+        self.plugins_changed(self.plugins.load_next(LOAD_PER_TURN), now)
         if not self.plugins.loading:
             gc.freeze()  # as after the start: the plugins live as long as the daemon
             logger.info("all plugins tried: %d loaded, %d failed", len(self.plugins.instances),
@@ -442,7 +377,7 @@ class RenderLoop:
             self._set_blocked(self.safe_mode.release_updated())
         changed = self.hooks.apply_config(config, seq)
         self.config, self.config_seq = config, seq
-        self._plugins_changed(changed, now)
+        self.plugins_changed(changed, now)
         self._configure(now)
         logger.info(
             "config reloaded (%s): %d plugins, changed: %s; held until update() returns: %s",
@@ -463,7 +398,7 @@ class RenderLoop:
             self.publisher.mark_dirty()
             self.sync.switched(self.frames.base_key(now))  # a new leader says what it shows
 
-    def _plugins_changed(self, changed: list[str], now: float) -> None:
+    def plugins_changed(self, changed: list[str], now: float) -> None:
         self._rebuild(now)
         for plugin_id in changed:
             self.errors.fresh_start(plugin_id)  # a fix the user made is tried at once
@@ -477,7 +412,7 @@ class RenderLoop:
         if took or self.plugin_changes.waiting:
             changed = self.plugin_changes.retry() + (self.plugin_changes.take() if took else [])
             if changed or took:
-                self._plugins_changed(changed, now)
+                self.plugins_changed(changed, now)
 
     def _follow_modes(self, now: float) -> None:
         """After an update() returned, rebuild the rotation when a plugin's modes (or its
@@ -498,10 +433,10 @@ class RenderLoop:
             self.plugins.blocked = self.safe_mode.blocked()
         return bool(released)
 
-    def _unblock(self, released: list[str], now: float) -> None:
+    def unblock(self, released: list[str], now: float) -> None:
         """Load plugins just released from safe mode."""
         if self._set_blocked(released):
-            self._plugins_changed(self.hooks.apply_config(self.config), now)
+            self.plugins_changed(self.hooks.apply_config(self.config), now)
             self.publisher.mark_dirty()
 
     def _rebuild(self, now: float) -> None:
@@ -521,20 +456,10 @@ class RenderLoop:
             self._publish_brightness(applied)
 
     def _publish_brightness(self, brightness: int) -> None:
-        """Show the brightness now in force in ``hardware_status`` (the record of the
-        settings the display started with: the brightness is the one applied live)."""
-        if self.hardware is None:
-            return
-        settings = self.hardware.get("settings")
-        display = settings.get("display") if isinstance(settings, dict) else None
-        panel = display.get("hardware") if isinstance(display, dict) else None
-        if (not isinstance(settings, dict) or not isinstance(display, dict)
-                or not isinstance(panel, dict) or panel.get("brightness") == brightness):
-            return
-        panel = {**panel, "brightness": brightness}
-        self.hardware = {**self.hardware, "settings": {
-            **settings, "display": {**display, "hardware": panel}}}
-        self.writer.put(HARDWARE_STATUS, self.hardware)
+        """Show the brightness now in force in ``hardware_status``."""
+        if (record := with_brightness(self.hardware, brightness)) is not None:
+            self.hardware = record
+            self.writer.put(HARDWARE_STATUS, record)
 
     # -- state ---------------------------------------------------------------
 
