@@ -11,8 +11,8 @@ from web_service.access.page_policy import install_page_policy
 from web_service.api import register_api
 from web_service.envelope import install_error_handlers
 from web_service.history import install_history
-from web_service.rate_limit.gate import install_rate_limits
 from web_service.metrics.route_timings import install_route_timings
+from web_service.rate_limit.gate import install_rate_limits
 from web_service.services import EXTENSION_KEY, WebServices
 from web_service.settings import WebSettings
 from web_service.store.app_jobs import install_store_jobs

@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from display_service.control.display_control import ControlHandler
+from display_service.control.on_demand import OnDemandHandler
+from display_service.loop.metrics import MetricsPublisher
+from display_service.notify.layer import NotificationLayer
+from display_service.plugins.display_manager import DisplayManager
+from display_service.plugins.errors import PluginErrors
+from display_service.plugins.host import PluginHost
+from display_service.plugins.safe_mode import SafeMode
+from display_service.state import StatePublisher
 from shared.bus.core import (
     DISPLAY_CONTROL,
     DISPLAY_ON_DEMAND_REQUEST,
@@ -16,12 +25,29 @@ from shared.bus.core import (
     PLUGIN_ERRORS_CLEAR,
     PLUGIN_SAFE_MODE_RELEASE,
     PREVIEW_VIEWER,
+    Bus,
 )
 
-if TYPE_CHECKING:
-    from display_service.loop.render_loop import RenderLoop
-
 logger = logging.getLogger(__name__)
+
+
+class RenderLoop(Protocol):
+    """What of the render loop (``render_loop.RenderLoop``) the handlers use."""
+
+    bus: Bus
+    plugins: PluginHost
+    display: DisplayManager
+    errors: PluginErrors
+    safe_mode: SafeMode | None
+    on_demand: OnDemandHandler
+    notifier: NotificationLayer
+    control: ControlHandler
+    publisher: StatePublisher
+    metrics: MetricsPublisher
+
+    def plugins_changed(self, changed: list[str], now: float) -> None: ...
+
+    def unblock(self, released: list[str], now: float) -> None: ...
 
 
 def on_demand(loop: RenderLoop, now: float) -> None:
