@@ -108,9 +108,9 @@ def config_files(instance: Instance) -> dict[str, str | None]:
     return found
 
 
-def operation_runner(live: Live, label: str) -> Callable[[Any], None]:
+def operation_runner(live: Live, label: str,
+                     session: requests.Session) -> Callable[[Any], None]:
     """Return the body run for each generated case of one operation."""
-    session = requests.Session()
 
     def run(case: Any) -> None:
         before = config_files(live.instance)
@@ -159,7 +159,10 @@ def _short(case: Any, response: requests.Response,
 def fuzz_operation(live: Live, operation: Any) -> None:
     """Run the generated cases of one operation, recording failures on ``live``."""
     label = label_of(operation)
-    run = operation_runner(live, label)
+    # Closed after the operation: sessions left to the collector kept their connections
+    # open, and the web's per-address cap (24, connection_guard) then closed new ones.
+    session = requests.Session()
+    run = operation_runner(live, label, session)
 
     @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
               phases=[Phase.explicit, Phase.generate],
@@ -168,7 +171,10 @@ def fuzz_operation(live: Live, operation: Any) -> None:
     def each(case: Any) -> None:
         run(case)
 
-    each()
+    try:
+        each()
+    finally:
+        session.close()
 
 
 def load_description(url: str) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shared.logs.daemon_logs import DAEMONS
 from web_service.openapi.route_doc import Param, RouteDoc
 from web_service.openapi.schemas import (
     ANY_OBJECT,
@@ -161,7 +162,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
     ),
     ("GET", "/api/v3/logs"): RouteDoc(
         query=(
-            Param("daemon", enum("display", "web", "all")),
+            Param("daemon", enum(*DAEMONS, "all")),
             Param("level", STRING, "the least severe level shown (DEBUG by default)"),
             Param(
                 "lines",
