@@ -47,16 +47,15 @@ from shared.bus.core import (
     Bus,
     BusWatcher,
 )
-from shared.bus.daemon_lock import DISPLAY, AlreadyRunning, DaemonLock
-from shared.errors import CacheDirError
+from shared.bus.daemon_lock import DISPLAY, lock_at_start
 from shared.logs.setup import setup_logging
-from shared.paths import Paths, ensure_writable_dir, export_dirs, resolve_paths
+from shared.paths import Paths, export_dirs, resolve_paths
 from shared.plugin_system.discovery import plugins_dir_for
 from shared.version import CORE_VERSION
 
 logger = logging.getLogger("ledpanel-display")
 
-EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
+EXIT_OK = 0
 WATCHED_KEYS = (DISPLAY_ON_DEMAND_REQUEST, DISPLAY_CONTROL, CONFIG_CHANGED, PREVIEW_VIEWER,
                 PLUGIN_SAFE_MODE_RELEASE, PLUGIN_ERRORS_CLEAR, FONTS_CHANGED, PLUGINS_CHANGED,
                 NOTIFY_REQUEST, METRICS_VIEWER, *PLUGIN_INBOXES)
@@ -97,15 +96,9 @@ def run(args: argparse.Namespace, *, started_at: float | None = None) -> int:
     # may make an image big enough to take the machine's memory.
     output = plugin_output.install([paths.plugins_dir(), paths.dev_plugins_dir])
     image_guard.install()
-    try:
-        ensure_writable_dir(paths.cache_dir)
-        lock = DaemonLock.acquire(paths.cache_dir, DISPLAY)
-    except CacheDirError as err:
-        logger.error("cannot start: %s (set --cache-dir or LEDPANEL_CACHE_DIR)", err.message)
-        return EXIT_CACHE_DIR
-    except AlreadyRunning as err:
-        logger.error("cannot start: %s", err.message)
-        return EXIT_ALREADY_RUNNING
+    lock = lock_at_start(paths.cache_dir, DISPLAY, logger)
+    if isinstance(lock, int):
+        return lock
 
     from shared.config.store import ConfigStore
 

@@ -9,15 +9,14 @@ from types import FrameType
 
 from mqtt_service.bridge import Bridge
 from shared.bus.core import Bus
-from shared.bus.daemon_lock import MQTT, AlreadyRunning, DaemonLock
+from shared.bus.daemon_lock import MQTT, lock_at_start
 from shared.config.store import ConfigStore
-from shared.errors import CacheDirError
 from shared.logs.setup import setup_logging
-from shared.paths import ensure_writable_dir, resolve_paths
+from shared.paths import resolve_paths
 
 logger = logging.getLogger(__name__)
 
-EXIT_OK, EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 0, 2, 3
+EXIT_OK = 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,15 +24,9 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.log_level)
     paths = resolve_paths(config_dir=args.config_dir, cache_dir=args.cache_dir,
                           plugins_dir=args.plugins_dir)
-    try:
-        ensure_writable_dir(paths.cache_dir)
-        lock = DaemonLock.acquire(paths.cache_dir, MQTT)
-    except CacheDirError as err:
-        logger.error("cannot start: %s (set --cache-dir or LEDPANEL_CACHE_DIR)", err.message)
-        return EXIT_CACHE_DIR
-    except AlreadyRunning as err:
-        logger.error("cannot start: %s", err.message)
-        return EXIT_ALREADY_RUNNING
+    lock = lock_at_start(paths.cache_dir, MQTT, logger)
+    if isinstance(lock, int):
+        return lock
     bridge = Bridge(Bus(paths.cache_dir), ConfigStore(paths))
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:

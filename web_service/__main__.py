@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from shared import cli_args
 from shared.bus.core import WEB_STATE, Bus
-from shared.bus.daemon_lock import WEB, AlreadyRunning, DaemonLock
+from shared.bus.daemon_lock import WEB, DaemonLock, lock_at_start
 from shared.bus.dir_guard import BusDirGuard
 from shared.errors import AtomicWriteError, LedpanelError
 from shared.logs.setup import setup_logging
-from shared.paths import Paths, ensure_writable_dir, export_dirs, resolve_paths
+from shared.paths import Paths, export_dirs, resolve_paths
 from shared.version import CORE_VERSION
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("ledpanel.web")
 
 DEFAULT_HOST = "0.0.0.0"
-EXIT_USAGE, EXIT_ALREADY_RUNNING = 2, 3
+EXIT_USAGE = 2
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(args.log_level)
     paths = resolve_paths(config_dir=args.config_dir, cache_dir=args.cache_dir,
                           plugins_dir=args.plugins_dir)
-    lock = _take_lock(paths)
+    lock = lock_at_start(paths.cache_dir, WEB, logger)
     if isinstance(lock, int):
         return lock
     # No collector passes while the imports and the app build their long-lived objects
@@ -92,19 +92,6 @@ def main(argv: list[str] | None = None) -> int:
     if server is None:
         return EXIT_USAGE
     return _serve(app, server, paths, lock, args.host, config)
-
-
-def _take_lock(paths: Paths) -> DaemonLock | int:
-    """Take the web's lock on the bus folder; an exit status when it cannot be had."""
-    try:
-        ensure_writable_dir(paths.cache_dir)
-        return DaemonLock.acquire(paths.cache_dir, WEB)
-    except AlreadyRunning as err:
-        logger.error("cannot start: %s", err.message)
-        return EXIT_ALREADY_RUNNING
-    except LedpanelError as err:
-        logger.error("cannot start: %s", err.message)
-        return EXIT_USAGE
 
 
 def _build_app(args: argparse.Namespace, paths: Paths

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import logging
 import os
 import re
 import stat
@@ -29,6 +30,7 @@ import time
 from pathlib import Path
 
 from shared.errors import CacheDirError, LedpanelError
+from shared.paths import ensure_writable_dir
 
 DISPLAY, WEB = "display", "web"
 MQTT = "mqtt"  # the MQTT bridge, mqtt_service
@@ -151,3 +153,21 @@ def _read_pid(fd: int) -> int:
     if not re.fullmatch(r"[0-9]{1,10}", text):
         return UNKNOWN_PID
     return int(text) if 0 < int(text) < 2**31 else UNKNOWN_PID
+
+
+EXIT_CACHE_DIR, EXIT_ALREADY_RUNNING = 2, 3  # the daemons' exit statuses when no lock
+
+
+def lock_at_start(directory: Path, role: str, log: logging.Logger) -> DaemonLock | int:
+    """A daemon's start: make the bus folder and take ``role``'s lock; else log why in
+    one line and return the exit status (``EXIT_CACHE_DIR``: the folder or its lock file
+    cannot be used; ``EXIT_ALREADY_RUNNING``: another copy holds the lock)."""
+    try:
+        ensure_writable_dir(directory)
+        return DaemonLock.acquire(directory, role)
+    except CacheDirError as err:
+        log.error("cannot start: %s (set --cache-dir or LEDPANEL_CACHE_DIR)", err.message)
+        return EXIT_CACHE_DIR
+    except AlreadyRunning as err:
+        log.error("cannot start: %s", err.message)
+        return EXIT_ALREADY_RUNNING

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -10,7 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from shared.bus.daemon_lock import DISPLAY, WEB, AlreadyRunning, DaemonLock, lock_holder
+from shared.bus.daemon_lock import (
+    DISPLAY,
+    EXIT_ALREADY_RUNNING,
+    EXIT_CACHE_DIR,
+    MQTT,
+    WEB,
+    AlreadyRunning,
+    DaemonLock,
+    lock_at_start,
+    lock_holder,
+)
 from tests.daemons import ROOT
 
 
@@ -84,3 +95,20 @@ def test_a_garbled_lock_file_still_reads_as_held(tmp_path: Path) -> None:
             DaemonLock.acquire(tmp_path, DISPLAY)
     finally:
         lock.release()
+
+
+def test_a_daemons_start_takes_the_lock_or_says_why_in_one_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    log = logging.getLogger("ledpanel-test-start")
+    bus = tmp_path / "new" / "bus"  # made by the start
+    lock = lock_at_start(bus, MQTT, log)
+    assert isinstance(lock, DaemonLock) and lock_holder(bus, MQTT) == os.getpid()
+    with caplog.at_level(logging.ERROR, logger=log.name):
+        assert lock_at_start(bus, MQTT, log) == EXIT_ALREADY_RUNNING
+        blocker = tmp_path / "a-file"
+        blocker.write_text("")
+        assert lock_at_start(blocker / "bus", MQTT, log) == EXIT_CACHE_DIR
+    first, second = (record.getMessage() for record in caplog.records)
+    assert first.startswith("cannot start: ") and f"pid {os.getpid()}" in first
+    assert str(blocker / "bus") in second and "LEDPANEL_CACHE_DIR" in second
+    lock.release()
