@@ -73,6 +73,8 @@ function draw(summary, history) {
 
 export function startMetrics() {
   const history = [];
+  let timer = null;
+  let busy = false;
 
   function wanted() {
     const overview = document.getElementById("tab-overview");
@@ -81,17 +83,28 @@ export function startMetrics() {
   }
 
   async function tick() {
-    if (wanted()) {
-      try {
+    if (busy) return;
+    busy = true;
+    clearTimeout(timer);
+    try {
+      if (wanted()) {
         const summary = summarize((await api.get("/metrics")).data);
         history.push(summary.fps);
         if (history.length > KEEP) history.shift();
         draw(summary, history);
-      } catch {
-        // the status line says why (web service gone, sign-in needed)
       }
+    } catch {
+      // the status line says why (web service gone, sign-in needed)
+    } finally {
+      busy = false;
+      timer = setTimeout(tick, POLL_MS);
     }
-    setTimeout(tick, POLL_MS);
   }
+  // The card comes with the Overview's partial, usually after the first tick: read it
+  // then, rather than leave the card empty until the next one.
+  document.addEventListener("htmx:afterSettle", () => {
+    const chart = document.getElementById("fps-chart");
+    if (chart && !chart.dataset.readings) tick();
+  });
   tick();
 }
