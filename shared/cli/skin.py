@@ -57,7 +57,7 @@ def _run_check(directory: Path, deadline: float) -> tuple[list[tuple[str, str]],
     command = [sys.executable, "-m", "shared.plugin_api.skins.check", str(directory)]
     try:
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
-                              timeout=deadline, check=False)
+                              errors="replace", timeout=deadline, check=False)
     except subprocess.TimeoutExpired:
         return [("error", f"the skin did not finish within {deadline:g} s "
                           "(a hung import or render)")], 0

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shared.plugin_api.boundary import CONTAINED
 from shared.plugin_api.skins.api import ScoreboardSkin, build_context
 from shared.plugin_api.skins.loading import SkinLoadError, load_info
-from shared.plugin_api.skins.manifest import read_skin
+from shared.plugin_api.skins.manifest import NAME, read_skin
 from shared.plugin_api.skins.runner import RENDER_BUDGET
 
 CHECK_SIZES = ((64, 32), (128, 32), (64, 64))
@@ -51,7 +52,7 @@ def _render_mode(skin: ScoreboardSkin, mode: str, size: tuple[int, int],
     started = time.perf_counter()
     try:
         answer = getattr(skin, f"render_{mode}")(ctx, dict(SAMPLE_GAME))
-    except Exception as err:  # the skin's failure is a finding
+    except CONTAINED as err:  # the skin's failure is a finding (SystemExit too)
         report.add("error", f"{label} raised {type(err).__name__}: {err}")
         return
     elapsed = time.perf_counter() - started
@@ -68,6 +69,10 @@ def _render_mode(skin: ScoreboardSkin, mode: str, size: tuple[int, int],
 def check_skin(folder: Path, sizes: tuple[tuple[int, int], ...] = CHECK_SIZES) -> SkinReport:
     """Every check on the skin in ``folder``."""
     report = SkinReport()
+    if not NAME.match(folder.name):
+        report.add("error", f"the folder's name {folder.name!r} is no skin name (1 to 64 of "
+                            "a-z, 0-9, '-', '_', starting with a letter or digit): the panel "
+                            "would never find it")
     info = read_skin(folder)
     for problem in info.problems:
         report.add("error", problem)
@@ -79,6 +84,10 @@ def check_skin(folder: Path, sizes: tuple[tuple[int, int], ...] = CHECK_SIZES) -
         skin = load_info(info, {})
     except SkinLoadError as err:
         report.add("error", str(err))
+        return report
+    if not isinstance(getattr(skin, "manifest", None), dict):
+        report.add("error", f"{info.class_name}.__init__ does not call ScoreboardSkin's "
+                            "(super().__init__(manifest, options)): the panel cannot use it")
         return report
     for mode in info.modes:
         for size in sizes:

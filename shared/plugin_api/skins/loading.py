@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from shared.paths import ROOT
+from shared.plugin_api.boundary import CONTAINED
 from shared.plugin_api.skins.api import ScoreboardSkin
 from shared.plugin_api.skins.manifest import ENTRY_FILE, SkinInfo, discover_skins, skins_dirs
 
@@ -29,18 +30,25 @@ def _import_entry(info: SkinInfo) -> ModuleType:
     from shared.plugin_api import compat  # skins import the src.skin_system names
 
     compat.install()
-    module_name = MODULE_PREFIX + info.name.replace("-", "_")
+    module_name = module_name_of(info.name)
     spec = importlib.util.spec_from_file_location(module_name, info.folder / ENTRY_FILE)
     if spec is None or spec.loader is None:
         raise SkinLoadError(f"skin {info.name!r}: {ENTRY_FILE} cannot be imported")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # before it runs: dataclasses look their module up
     try:
         spec.loader.exec_module(module)
-    except Exception as err:
+    except CONTAINED as err:  # SystemExit included: a skin never ends the display
+        sys.modules.pop(module_name, None)
         raise SkinLoadError(f"skin {info.name!r}: {ENTRY_FILE} failed to import: "
                             f"{type(err).__name__}: {err}") from err
-    sys.modules[module_name] = module
     return module
+
+
+def module_name_of(name: str) -> str:
+    """The module a skin's code is imported as: one per skin name (``a-b`` and ``a_b``
+    differ: a ``-`` is written ``_2d_``)."""
+    return MODULE_PREFIX + name.replace("_", "__").replace("-", "_2d_")
 
 
 def load_info(info: SkinInfo, options: Mapping[str, Any] | None = None) -> ScoreboardSkin:
@@ -54,7 +62,7 @@ def load_info(info: SkinInfo, options: Mapping[str, Any] | None = None) -> Score
                             "a ScoreboardSkin class")
     try:
         return skin_class(info.as_dict(), dict(options or {}))
-    except Exception as err:
+    except CONTAINED as err:
         raise SkinLoadError(f"skin {info.name!r} failed to start: "
                             f"{type(err).__name__}: {err}") from err
 

@@ -25,7 +25,7 @@ ENTRY_FILE = "skin.py"
 PREVIEW_FILE = "preview.png"
 MAX_MANIFEST_BYTES = 64 * 1024
 SKINS_DIR_ENV = "LEDPANEL_SKINS_DIR"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _CLASS = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,99}$")
 _TEXT_LIMIT = 200
 MAX_SKINS = 200  # skin folders read per directory: a folder of thousands costs no more
@@ -156,7 +156,7 @@ def discover_skins(dirs: Iterable[Path]) -> dict[str, SkinInfo]:
             continue
         taken = 0
         for entry in entries:
-            if entry.name in found or not _NAME.match(entry.name) or not entry.is_dir():
+            if entry.name in found or not NAME.match(entry.name) or not entry.is_dir():
                 continue
             if taken == MAX_SKINS:
                 break

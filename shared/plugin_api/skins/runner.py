@@ -3,8 +3,10 @@
 - The plugin's core-owned keys ``skin`` and ``skin_options`` choose the skin.
 - Per mode, the skin draws when it has a renderer for it and returns True; otherwise
   (no renderer, False, an exception, a disabled skin) the plugin draws its own look.
-- Three raises in a row disable the skin for the session, logged once; a skin that
-  cannot load is disabled the same way.
+- Three faults in a row disable the skin for the session, logged once. A fault is a
+  raise (``SystemExit`` included) or a render over ``SLOW_RENDER`` seconds, so a skin too
+  slow for the panel gives way to the built-in look before the display judges the
+  plugin's own call slow (at 0.5 s). A skin that cannot load is disabled at once.
 - A render over ``RENDER_BUDGET`` seconds logs a warning (at most once a minute).
 - A skin runs inside the plugin's own call, so a hung skin is a hung plugin: the
   display's hang watch and breaker contain it as they contain the plugin.
@@ -17,12 +19,14 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from shared.plugin_api.boundary import CONTAINED
 from shared.plugin_api.skins.api import ScoreboardSkin, SkinContext
-from shared.plugin_api.skins.loading import SkinLoadError, load_skin
+from shared.plugin_api.skins.loading import load_skin
 from shared.plugin_api.skins.manifest import MODES
 
 RENDER_BUDGET = 0.150
-RAISES_TO_DISABLE = 3
+SLOW_RENDER = 0.300  # a fault, like a raise
+RAISES_TO_DISABLE = 3  # faults in a row
 WARN_EVERY = 60.0
 
 
@@ -72,32 +76,37 @@ class SkinRunner:
         if self._skin is None and self.active:
             try:
                 self._skin = self._loader(self.name, self.options)
-            except SkinLoadError as err:
-                self._disable(str(err))
+            except CONTAINED as err:  # SkinLoadError, or whatever else the loading raised
+                self._disable(str(err) or type(err).__name__)
         return self._skin if self.active else None
 
     def render(self, mode: str, ctx: SkinContext, game: Mapping[str, Any]) -> bool:
         """Have the skin draw ``mode``; True when it drew, False for the built-in look."""
         skin = self._loaded() if mode in MODES else None
-        if skin is None or not _has_renderer(skin, mode):
+        if skin is None:
             return False
         started = self._clock()
-        try:
+        try:  # a skin never takes its plugin down, even one that broke its own object
+            if not _has_renderer(skin, mode):
+                return False
             drawn = getattr(skin, f"render_{mode}")(ctx, game) is True
-        except Exception as err:  # a skin never takes its plugin down
-            self._raised(mode, err)
+        except CONTAINED as err:
+            self._fault(mode, f"raised {type(err).__name__}: {err}")
             return False
+        elapsed = self._clock() - started
+        if elapsed > SLOW_RENDER:
+            self._fault(mode, f"took {elapsed * 1000:.0f} ms, over {SLOW_RENDER * 1000:.0f} ms")
+            return drawn
         self.raises_in_a_row = 0
-        self._check_budget(mode, self._clock() - started)
+        self._check_budget(mode, elapsed)
         return drawn
 
-    def _raised(self, mode: str, err: Exception) -> None:
+    def _fault(self, mode: str, what: str) -> None:
         self.raises_in_a_row += 1
-        self.logger.warning("skin %r raised in %s (%d in a row): %s: %s", self.name, mode,
-                            self.raises_in_a_row, type(err).__name__, err)
+        self.logger.warning("skin %r %s in %s (%d in a row)", self.name, what, mode,
+                            self.raises_in_a_row)
         if self.raises_in_a_row >= RAISES_TO_DISABLE:
-            self._disable(f"{RAISES_TO_DISABLE} raises in a row, the last "
-                          f"{type(err).__name__}: {err}")
+            self._disable(f"{RAISES_TO_DISABLE} faults in a row, the last: {what}")
 
     def _check_budget(self, mode: str, elapsed: float) -> None:
         now = self._clock()

@@ -75,3 +75,33 @@ def test_a_skin_that_ends_the_process_is_an_error(tmp_path: Path) -> None:
     done = _check(folder)
     assert done.returncode == 1
     assert "error: the check's process ended without a report (exit status 7)" in done.stdout
+
+
+def test_a_folder_the_panel_would_never_find_and_a_skin_object_without_its_base_fail(
+        tmp_path: Path) -> None:
+    misnamed = tmp_path / "My.Skin"
+    shutil.copytree(SKINS / "neon", misnamed)
+    done = _check(misnamed)
+    assert done.returncode == 1
+    assert "error: the folder's name 'My.Skin' is no skin name" in done.stdout
+    broken = tmp_path / "broken" / "neon"
+    shutil.copytree(SKINS / "neon", broken)
+    entry = broken / "skin.py"
+    entry.write_text(entry.read_text() + (
+        "\n\ndef _no_base(self, manifest, options):\n    pass\n\n\n"
+        "NeonSkin.__init__ = _no_base\n"))
+    done = _check(broken)
+    assert done.returncode == 1
+    assert "__init__ does not call ScoreboardSkin's" in done.stdout
+
+
+def test_a_skin_printing_bytes_that_are_no_text_still_gets_its_report(tmp_path: Path) -> None:
+    noisy = tmp_path / "noisy" / "neon"
+    shutil.copytree(SKINS / "neon", noisy)
+    entry = noisy / "skin.py"
+    entry.write_text("import sys\nsys.stdout.buffer.write(b'\\xff\\xfe\\n')\n"
+                     + entry.read_text())
+    done = _check(noisy)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "check passed: neon: 9 renders" in done.stdout

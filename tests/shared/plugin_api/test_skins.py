@@ -106,9 +106,9 @@ def test_three_raises_in_a_row_disable_the_skin_logged_once(
         caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
         assert _bar("flaky", "live", frames=5) == [RED] * 5
-    assert caplog.text.count("raised in live") == 3
+    assert caplog.text.count("raised ValueError: flaky skin in live") == 3
     assert caplog.text.count("disabled for this session") == 1
-    assert "3 raises in a row, the last ValueError: flaky skin" in caplog.text
+    assert "3 faults in a row, the last: raised ValueError: flaky skin" in caplog.text
 
 
 def test_a_success_between_raises_resets_the_count() -> None:
@@ -167,3 +167,71 @@ def test_discovery_reads_a_bounded_number_of_folders(tmp_path: Path,
         (tmp_path / name).mkdir()
     monkeypatch.setattr(manifest, "MAX_SKINS", 2)
     assert list(discover_skins([tmp_path, SKINS])) == ["a", "b", "flaky", "garbage"]
+
+
+def _skin_in(tmp_path: Path, name: str, code: str) -> SkinRunner:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "skin.json").write_text(json.dumps({
+        "name": name, "version": "1", "skin_api_version": "1.0.0", "class_name": "Skin",
+        "modes": ["live"]}))
+    (folder / "skin.py").write_text(code)
+    return SkinRunner("skin-scoreboard", name,
+                      loader=lambda name, options: load_skin(name, options, dirs=[tmp_path]))
+
+
+BROKEN_OBJECT = ("from src.skin_system import ScoreboardSkin\n\n"
+                 "class Skin(ScoreboardSkin):\n"
+                 "    def __init__(self, manifest, options):\n        pass  # no super()\n\n"
+                 "    def render_live(self, ctx, game):\n        return True\n")
+EXITS = ("import sys\nfrom src.skin_system import ScoreboardSkin\n\n"
+         "class Skin(ScoreboardSkin):\n"
+         "    def render_live(self, ctx, game):\n        sys.exit(3)\n")
+
+
+@pytest.mark.parametrize("code", [BROKEN_OBJECT, EXITS], ids=["no-super-init", "sys-exit"])
+def test_whatever_a_skin_raises_stays_in_the_runner(tmp_path: Path, code: str,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    runner = _skin_in(tmp_path, "broken", code)
+    ctx = build_context(None, {}, size=(64, 32))
+    with caplog.at_level(logging.WARNING):
+        assert [runner.render("live", ctx, {}) for _ in range(4)] == [False] * 4
+    assert not runner.active and "3 faults in a row" in (runner.disabled_reason or "")
+    assert caplog.text.count("disabled for this session") == 1
+
+
+def test_a_skin_that_exits_while_importing_is_disabled_at_once(tmp_path: Path) -> None:
+    runner = _skin_in(tmp_path, "exits-early", "import sys\nsys.exit('no')\n")
+    ctx = build_context(None, {}, size=(64, 32))
+    assert runner.render("live", ctx, {}) is False
+    assert not runner.active and "SystemExit" in (runner.disabled_reason or "")
+
+
+def test_a_skin_with_dataclasses_and_postponed_annotations_loads(tmp_path: Path) -> None:
+    runner = _skin_in(tmp_path, "typed", (
+        "from __future__ import annotations\n"
+        "from dataclasses import dataclass\n"
+        "from src.skin_system import ScoreboardSkin\n\n"
+        "@dataclass\nclass Score:\n    home: int\n    away: int\n\n"
+        "class Skin(ScoreboardSkin):\n"
+        "    def render_live(self, ctx, game):\n        return Score(1, 2).home == 1\n"))
+    assert runner.render("live", build_context(None, {}, size=(64, 32)), {}) is True
+    assert runner.active
+
+
+def test_skins_whose_names_differ_only_by_dash_and_underscore_are_two_modules(
+        tmp_path: Path) -> None:
+    ctx = build_context(None, {}, size=(64, 32))
+    for name, drawn in (("a-b", True), ("a_b", False)):
+        runner = _skin_in(tmp_path, name, "from src.skin_system import ScoreboardSkin\n\n"
+                          "class Skin(ScoreboardSkin):\n"
+                          f"    def render_live(self, ctx, game):\n        return {drawn}\n")
+        assert runner.render("live", ctx, {}) is drawn
+
+
+def test_a_skin_too_slow_three_times_in_a_row_gives_way_to_the_built_in_look(
+        caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        assert _bar("half", "upcoming", frames=4, upcoming_seconds=0.35) == [BLUE] * 3 + [RED]
+    assert caplog.text.count("over 300 ms in upcoming") == 3
+    assert "disabled for this session: 3 faults in a row, the last: took" in caplog.text
