@@ -22,6 +22,7 @@ Record: ``pid``, ``at``, ``frames`` {``drawn``, ``dropped``, ``fps``,
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from collections import deque
@@ -106,9 +107,10 @@ def _plugin(display: _Timing | None, update: _Timing | None) -> dict[str, Any]:
 
 
 def _quantile(ordered: list[float], share: float) -> float | None:
+    """The nearest-rank quantile: the smallest value with ``share`` of them at or below."""
     if not ordered:
         return None
-    return round(ordered[min(len(ordered) - 1, int(share * len(ordered)))], 6)
+    return round(ordered[max(0, math.ceil(share * len(ordered)) - 1)], 6)
 
 
 class MetricsPublisher:

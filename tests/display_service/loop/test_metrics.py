@@ -37,6 +37,18 @@ def test_frames_quantiles_dropped_and_per_plugin_times() -> None:
         "update_calls": 2, "update_seconds": 1.0, "update_max_seconds": 0.75}
 
 
+def test_the_quantiles_are_nearest_rank() -> None:
+    figures = LoopMetrics()
+    for took in range(1, 101):  # 1..100 ms
+        figures.frame("clock", took / 1000, interval=1.0)
+    frames = figures.snapshot(fps=1.0)["frames"]
+    assert (frames["frame_seconds_p50"], frames["frame_seconds_p95"]) == (0.05, 0.095)
+    two = LoopMetrics()
+    for took in (0.001, 0.002):
+        two.frame("clock", took, interval=1.0)
+    assert two.snapshot(fps=1.0)["frames"]["frame_seconds_p50"] == 0.001
+
+
 def test_nothing_is_written_until_someone_reads_the_metrics(tmp_path: Path) -> None:
     clock = [1000.0]
     bus, writer, figures, publisher = make(tmp_path, clock)
