@@ -83,6 +83,27 @@ test("attempts is bounded and a short delay list repeats its last delay", async 
   assert.equal(many.length, 21);  // never more than 20 retries whatever is asked
 });
 
+test("a 429 of the rate limit is asked again after the wait it names", async () => {
+  const limited = [429, { status: "error", data: null, message: "retry in 7 seconds",
+                          error_code: "RATE_LIMITED", details: { group: "store", retry_after: 7 } }];
+  const calls = stubFetch([limited, OK]);
+  const answer = await withRetry(() => api.post("/plugins/update", { plugin_id: "a" }),
+                                 { delays: DELAYS, sleep });
+  assert.deepEqual(answer.data, { n: 1 });
+  assert.equal(calls.length, 2);
+  assert.deepEqual(waits, [7000]);
+});
+
+test("a 429 that is not the rate limit (wrong passwords, busy actions) is not retried", async () => {
+  for (const code of ["ACTION_BUSY", "RATE_LIMITED"]) {
+    waits = [];
+    const details = code === "RATE_LIMITED" ? { retry_after: "soon" } : null;
+    const calls = stubFetch([[429, { status: "error", message: "no", error_code: code, details }]]);
+    await assert.rejects(withRetry(() => api.get("/x"), { delays: DELAYS, sleep }));
+    assert.equal(calls.length, 1, code);
+  }
+});
+
 test("only network-level failures count as retryable", () => {
   assert.ok(isRetryable(new ApiError("NETWORK_ERROR", "down")));
   assert.ok(isRetryable(new ApiError("API_ERROR", "x", { status: 503 })));

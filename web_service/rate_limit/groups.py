@@ -21,10 +21,13 @@ ENDPOINT_GROUPS: dict[str, str] = {
     "fonts.upload": "uploads",
     "starlark.upload": "uploads",
     "starlark.create_app": "uploads",  # the same install as an upload, from JSON text
+    "plugin_assets.upload": "uploads",
+    "of_the_day.upload": "uploads",
     "backup.download": "backup",
     "backup.restore": "backup",
     "backup.pre_restore_download": "backup",
     "starlark.get_app": "renders",
+    "plugin_actions.run": "renders",  # a plugin's script in a process of its own, up to 30 s
     "pages.starlark_form.app_config": "renders",
     "starlark_repository.install": "apps_repository",
     "starlark_repository.refresh": "apps_repository",

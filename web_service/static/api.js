@@ -78,12 +78,23 @@ async function request(method, path, body) {
   return envelope;
 }
 
-// A failure worth asking again: the request never got an answer (NETWORK_ERROR), or a
-// gateway or overloaded server answered 502/503/504. A 4xx refusal is never retried.
+// A failure worth asking again: the request never got an answer (NETWORK_ERROR), a
+// gateway or overloaded server answered 502/503/504, or the panel's rate limit answered
+// 429 RATE_LIMITED (asked again once its Retry-After has passed). Any other refusal is
+// never retried.
 export const RETRY_STATUSES = [502, 503, 504];
 export function isRetryable(err) {
   if (!(err instanceof ApiError)) return false;
-  return err.error_code === "NETWORK_ERROR" || RETRY_STATUSES.includes(err.status);
+  return err.error_code === "NETWORK_ERROR" || RETRY_STATUSES.includes(err.status)
+    || limitedFor(err) !== null;
+}
+
+// The milliseconds a 429 RATE_LIMITED answer says to wait (details.retry_after, at most
+// two minutes), or null for any other failure.
+export function limitedFor(err) {
+  const after = err?.details?.retry_after;
+  if (err?.status !== 429 || err.error_code !== "RATE_LIMITED" || typeof after !== "number") return null;
+  return 1000 * Math.min(Math.max(after, 0), 120);
 }
 
 export const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
@@ -100,7 +111,7 @@ export async function withRetry(fn, { attempts = 5, delays = RETRY_DELAYS_MS, sl
       return await fn(attempt);
     } catch (err) {
       if (attempt >= most || !retryable(err)) throw err;
-      const wait = delays.length ? delays[Math.min(attempt, delays.length - 1)] : 0;
+      const wait = limitedFor(err) ?? (delays.length ? delays[Math.min(attempt, delays.length - 1)] : 0);
       if (onRetry) onRetry(err, attempt + 1, wait);
       await sleep(wait);
     }
