@@ -156,14 +156,13 @@ class MetricsPublisher:
 
 
 def _cache(manager: Any) -> dict[str, Any] | None:
-    """The plugin cache's hit and miss counts (``get_cache_metrics``), None without one."""
-    read = getattr(manager, "get_cache_metrics", None)
+    """The plugin cache's hit and miss counts (``hit_counts``), None without one."""
+    read = getattr(manager, "hit_counts", None)
     if not callable(read):
         return None
     try:
-        figures = read()
-        hits, misses = int(figures["hits"]), int(figures["misses"])
-    except (KeyError, TypeError, ValueError):
+        hits, misses = (int(count) for count in read())
+    except (TypeError, ValueError):
         return None
     lookups = hits + misses
     return {"hits": hits, "misses": misses,

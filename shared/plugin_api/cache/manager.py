@@ -196,6 +196,12 @@ class CacheManager:
         data_type = data_type_for_key(key if sport_key is None else f"{sport_key}_{key}")
         return self.get_cached_data_with_strategy(key, data_type)
 
+    def hit_counts(self) -> tuple[int, int]:
+        """Return the hits and misses so far: what the metrics need, without the disk
+        usage ``get_cache_metrics`` adds up."""
+        with self._lock:
+            return self._hits, self._misses
+
     def get_cache_metrics(self) -> dict[str, Any]:
         """Return hit and miss counts, ``cache_hit_rate`` (0.0-1.0), entry count and the
         bytes on disk of the calling plugin (``core`` outside a plugin call)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from display_service.loop.metrics import PUBLISH_INTERVAL, LoopMetrics, MetricsPublisher
 from display_service.state import BusWriter
@@ -11,8 +10,8 @@ from shared.bus.core import DISPLAY_METRICS, METRICS_VIEWER, Bus
 
 
 class Cache:
-    def get_cache_metrics(self) -> dict[str, Any]:
-        return {"hits": 3, "misses": 1, "cache_hit_rate": 0.75}
+    def hit_counts(self) -> tuple[int, int]:
+        return 3, 1
 
 
 def make(tmp_path: Path, clock: list[float]) -> tuple[Bus, BusWriter, LoopMetrics,

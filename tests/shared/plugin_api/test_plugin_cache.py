@@ -101,6 +101,7 @@ def test_metrics_report_the_hit_rate(tmp_path: Path) -> None:
     metrics = cache.get_cache_metrics()
     assert (metrics["hits"], metrics["misses"]) == (2, 1)
     assert metrics["cache_hit_rate"] == 2 / 3
+    assert cache.hit_counts() == (2, 1)  # what the display's metrics read
 
 
 def test_concurrent_use_keeps_counts_consistent(tmp_path: Path) -> None:
