@@ -28,6 +28,15 @@ DATA_FILE_DELETED = obj(
     {"plugin_id": STRING, "deleted": ANYTHING}, required=("plugin_id", "deleted")
 )
 
+# Deleting an of-the-day data file, by POST (forms) or DELETE: the same answers.
+DATA_FILE_DELETE_ERRORS: dict[int, tuple[str, ...]] = {
+    400: ("MISSING_PLUGIN_ID", "INVALID_PLUGIN_ID", "INVALID_PATH", "UNSUPPORTED_FILE_TYPE",
+          "INVALID_JSON", "INVALID_FORM", "INVALID_PLUGIN_CONFIG"),
+    404: ("UNKNOWN_PLUGIN", "UNKNOWN_DATA_FILE"),
+    409: ("CONFIG_INVALID_JSON",), 413: ("FILE_TOO_LARGE",), 422: ("INVALID_PLUGIN_SCHEMA",),
+    503: ("CONFIG_LOCKED",),
+}
+
 ROUTES: dict[tuple[str, str], RouteDoc] = {
     ("GET", "/api/v3/errors/summary"): RouteDoc(
         data=obj(
@@ -283,47 +292,11 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
         data=DATA_FILE_DELETED,
         body=DATA_FILE,
         query=DATA_FILE_QUERY,
-        errors={
-            400: (
-                "MISSING_PLUGIN_ID",
-                "INVALID_PLUGIN_ID",
-                "INVALID_PATH",
-                "UNSUPPORTED_FILE_TYPE",
-                "INVALID_JSON",
-                "INVALID_FORM",
-                "INVALID_PLUGIN_CONFIG",
-            ),
-            404: (
-                "UNKNOWN_PLUGIN",
-                "UNKNOWN_DATA_FILE",
-            ),
-            409: ("CONFIG_INVALID_JSON",),
-            413: ("FILE_TOO_LARGE",),
-            422: ("INVALID_PLUGIN_SCHEMA",),
-            503: ("CONFIG_LOCKED",),
-        },
+        errors=DATA_FILE_DELETE_ERRORS,
     ),
     ("DELETE", "/api/v3/of-the-day/json/delete"): RouteDoc(
         data=DATA_FILE_DELETED,
         query=DATA_FILE_QUERY,
-        errors={
-            400: (
-                "MISSING_PLUGIN_ID",
-                "INVALID_PLUGIN_ID",
-                "INVALID_PATH",
-                "UNSUPPORTED_FILE_TYPE",
-                "INVALID_JSON",
-                "INVALID_FORM",
-                "INVALID_PLUGIN_CONFIG",
-            ),
-            404: (
-                "UNKNOWN_PLUGIN",
-                "UNKNOWN_DATA_FILE",
-            ),
-            409: ("CONFIG_INVALID_JSON",),
-            413: ("FILE_TOO_LARGE",),
-            422: ("INVALID_PLUGIN_SCHEMA",),
-            503: ("CONFIG_LOCKED",),
-        },
+        errors=DATA_FILE_DELETE_ERRORS,
     ),
 }
