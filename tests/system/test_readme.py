@@ -40,5 +40,5 @@ def test_the_curl_examples_use_routes_that_exist() -> None:
     from web_service.app import create_app
 
     rules = {rule.rule for rule in create_app().url_map.iter_rules()}
-    paths = re.findall(r"curl[^\n]*?http://localhost:5000(/api/v3/[\w/-]+)", README)
+    paths = re.findall(r"curl[^\n]*?http://localhost:5000(/[\w/.-]+)", README)
     assert paths and all(path in rules for path in paths), paths
