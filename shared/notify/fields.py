@@ -50,6 +50,16 @@ BEHAVIORS = ("now", "next", "queue")
 FIELDS = ("text", "icon", "color", "duration", "repeat", "priority", "behavior")
 SOUND_FIELDS = ("sound", "rtttl")
 ASSET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+# Stored icons: ``<assets>/notify_icons/<name>.png`` (or ``.gif``), ``name`` an ASSET_NAME.
+ICONS_FOLDER = "notify_icons"
+EXTENSIONS = (".png", ".gif")
+STORED_FILE_BYTES = MAX_IMAGE_BYTES * 4  # a stored icon file read at most
+
+
+def is_icon_file(file_name: str) -> bool:
+    """Whether ``file_name`` is a stored icon's: ``<name>.png`` or ``.gif`` (lower case)."""
+    stem, dot, extension = file_name.rpartition(".")
+    return bool(dot) and f".{extension}" in EXTENSIONS and bool(ASSET_NAME.match(stem))
 _HEX_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DATA_PREFIX = re.compile(r"^data:image/(png|gif);base64,", re.IGNORECASE)
 

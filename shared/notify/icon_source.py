@@ -17,13 +17,17 @@ if TYPE_CHECKING:  # Pillow is loaded on first drawing: listing stored icons nee
     from PIL import Image
 
 from shared.files.regular_file import read_regular
-from shared.notify.fields import ASSET_NAME, MAX_ICON_SIDE, MAX_IMAGE_BYTES, check_icon
+from shared.notify.fields import (
+    ASSET_NAME,
+    EXTENSIONS,
+    ICONS_FOLDER,
+    MAX_ICON_SIDE,
+    STORED_FILE_BYTES,
+    check_icon,
+)
 from shared.notify.icons import BUILTIN_NAMES, builtin_icon
 
 logger = logging.getLogger(__name__)
-
-ICONS_FOLDER = "notify_icons"
-EXTENSIONS = (".png", ".gif")
 
 
 def icons_dir(assets_dir: Path) -> Path:
@@ -75,7 +79,7 @@ def _stored(assets_dir: Path, name: str) -> Image.Image | None:
     for ext in EXTENSIONS:
         path = icons_dir(assets_dir) / f"{name}{ext}"
         try:
-            data = read_regular(path, MAX_IMAGE_BYTES * 4)
+            data = read_regular(path, STORED_FILE_BYTES)
         except FileNotFoundError:
             continue
         except OSError as err:

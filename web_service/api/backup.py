@@ -116,6 +116,7 @@ def restore() -> Reply:
                 "dry_run": dry_run, "config": config,
                 "fonts": files["fonts"].as_dict(),
                 "plugin_assets": files["plugin_assets"].as_dict(),
+                "notify_icons": files["notify_icons"].as_dict(),
                 "backup": {k: checked.manifest.get(k) for k in
                            ("core_version", "created_at", "contents")},
                 "pre_restore_backup": None}

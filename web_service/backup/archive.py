@@ -4,7 +4,8 @@ Places inside the archive (the only ones a restore accepts):
 
 - ``config/config.json`` always, ``config/config_secrets.json`` only when asked for;
 - ``fonts/<family>.<kind>``: uploaded fonts (``Paths.fonts_upload_dir``);
-- ``assets/plugins/<plugin_id>/uploads/<name>``: plugin uploads with their ``.index.json``.
+- ``assets/plugins/<plugin_id>/uploads/<name>``: plugin uploads with their ``.index.json``;
+- ``assets/notify_icons/<name>.png`` (or ``.gif``): the stored notification icons.
 
 Only regular files are taken, never through a symlink, and the archive is written to a
 file object (a temp file), never assembled in memory.
@@ -25,6 +26,7 @@ from typing import IO, Any
 from shared.errors import LedpanelError
 from shared.fonts.validate import kind_for_name
 from shared.ids import is_plain_segment
+from shared.notify.fields import ICONS_FOLDER, is_icon_file
 from shared.paths import Paths
 from shared.plugin_system.uploads import INDEX_FILE, MAX_FILE_BYTES
 from shared.version import CORE_VERSION
@@ -36,6 +38,7 @@ CONFIG_ENTRY = "config/config.json"
 SECRETS_ENTRY = "config/config_secrets.json"
 FONTS_PREFIX = "fonts/"
 ASSETS_PREFIX = "assets/plugins/"
+ICONS_PREFIX = f"assets/{ICONS_FOLDER}/"
 #: Bounds on what one archive may hold, written or restored (zip bombs included).
 MAX_ENTRIES = 1000
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
@@ -60,6 +63,9 @@ def collect(paths: Paths, *, include_secrets: bool) -> list[tuple[str, Path]]:
             continue
         for name in _regular_names(uploads):
             found.append((f"{ASSETS_PREFIX}{plugin_id}/uploads/{name}", uploads / name))
+    icons = paths.assets_dir / ICONS_FOLDER
+    found += [(ICONS_PREFIX + name, icons / name) for name in _regular_names(icons)
+              if is_icon_file(name)]
     if len(found) > MAX_ENTRIES:
         raise LedpanelError(f"more than {MAX_ENTRIES} files to back up; remove some uploads",
                             error_code="BACKUP_TOO_LARGE", status=413)
@@ -94,6 +100,8 @@ def write_archive(out: IO[bytes], paths: Paths, *, include_secrets: bool,
                                 if e.startswith(FONTS_PREFIX)),
                 "plugin_assets": sorted({e.split("/")[2] for e in files
                                          if e.startswith(ASSETS_PREFIX)}),
+                "notify_icons": sorted(e[len(ICONS_PREFIX):] for e in files
+                                       if e.startswith(ICONS_PREFIX)),
             },
             "files": files,
         }

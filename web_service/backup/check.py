@@ -23,6 +23,8 @@ from shared.fonts.catalog import build_index, collections, normalize
 from shared.fonts.uploads import MAX_FONT_BYTES, check_family, shipped_fonts
 from shared.fonts.validate import check_font, kind_for_name
 from shared.ids import is_plain_segment
+from shared.notify.fields import STORED_FILE_BYTES as ICON_FILE_BYTES
+from shared.notify.fields import is_icon_file
 from shared.plugin_system.uploads import INDEX_FILE, MAX_FILE_BYTES, sniff_image
 from web_service.backup.archive import (
     ASSETS_PREFIX,
@@ -30,6 +32,7 @@ from web_service.backup.archive import (
     FONTS_PREFIX,
     FORMAT_NAME,
     FORMAT_VERSION,
+    ICONS_PREFIX,
     MANIFEST_NAME,
     MAX_CONFIG_BYTES,
     MAX_ENTRIES,
@@ -155,6 +158,8 @@ def _check_path(name: str) -> None:
             and is_plain_segment(segments[2])
             and (is_plain_segment(segments[4]) or segments[4] == INDEX_FILE)):
         return
+    if len(segments) == 3 and name.startswith(ICONS_PREFIX) and is_icon_file(segments[2]):
+        return
     raise _unsafe(name, "is not a place a backup holds files")
 
 
@@ -163,6 +168,8 @@ def _limit(name: str) -> int:
         return MAX_FONT_BYTES
     if name.startswith(ASSETS_PREFIX) and not name.endswith("/" + INDEX_FILE):
         return MAX_FILE_BYTES
+    if name.startswith(ICONS_PREFIX):
+        return ICON_FILE_BYTES
     return MAX_CONFIG_BYTES
 
 
@@ -210,7 +217,8 @@ def _parse_object(data: bytes, name: str, code: str) -> dict[str, Any]:
 
 
 def _check_file(name: str, data: bytes) -> None:
-    """Check a font or plugin upload's bytes as their own upload routes do."""
+    """Check a font, plugin upload or notification icon's bytes as their own routes and
+    readers do."""
     file_name = name.rsplit("/", 1)[-1]
     if name.startswith(FONTS_PREFIX):
         kind = kind_for_name(file_name)
@@ -227,6 +235,11 @@ def _check_file(name: str, data: bytes) -> None:
             raise _bad(f"{name}: {err.message}", err.error_code, name) from None
     elif file_name == INDEX_FILE:
         _parse_object(data, name, "INVALID_BACKUP")
+    elif name.startswith(ICONS_PREFIX):
+        found = sniff_image(data)
+        if found is None or found[1] != "." + file_name.rsplit(".", 1)[1]:
+            raise _bad(f"{name} is not a {file_name.rsplit('.', 1)[1].upper()} image",
+                       "UNSUPPORTED_FILE_TYPE", name)
     elif sniff_image(data) is None:
         raise _bad(f"{name} is not a PNG, JPEG, GIF, BMP or WebP image",
                    "UNSUPPORTED_FILE_TYPE", name)

@@ -30,8 +30,15 @@ from shared.errors import LedpanelError, ValidationError
 from shared.files.jsonfile import atomic_write_bytes
 from shared.files.regular_file import read_regular
 from shared.fonts.catalog import normalize
+from shared.notify.fields import ICONS_FOLDER
 from shared.paths import Paths
-from web_service.backup.archive import ASSETS_PREFIX, CONFIG_ENTRY, FONTS_PREFIX, write_archive
+from web_service.backup.archive import (
+    ASSETS_PREFIX,
+    CONFIG_ENTRY,
+    FONTS_PREFIX,
+    ICONS_PREFIX,
+    write_archive,
+)
 from web_service.backup.check import CheckedBackup
 
 KEEP_PRE_RESTORE = 5
@@ -72,19 +79,29 @@ class FileChanges:
 
 
 def target_of(paths: Paths, entry: str) -> Path:
-    """Return where a checked font or plugin-upload entry is written."""
+    """Return where a checked font, plugin-upload or notification-icon entry is written."""
     if entry.startswith(FONTS_PREFIX):
         return paths.fonts_upload_dir / entry[len(FONTS_PREFIX):]
+    if entry.startswith(ICONS_PREFIX):
+        return paths.assets_dir / ICONS_FOLDER / entry[len(ICONS_PREFIX):]
     return paths.assets_dir / "plugins" / entry[len(ASSETS_PREFIX):]
 
 
+def kind_of(entry: str) -> str:
+    """The part of a restore's answer an entry is listed in."""
+    if entry.startswith(FONTS_PREFIX):
+        return "fonts"
+    return "notify_icons" if entry.startswith(ICONS_PREFIX) else "plugin_assets"
+
+
 def file_changes(paths: Paths, checked: CheckedBackup) -> dict[str, FileChanges]:
-    """Return the changes to fonts and plugin uploads, refusing a font whose family is
-    already taken by an upload under another file name."""
-    result = {"fonts": FileChanges(), "plugin_assets": FileChanges()}
+    """Return the changes to fonts, plugin uploads and notification icons, refusing a
+    font whose family is already taken by an upload under another file name."""
+    result = {"fonts": FileChanges(), "plugin_assets": FileChanges(),
+              "notify_icons": FileChanges()}
     existing = _existing_fonts(paths)
     for entry in sorted(checked.files):
-        kind = "fonts" if entry.startswith(FONTS_PREFIX) else "plugin_assets"
+        kind = kind_of(entry)
         target = target_of(paths, entry)
         if kind == "fonts":
             other = existing.get(normalize(target.stem))

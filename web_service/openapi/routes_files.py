@@ -192,6 +192,7 @@ ROUTES: dict[tuple[str, str], RouteDoc] = {
                 "config": ANY_OBJECT,
                 "fonts": ANY_OBJECT,
                 "plugin_assets": ANY_OBJECT,
+                "notify_icons": ANY_OBJECT,
                 "backup": ANY_OBJECT,
                 "pre_restore_backup": nullable(STRING),
             },

@@ -33,7 +33,9 @@ function listChanges(data) {
   lines.push(data.backup?.contents?.secrets
     ? `Secrets: ${config.secrets_changes ? "replaced by the backup's" : "no change"}`
     : "Secrets: not in the backup, the stored ones are kept");
-  for (const [key, label] of [["fonts", "Fonts"], ["plugin_assets", "Plugin files"]]) {
+  const kinds = [["fonts", "Fonts"], ["plugin_assets", "Plugin files"],
+                 ["notify_icons", "Notification icons"]];
+  for (const [key, label] of kinds) {
     const c = data[key] || {};
     const name = (e) => e.split("/").pop();
     const bits = [];

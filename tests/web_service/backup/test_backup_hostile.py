@@ -85,6 +85,14 @@ def _cases(web) -> list[tuple[str, bytes, int, str]]:
          "FONT_FAMILY_TAKEN"),
         ("upload not an image", make_zip([conf, ("assets/plugins/clock/uploads/x.png",
                                                  b"<script>")]), 400, "UNSUPPORTED_FILE_TYPE"),
+        ("icon not its kind", make_zip([conf, ("assets/notify_icons/door.gif", PNG)]), 400,
+         "UNSUPPORTED_FILE_TYPE"),
+        ("icon not an icon name", make_zip([conf, ("assets/notify_icons/.door.png", PNG)]),
+         400, "UNSAFE_BACKUP_ENTRY"),
+        ("icon in a subfolder", make_zip([conf, ("assets/notify_icons/a/door.png", PNG)]),
+         400, "UNSAFE_BACKUP_ENTRY"),
+        ("icon too large", make_zip([conf, ("assets/notify_icons/big.png",
+                                            PNG + b"\x00" * 70000)]), 413, "BACKUP_TOO_LARGE"),
         ("garbage", b"this is not a zip file at all", 400, "INVALID_BACKUP"),
         ("truncated", make_zip([conf])[:-30], 400, "INVALID_BACKUP"),
     ]
@@ -94,8 +102,9 @@ CASE_NAMES = [
     "traversal", "dotdot", "absolute", "symlink", "duplicate", "other place", "bomb",
     "too many entries", "no manifest", "unlisted file", "bad sha", "config not json",
     "config breaks a schema", "secrets not an object", "invalid font",
-    "font not a font name", "built-in font name", "upload not an image", "garbage",
-    "truncated"]
+    "font not a font name", "built-in font name", "upload not an image",
+    "icon not its kind", "icon not an icon name", "icon in a subfolder", "icon too large",
+    "garbage", "truncated"]
 
 
 @pytest.mark.parametrize("case", CASE_NAMES)

@@ -57,6 +57,35 @@ def test_a_backup_holds_a_manifest_config_fonts_and_uploads_and_secrets_only_whe
         "s3cret"
 
 
+GIF = b"GIF89a" + b"\x00" * 32
+
+
+def test_stored_notification_icons_go_into_a_backup_and_come_back(web):
+    icons = web.paths.assets_dir / "notify_icons"
+    icons.mkdir(parents=True)
+    (icons / "door.png").write_bytes(PNG)
+    (icons / "bell.gif").write_bytes(GIF)
+    (icons / "notes.txt").write_text("not an icon")  # not taken
+    backup = download(web)
+    archive = zipfile.ZipFile(io.BytesIO(backup))
+    assert {n for n in archive.namelist() if "notify_icons" in n} == {
+        "assets/notify_icons/door.png", "assets/notify_icons/bell.gif"}
+    manifest = json.loads(archive.read("ledpanel-backup.json"))
+    assert manifest["contents"]["notify_icons"] == ["bell.gif", "door.png"]
+
+    (icons / "door.png").unlink()
+    (icons / "bell.gif").write_bytes(GIF + b"changed")
+    dry = restore(web, backup, dry_run=True)
+    assert dry.status_code == 200, dry.get_json()
+    assert dry.get_json()["data"]["notify_icons"] == {
+        "added": ["assets/notify_icons/door.png"],
+        "replaced": ["assets/notify_icons/bell.gif"], "unchanged": []}
+    assert not (icons / "door.png").exists()  # a dry run changes nothing
+    done = restore(web, backup)
+    assert done.status_code == 200, done.get_json()
+    assert (icons / "door.png").read_bytes() == PNG and (icons / "bell.gif").read_bytes() == GIF
+
+
 def test_a_symlinked_file_is_not_followed_into_a_backup(web, tmp_path):
     outside = tmp_path / "outside.bdf"
     outside.write_bytes(BDF)
