@@ -26,7 +26,7 @@ from shared.plugin_api.skins.manifest import MODES
 
 RENDER_BUDGET = 0.150
 SLOW_RENDER = 0.300  # a fault, like a raise
-RAISES_TO_DISABLE = 3  # faults in a row
+FAULTS_TO_DISABLE = 3  # faults in a row
 WARN_EVERY = 60.0
 
 
@@ -53,7 +53,7 @@ class SkinRunner:
         self._clock = clock
         self._skin: ScoreboardSkin | None = None
         self.disabled_reason: str | None = None
-        self.raises_in_a_row = 0
+        self.faults_in_a_row = 0
         self._last_warning = -WARN_EVERY
 
     @classmethod
@@ -97,16 +97,16 @@ class SkinRunner:
         if elapsed > SLOW_RENDER:
             self._fault(mode, f"took {elapsed * 1000:.0f} ms, over {SLOW_RENDER * 1000:.0f} ms")
             return drawn
-        self.raises_in_a_row = 0
+        self.faults_in_a_row = 0
         self._check_budget(mode, elapsed)
         return drawn
 
     def _fault(self, mode: str, what: str) -> None:
-        self.raises_in_a_row += 1
+        self.faults_in_a_row += 1
         self.logger.warning("skin %r %s in %s (%d in a row)", self.name, what, mode,
-                            self.raises_in_a_row)
-        if self.raises_in_a_row >= RAISES_TO_DISABLE:
-            self._disable(f"{RAISES_TO_DISABLE} faults in a row, the last: {what}")
+                            self.faults_in_a_row)
+        if self.faults_in_a_row >= FAULTS_TO_DISABLE:
+            self._disable(f"{FAULTS_TO_DISABLE} faults in a row, the last: {what}")
 
     def _check_budget(self, mode: str, elapsed: float) -> None:
         now = self._clock()

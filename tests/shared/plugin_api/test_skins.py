@@ -102,7 +102,7 @@ def test_the_fallback_is_per_mode(caplog: pytest.LogCaptureFixture) -> None:
     assert "disabled" not in caplog.text
 
 
-def test_three_raises_in_a_row_disable_the_skin_logged_once(
+def test_three_faults_in_a_row_disable_the_skin_logged_once(
         caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING):
         assert _bar("flaky", "live", frames=5) == [RED] * 5
@@ -119,7 +119,7 @@ def test_a_success_between_raises_resets_the_count() -> None:
     runner.options["raise_live"] = False
     runner._skin.options["raise_live"] = False  # type: ignore[union-attr]
     assert runner.render("live", ctx, {}) is True
-    assert runner.raises_in_a_row == 0 and runner.active
+    assert runner.faults_in_a_row == 0 and runner.active
 
 
 def test_a_slow_render_logs_the_budget_warning(caplog: pytest.LogCaptureFixture) -> None:
