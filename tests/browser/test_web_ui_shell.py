@@ -32,16 +32,28 @@ class Watch:
         self.problems: list[str] = []
         self.requests: list[str] = []
         self.expected_status: set[tuple[str, int]] = set()
+        self.page = page
+        self.navigations = 0  # the page's own navigations (the main frame's documents)
+        self._made_in: dict[Any, int] = {}  # request -> navigations when it was made
         page.on("console", lambda m: m.type == "error" and self.problems.append(
             f"console: {m.text}"))
         page.on("pageerror", lambda err: self.problems.append(f"script: {err}"))
         page.on("requestfailed", self._failed)
-        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("request", self._request)
         page.on("response", self._response)
 
+    def _request(self, request: Any) -> None:
+        self.requests.append(request.url)
+        self._made_in[request] = self.navigations
+        if request.is_navigation_request() and request.frame == self.page.main_frame:
+            self.navigations += 1
+
     def _failed(self, request: Any) -> None:
-        # A page closing its own event stream (a tab left, the page hidden) aborts it.
-        if "/stream/" in request.url and request.failure == "net::ERR_ABORTED":
+        aborted = request.failure == "net::ERR_ABORTED"
+        # A page closing its own event stream (a tab left, the page hidden) aborts it, and
+        # leaving a page aborts what it still had in flight: neither is a failure.
+        if aborted and ("/stream/" in request.url
+                        or self._made_in.get(request, self.navigations) < self.navigations):
             return
         self.problems.append(f"failed: {request.url} {request.failure}")
 
